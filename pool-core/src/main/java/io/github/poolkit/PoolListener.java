@@ -1,0 +1,32 @@
+package io.github.poolkit;
+
+/**
+ * Receives one call for each task a pool accepts or refuses, for metrics and tracing
+ * ({@link PoolOptions.Builder#listener(PoolListener)}). The Spring Boot starter uses it for the
+ * {@code poolkit.pool.tasks} counter and the task timers.
+ *
+ * <p>Calls are made on the thread that submitted the task ({@link #taskRejected}) or on the worker that ran it
+ * ({@link #taskFinished}); they must be fast and must not throw (anything thrown is logged and ignored). A pool with
+ * no listener pays nothing for this hook; with one, each task costs one small allocation to carry its submit time.
+ */
+public interface PoolListener {
+
+    /**
+     * A task finished on a worker.
+     *
+     * @param waitedNanos time from the call to {@code execute} until a worker started the task (time blocked in
+     *                    {@code execute} plus time in the queue)
+     * @param ranNanos    time the task ran
+     * @param failure     what the task threw, or {@code null} when it completed normally
+     */
+    default void taskFinished(long waitedNanos, long ranNanos, Throwable failure) {
+    }
+
+    /**
+     * A task was refused: the pool was closed or overloaded, or the caller was interrupted while blocked.
+     *
+     * @param reason the exception the caller receives
+     */
+    default void taskRejected(RuntimeException reason) {
+    }
+}

@@ -1,0 +1,295 @@
+package io.github.poolkit;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
+import java.util.function.Consumer;
+
+/**
+ * The immutable options of a {@link WorkerPool}, {@link FuncPool}, {@link MultiPool} or {@link DelayScheduler}, named
+ * after their counterparts in ants. Build them with {@link #builder()}, or take {@link #defaults()}.
+ *
+ * <p>Options are checked together when a pool is created, not when they are built: {@code expiry(-1s)} is fine with
+ * {@code disablePurge(true)}, and {@code preAlloc} is checked against the pool's capacity. An invalid combination makes
+ * the pool's factory method throw an {@link IllegalArgumentException} whose message names the option and the value.
+ *
+ * <table>
+ *   <caption>Options and defaults</caption>
+ *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@code expiry}</td><td>1s</td><td>idle workers unused for longer are stopped, checked every expiry</td></tr>
+ *   <tr><td>{@code preAlloc}</td><td>false</td><td>allocate the idle-worker store for the capacity up front</td></tr>
+ *   <tr><td>{@code maxBlockingTasks}</td><td>0</td><td>at most this many callers blocked in execute; 0 = no limit</td></tr>
+ *   <tr><td>{@code nonblocking}</td><td>false</td><td>execute never blocks, it throws {@link PoolOverloadException}</td></tr>
+ *   <tr><td>{@code panicHandler}</td><td>log it</td><td>called once for each task that throws</td></tr>
+ *   <tr><td>{@code disablePurge}</td><td>false</td><td>idle workers are never stopped</td></tr>
+ *   <tr><td>{@code queueCapacity}</td><td>0</td><td>0: no queue; n: a FIFO queue of n tasks; -1: unbounded</td></tr>
+ *   <tr><td>{@code threadFactory}</td><td>platform threads {@code <name>-<n>}</td><td>where workers run</td></tr>
+ *   <tr><td>{@code name}</td><td>{@code pool}</td><td>used in thread names, logs and metrics</td></tr>
+ *   <tr><td>{@code listener}</td><td>none</td><td>told of every finished and refused task</td></tr>
+ * </table>
+ */
+public final class PoolOptions {
+
+    /** The expiry used when none (or zero) is given. */
+    public static final Duration DEFAULT_EXPIRY = Duration.ofSeconds(1);
+
+    /** The name used when none is given. */
+    public static final String DEFAULT_NAME = "pool";
+
+    private static final PoolOptions DEFAULTS = new Builder().build();
+
+    private final Duration expiry;
+    private final boolean preAlloc;
+    private final int maxBlockingTasks;
+    private final boolean nonblocking;
+    private final Consumer<Throwable> panicHandler;
+    private final boolean disablePurge;
+    private final int queueCapacity;
+    private final ThreadFactory threadFactory;
+    private final String name;
+    private final PoolListener listener;
+
+    private PoolOptions(Builder b) {
+        this.expiry = b.expiry;
+        this.preAlloc = b.preAlloc;
+        this.maxBlockingTasks = b.maxBlockingTasks;
+        this.nonblocking = b.nonblocking;
+        this.panicHandler = b.panicHandler;
+        this.disablePurge = b.disablePurge;
+        this.queueCapacity = b.queueCapacity;
+        this.threadFactory = b.threadFactory;
+        this.name = b.name;
+        this.listener = b.listener;
+    }
+
+    /** @return the default options */
+    public static PoolOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /** @return a builder holding the defaults */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return a builder holding these options, to derive others from them */
+    public Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** @return how long a worker may stay idle before it is stopped, and how often that is checked */
+    public Duration expiry() {
+        return expiry;
+    }
+
+    /** @return whether the idle-worker store is allocated for the full capacity up front */
+    public boolean preAlloc() {
+        return preAlloc;
+    }
+
+    /** @return the most callers that may be blocked in {@code execute} at once; 0 means no limit */
+    public int maxBlockingTasks() {
+        return maxBlockingTasks;
+    }
+
+    /** @return whether {@code execute} throws {@link PoolOverloadException} instead of blocking */
+    public boolean nonblocking() {
+        return nonblocking;
+    }
+
+    /** @return the handler for tasks that throw, or {@code null} to log them through {@link System.Logger} */
+    public Consumer<Throwable> panicHandler() {
+        return panicHandler;
+    }
+
+    /** @return whether idle workers are kept forever */
+    public boolean disablePurge() {
+        return disablePurge;
+    }
+
+    /** @return 0 for no queue, {@code n > 0} for a FIFO queue of n tasks, -1 for an unbounded one */
+    public int queueCapacity() {
+        return queueCapacity;
+    }
+
+    /** @return the factory of worker threads, or {@code null} for platform threads named {@code <name>-<n>} */
+    public ThreadFactory threadFactory() {
+        return threadFactory;
+    }
+
+    /** @return the name used in thread names, logs and metrics */
+    public String name() {
+        return name;
+    }
+
+    /** @return the task listener, or {@code null} */
+    public PoolListener listener() {
+        return listener;
+    }
+
+    @Override
+    public String toString() {
+        return "PoolOptions[name=" + name + ", expiry=" + expiry + ", preAlloc=" + preAlloc
+                + ", maxBlockingTasks=" + maxBlockingTasks + ", nonblocking=" + nonblocking
+                + ", disablePurge=" + disablePurge + ", queueCapacity=" + queueCapacity + "]";
+    }
+
+    /** Builds {@link PoolOptions}. Not thread-safe; {@link #build()} may be called more than once. */
+    public static final class Builder {
+
+        private Duration expiry = DEFAULT_EXPIRY;
+        private boolean preAlloc;
+        private int maxBlockingTasks;
+        private boolean nonblocking;
+        private Consumer<Throwable> panicHandler;
+        private boolean disablePurge;
+        private int queueCapacity;
+        private ThreadFactory threadFactory;
+        private String name = DEFAULT_NAME;
+        private PoolListener listener;
+
+        private Builder() {
+        }
+
+        private Builder(PoolOptions o) {
+            this.expiry = o.expiry;
+            this.preAlloc = o.preAlloc;
+            this.maxBlockingTasks = o.maxBlockingTasks;
+            this.nonblocking = o.nonblocking;
+            this.panicHandler = o.panicHandler;
+            this.disablePurge = o.disablePurge;
+            this.queueCapacity = o.queueCapacity;
+            this.threadFactory = o.threadFactory;
+            this.name = o.name;
+            this.listener = o.listener;
+        }
+
+        /**
+         * Idle workers unused for longer than this are stopped; the check runs every {@code expiry}. Zero means the
+         * default (1s); a negative value is an error when the pool is created, unless {@link #disablePurge} is set.
+         *
+         * @param expiry the idle time
+         * @return this builder
+         */
+        public Builder expiry(Duration expiry) {
+            Objects.requireNonNull(expiry, "expiry");
+            this.expiry = expiry.isZero() ? DEFAULT_EXPIRY : expiry;
+            return this;
+        }
+
+        /**
+         * Whether to allocate the idle-worker store for the full capacity up front (a ring instead of a growable
+         * stack). An error with unlimited capacity; {@code tune} is then a no-op.
+         *
+         * @param preAlloc whether to pre-allocate
+         * @return this builder
+         */
+        public Builder preAlloc(boolean preAlloc) {
+            this.preAlloc = preAlloc;
+            return this;
+        }
+
+        /**
+         * At most this many callers may be blocked in {@code execute} at once; the next one gets a
+         * {@link PoolOverloadException}. 0 (the default) means no limit; negative values are an error.
+         *
+         * @param maxBlockingTasks the limit
+         * @return this builder
+         */
+        public Builder maxBlockingTasks(int maxBlockingTasks) {
+            this.maxBlockingTasks = maxBlockingTasks;
+            return this;
+        }
+
+        /**
+         * Whether {@code execute} throws {@link PoolOverloadException} instead of blocking when no worker is free
+         * and the queue (if any) is full. Wins over {@link #maxBlockingTasks}.
+         *
+         * @param nonblocking whether never to block
+         * @return this builder
+         */
+        public Builder nonblocking(boolean nonblocking) {
+            this.nonblocking = nonblocking;
+            return this;
+        }
+
+        /**
+         * Called once, on the worker, with what a task threw. The default logs it with its stack trace through
+         * {@link System.Logger}, naming the pool. A handler that throws is itself logged; the worker survives.
+         *
+         * @param panicHandler the handler, or {@code null} for the default
+         * @return this builder
+         */
+        public Builder panicHandler(Consumer<Throwable> panicHandler) {
+            this.panicHandler = panicHandler;
+            return this;
+        }
+
+        /**
+         * Whether idle workers are kept forever instead of being stopped after {@link #expiry}.
+         *
+         * @param disablePurge whether to keep idle workers
+         * @return this builder
+         */
+        public Builder disablePurge(boolean disablePurge) {
+            this.disablePurge = disablePurge;
+            return this;
+        }
+
+        /**
+         * 0 (the default): no queue, callers block (or fail) when every worker is busy, as in ants. {@code n > 0}: up
+         * to n tasks wait in a FIFO queue before callers block. -1: an unbounded FIFO queue, so {@code execute} never
+         * blocks (as in gammazero/workerpool). Anything below -1 is an error.
+         *
+         * @param queueCapacity the queue size
+         * @return this builder
+         */
+        public Builder queueCapacity(int queueCapacity) {
+            this.queueCapacity = queueCapacity;
+            return this;
+        }
+
+        /**
+         * Where workers run. The default makes non-daemon platform threads named {@code <name>-<n>};
+         * {@code Thread.ofVirtual().name("x-", 0).factory()} gives virtual-thread workers.
+         *
+         * @param threadFactory the factory, or {@code null} for the default
+         * @return this builder
+         */
+        public Builder threadFactory(ThreadFactory threadFactory) {
+            this.threadFactory = threadFactory;
+            return this;
+        }
+
+        /**
+         * The pool's name, used in thread names, logs and metrics.
+         *
+         * @param name a non-blank name
+         * @return this builder
+         */
+        public Builder name(String name) {
+            Objects.requireNonNull(name, "name");
+            if (name.isBlank()) {
+                throw new IllegalArgumentException("name must not be blank");
+            }
+            this.name = name;
+            return this;
+        }
+
+        /**
+         * Told of every task that finishes or is refused, for metrics.
+         *
+         * @param listener the listener, or {@code null} for none
+         * @return this builder
+         */
+        public Builder listener(PoolListener listener) {
+            this.listener = listener;
+            return this;
+        }
+
+        /** @return the options */
+        public PoolOptions build() {
+            return new PoolOptions(this);
+        }
+    }
+}
