@@ -47,6 +47,15 @@ class DashboardBrowserTest {
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static final Duration PATIENCE = Duration.ofSeconds(20);
 
+    /**
+     * Selenium ships DevTools bindings only for a few browser versions and warns about any other; this test does
+     * not use DevTools, so the warning is noise. Held in a field: JUL keeps loggers only while they are referenced.
+     */
+    private static final java.util.logging.Logger CDP_LOGGER =
+            java.util.logging.Logger.getLogger("org.openqa.selenium.devtools.CdpVersionFinder");
+    private static final java.util.logging.Logger CHROMIUM_LOGGER =
+            java.util.logging.Logger.getLogger("org.openqa.selenium.chromium.ChromiumDriver");
+
     @TempDir
     static Path profile;
 
@@ -61,6 +70,8 @@ class DashboardBrowserTest {
     static void startBrowser() throws IOException {
         assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
                 "Chromium and ChromeDriver are not installed (apt-get install chromium chromium-driver)");
+        CDP_LOGGER.setLevel(Level.OFF);
+        CHROMIUM_LOGGER.setLevel(Level.OFF);
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toFile());
         options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",

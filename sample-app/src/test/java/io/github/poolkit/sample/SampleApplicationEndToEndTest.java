@@ -133,7 +133,7 @@ class SampleApplicationEndToEndTest {
 
         Answer refused = api.post("/api/render?sizeMb=1&millis=10&waitMs=50");
         assertProblem(refused, 429);
-        assertThat(refused.retryAfter()).isNotNull();
+        assertThat(refused.retryAfter()).isEqualTo("1");
         assertThat(refused.json().path("detail").asString()).contains("1 MB", "512 MB");
 
         // When the rendering finishes its permits come back, and a new request gets them.

@@ -28,6 +28,9 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 public class RenderController {
 
+    /** The retry hint sent with a {@code 429}: renderings are short, so soon. */
+    private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
+
     /** The longest a rendering may work, in milliseconds. */
     static final long MAX_MILLIS = 60_000;
 
@@ -72,7 +75,7 @@ public class RenderController {
             throw new OverloadedException(
                     "Could not get %d MB of the %d MB render budget within %d ms (%d MB free now); retry later"
                             .formatted(sizeMb, memory.size(), waitMs, memory.available()),
-                    Duration.ofMillis(millis), null);
+                    RETRY_AFTER, null);
         }
         long waited = Duration.ofNanos(System.nanoTime() - start).toMillis();
         long availableAfter = memory.available();
@@ -87,7 +90,7 @@ public class RenderController {
         } catch (RejectedExecutionException e) {
             memory.release(sizeMb);
             throw new OverloadedException("The worker pool refused the rendering: " + e.getMessage(),
-                    Duration.ofSeconds(1), e);
+                    RETRY_AFTER, e);
         }
         return new RenderTicket(sizeMb, millis, waited, availableAfter);
     }
