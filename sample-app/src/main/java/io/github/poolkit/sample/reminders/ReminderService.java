@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.sample.web.InvalidRequestException;
 import io.github.poolkit.sample.web.NotFoundException;
+import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
@@ -23,11 +24,12 @@ import org.springframework.stereotype.Service;
  *
  * <p>Implementation overview. {@code pending} maps the id of every reminder that has neither fired nor been
  * cancelled to its entry (the reminder and the {@link ScheduledFuture} that will fire it); {@code fired} keeps the
- * last {@value #FIRED_KEPT} reminders that fired, newest first. Both are guarded by this object's monitor, and each
- * reminder ends exactly once: whichever of the firing job and {@link #cancel} removes it from {@code pending} first
- * decides its fate, the other finds nothing. Scheduling happens under the monitor too, so a reminder due at once
- * cannot fire before its entry is in {@code pending}: its job waits for the monitor. The monitor is held only for
- * map operations and for {@code scheduleOnce}, which never blocks.
+ * last {@value #FIRED_KEPT} reminders that fired, newest first, and {@code firedCount} counts all of them. All
+ * three are guarded by this object's monitor, and each reminder ends exactly once: whichever of the firing job and
+ * {@link #cancel} (or {@link #cancelAll}) removes it from {@code pending} first decides its fate, the other finds
+ * nothing. Scheduling happens under the monitor too, so a reminder due at once cannot fire before its entry is in
+ * {@code pending}: its job waits for the monitor. The monitor is held only for map operations and for
+ * {@code scheduleOnce}, which never blocks.
  */
 @Service
 public class ReminderService {
@@ -49,6 +51,7 @@ public class ReminderService {
     private final DelayScheduler scheduler;
     private final Clock clock;
     private final AtomicLong ids = new AtomicLong();
+    private long firedCount;
     private final Map<String, Entry> pending = new HashMap<>();
     private final Deque<Reminder> fired = new ArrayDeque<>();
 
@@ -143,6 +146,33 @@ public class ReminderService {
         return entry.reminder();
     }
 
+    /**
+     * Returns how many reminders have fired since the application started.
+     *
+     * @return the number of fired reminders
+     */
+    public synchronized long firedCount() {
+        return firedCount;
+    }
+
+    /**
+     * Cancels every pending reminder; called when the application shuts down. Reminders live in memory only, so
+     * they would be lost anyway, and a far-off one must not hold up the scheduler's shut-down (a
+     * {@link DelayScheduler} that is shut down still runs its pending one-shot jobs).
+     */
+    @PreDestroy
+    public void cancelAll() {
+        List<Entry> cancelled;
+        synchronized (this) {
+            cancelled = List.copyOf(pending.values());
+            pending.clear();
+        }
+        cancelled.forEach(entry -> entry.future().cancel(false));
+        if (!cancelled.isEmpty()) {
+            log.info("Shutting down: cancelled {} pending reminder(s)", cancelled.size());
+        }
+    }
+
     private void fire(String id) {
         Reminder reminder;
         synchronized (this) {
@@ -151,6 +181,7 @@ public class ReminderService {
                 return; // cancelled first
             }
             reminder = entry.reminder();
+            firedCount++;
             fired.addFirst(reminder);
             while (fired.size() > FIRED_KEPT) {
                 fired.removeLast();
