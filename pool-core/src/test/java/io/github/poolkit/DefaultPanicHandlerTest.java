@@ -36,6 +36,8 @@ class DefaultPanicHandlerTest {
         };
         Logger logger = Logger.getLogger("io.github.poolkit");
         logger.addHandler(capture);
+        boolean parents = logger.getUseParentHandlers();
+        logger.setUseParentHandlers(false); // keep the expected stack trace out of the build log
         try (WorkerPool pool = WorkerPool.create(1, PoolOptions.builder().name("billing").build())) {
             IllegalStateException boom = new IllegalStateException("boom");
             pool.execute(() -> {
@@ -49,6 +51,7 @@ class DefaultPanicHandlerTest {
             assertThat(pool.submit(() -> "still works").get()).isEqualTo("still works");
         } finally {
             logger.removeHandler(capture);
+            logger.setUseParentHandlers(parents);
         }
     }
 }
