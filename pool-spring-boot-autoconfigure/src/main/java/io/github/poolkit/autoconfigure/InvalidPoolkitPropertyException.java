@@ -1,5 +1,7 @@
 package io.github.poolkit.autoconfigure;
 
+import java.time.Duration;
+
 /**
  * Thrown at start-up when a {@code poolkit.*} property holds a value poolkit cannot use. It carries the full property
  * key, the offending value, the problem and the fix, which {@link PoolkitPropertyFailureAnalyzer} turns into Spring
@@ -23,7 +25,7 @@ public class InvalidPoolkitPropertyException extends IllegalStateException {
      * @param fix      what to change
      */
     public InvalidPoolkitPropertyException(String property, Object value, String problem, String fix) {
-        super("Invalid value '" + value + "' for property '" + property + "': " + problem + ". " + fix);
+        super("Invalid value '" + display(value) + "' for property '" + property + "': " + problem + "; " + fix);
         this.property = property;
         this.value = value;
         this.problem = problem;
@@ -54,6 +56,18 @@ public class InvalidPoolkitPropertyException extends IllegalStateException {
     /** @return the offending value */
     public Object getValue() {
         return value;
+    }
+
+    /** @return the offending value as it would be written in a properties file (whole-second durations as {@code -1s}, others in ISO-8601) */
+    public String getDisplayValue() {
+        return display(value);
+    }
+
+    private static String display(Object value) {
+        if (value instanceof Duration duration) {
+            return (duration.getNano() == 0) ? duration.getSeconds() + "s" : duration.toString();
+        }
+        return String.valueOf(value);
     }
 
     /** @return why the value cannot be used */

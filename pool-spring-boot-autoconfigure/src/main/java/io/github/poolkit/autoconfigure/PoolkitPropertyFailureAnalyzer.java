@@ -17,7 +17,7 @@ public class PoolkitPropertyFailureAnalyzer extends AbstractFailureAnalyzer<Inva
     @Override
     protected FailureAnalysis analyze(Throwable rootFailure, InvalidPoolkitPropertyException cause) {
         String description = "Invalid poolkit configuration:\n\n    Property: " + cause.getProperty()
-                + "\n    Value:    " + cause.getValue() + "\n    Reason:   " + cause.getProblem();
+                + "\n    Value:    " + cause.getDisplayValue() + "\n    Reason:   " + cause.getProblem();
         String action = "Update your application's configuration: " + cause.getFix();
         return new FailureAnalysis(description, action, cause);
     }
