@@ -104,6 +104,14 @@ final class PoolSettings {
     }
 
     /**
+     * @param key a kebab-case key such as {@code disable-purge}
+     * @return the full key of {@code key} on this entry, where a fix for this pool belongs
+     */
+    String ownProperty(String key) {
+        return prefix + "." + key;
+    }
+
+    /**
      * Checks the settings together, as {@code WorkerPool.create} would.
      *
      * @throws InvalidPoolkitPropertyException naming the first invalid property
@@ -114,11 +122,11 @@ final class PoolSettings {
         check(!expiry.isNegative() || disablePurge, property("expiry"), expiry,
                 "a negative expiry is only valid when idle workers are never purged",
                 "set " + property("expiry") + " to a positive duration such as 1s, or set "
-                        + property("disable-purge") + " to true to keep idle workers forever");
+                        + ownProperty("disable-purge") + " to true to keep idle workers forever");
         check(!preAlloc || capacity > 0, property("pre-alloc"), true,
                 "pre-allocation needs a bounded pool, but " + property("capacity") + " is " + capacity
                         + " (unlimited)",
-                "set " + property("capacity") + " to a positive number, or set " + property("pre-alloc")
+                "set " + ownProperty("capacity") + " to a positive number, or set " + property("pre-alloc")
                         + " to false");
         check(maxBlockingTasks >= 0, property("max-blocking-tasks"), maxBlockingTasks,
                 "the number of blocked callers cannot be negative",
