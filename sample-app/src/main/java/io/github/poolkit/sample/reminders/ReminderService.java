@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.sample.web.InvalidRequestException;
 import io.github.poolkit.sample.web.NotFoundException;
-import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Service;
 
 /**
@@ -29,10 +29,18 @@ import org.springframework.stereotype.Service;
  * {@link #cancel} (or {@link #cancelAll}) removes it from {@code pending} first decides its fate, the other finds
  * nothing. Scheduling happens under the monitor too, so a reminder due at once cannot fire before its entry is in
  * {@code pending}: its job waits for the monitor. The monitor is held only for map operations and for
- * {@code scheduleOnce}, which never blocks.
+ * {@code scheduleOnce}, which never blocks. {@code running} is volatile and only reported to Spring's lifecycle
+ * processor, which starts and stops the service from one thread.
  */
 @Service
-public class ReminderService {
+public class ReminderService implements SmartLifecycle {
+
+    /**
+     * The lifecycle phase of the service. Lifecycles stop from the highest phase down: Spring Boot's web server
+     * stops at {@code DEFAULT_PHASE - 2048}, the starter releases its pools and scheduler at
+     * {@code DEFAULT_PHASE - 4096}, and this lies between the two.
+     */
+    public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 3072;
 
     /** The longest delay a reminder may have. */
     static final Duration MAX_DELAY = Duration.ofDays(1);
@@ -52,6 +60,7 @@ public class ReminderService {
     private final Clock clock;
     private final AtomicLong ids = new AtomicLong();
     private long firedCount;
+    private volatile boolean running;
     private final Map<String, Entry> pending = new HashMap<>();
     private final Deque<Reminder> fired = new ArrayDeque<>();
 
@@ -156,11 +165,8 @@ public class ReminderService {
     }
 
     /**
-     * Cancels every pending reminder; called when the application shuts down. Reminders live in memory only, so
-     * they would be lost anyway, and a far-off one must not hold up the scheduler's shut-down (a
-     * {@link DelayScheduler} that is shut down still runs its pending one-shot jobs).
+     * Cancels every pending reminder. Reminders live in memory only, so they would be lost at shut-down anyway.
      */
-    @PreDestroy
     public void cancelAll() {
         List<Entry> cancelled;
         synchronized (this) {
@@ -169,8 +175,46 @@ public class ReminderService {
         }
         cancelled.forEach(entry -> entry.future().cancel(false));
         if (!cancelled.isEmpty()) {
-            log.info("Shutting down: cancelled {} pending reminder(s)", cancelled.size());
+            log.info("Cancelled {} pending reminder(s)", cancelled.size());
         }
+    }
+
+    /** Marks the service running; reminders need no start-up work. */
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    /**
+     * Cancels every pending reminder when the application shuts down, in {@link #PHASE}: after the web server has
+     * stopped taking requests and before the starter shuts the {@link DelayScheduler} down. A scheduler that is
+     * shut down still runs its pending one-shot jobs, so a reminder due tomorrow would otherwise hold up the
+     * shut-down for the scheduler's whole shutdown timeout.
+     */
+    @Override
+    public void stop() {
+        running = false;
+        cancelAll();
+    }
+
+    /**
+     * Tells whether the service is running: between {@link #start()} and {@link #stop()}.
+     *
+     * @return whether the service is running
+     */
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    /**
+     * Returns {@link #PHASE}.
+     *
+     * @return the phase in which this service starts and stops
+     */
+    @Override
+    public int getPhase() {
+        return PHASE;
     }
 
     private void fire(String id) {
