@@ -76,13 +76,17 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     /**
-     * Answers anything unexpected with {@code 500 Internal Server Error}; the details go to the log only.
+     * Answers anything unexpected with {@code 500 Internal Server Error}; the details go to the log only. A request
+     * thread interrupted while it waited (for semaphore permits, say) keeps its interrupt status.
      *
      * @param e the unexpected exception
      * @return the problem document, without internals
      */
-    @ExceptionHandler(RuntimeException.class)
-    public ProblemDetail unexpected(RuntimeException e) {
+    @ExceptionHandler(Exception.class)
+    public ProblemDetail unexpected(Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
         log.error("Unexpected error while handling a request", e);
         return ProblemDetail.forStatusAndDetail(HttpStatus.INTERNAL_SERVER_ERROR,
                 "The server failed to handle the request; see its log for the cause.");
