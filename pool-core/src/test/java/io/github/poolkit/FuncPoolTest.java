@@ -538,7 +538,7 @@ class FuncPoolTest {
         assertThat(nextStarted()).isEqualTo(1);
         assertThat(pool.waiting()).isEqualTo(2);
         pool.tune(3);
-        assertThat(List.of(nextStarted(), nextStarted())).containsExactly(2, 3);
+        assertThat(List.of(nextStarted(), nextStarted())).containsExactlyInAnyOrder(2, 3); // two new workers race
         assertThat(pool.waiting()).isZero();
         assertThat(pool.running()).isEqualTo(3);
     }
