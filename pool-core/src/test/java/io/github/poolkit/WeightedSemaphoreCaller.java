@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -68,6 +69,20 @@ final class WeightedSemaphoreCaller {
                 .pollInterval(Duration.ofMillis(1))
                 .pollInSameThread()
                 .until(condition::getAsBoolean);
+    }
+
+    /**
+     * Busy-waits (bounded) until the condition holds: for races that need to act within microseconds of a state
+     * change, faster than polling.
+     */
+    static void spinUntil(BooleanSupplier condition) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("condition not reached within 10 s");
+            }
+            Thread.onSpinWait();
+        }
     }
 
     Thread thread() {

@@ -1,7 +1,7 @@
 package io.github.poolkit;
 
 import static io.github.poolkit.WeightedSemaphoreCaller.acquireQueued;
-import static io.github.poolkit.WeightedSemaphoreCaller.awaitTrue;
+import static io.github.poolkit.WeightedSemaphoreCaller.spinUntil;
 import static io.github.poolkit.WeightedSemaphoreTest.assertState;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -69,9 +69,9 @@ class WeightedSemaphoreRaceTest {
         WeightedSemaphore semaphore = new WeightedSemaphore(1);
         for (int round = 0; round < ROUNDS; round++) {
             semaphore.acquire(1);
-            Duration timeout = Duration.ofNanos(10_000L * (round % 100)); // 0 to 1 ms
+            Duration timeout = Duration.ofNanos(1_000L * (round % 100)); // 0 to 100 us, around the release
             WeightedSemaphoreCaller waiter = WeightedSemaphoreCaller.start(() -> semaphore.tryAcquire(1, timeout));
-            awaitTrue(() -> semaphore.waiting() == 1 || waiter.isDone());
+            spinUntil(() -> semaphore.waiting() == 1 || waiter.isDone()); // release as soon as it waits
             semaphore.release(1);
 
             boolean acquired = waiter.join();
