@@ -48,7 +48,7 @@ class PermitTest {
         WeightedSemaphore semaphore = new WeightedSemaphore(5);
         assertThatThrownBy(() -> {
             try (Permit permit = semaphore.acquirePermit(4)) {
-                assertThat(semaphore.used()).isEqualTo(4);
+                assertThat(semaphore.used()).isEqualTo(permit.permits()).isEqualTo(4);
                 throw new IllegalStateException("task failed");
             }
         }).hasMessage("task failed");
