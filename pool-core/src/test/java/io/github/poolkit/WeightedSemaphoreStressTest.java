@@ -15,11 +15,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Randomized stress: several threads acquire random weights through every entry point (blocking, try, timed,
+ * Randomized stress: several threads (platform, then virtual) acquire random weights through every entry point (blocking, try, timed,
  * permit, async with random cancels) while another thread interrupts them at random. Inside the critical region an
  * independent count of held permits must never exceed the size; at the end nothing is held and nobody waits.
  */
@@ -28,7 +29,7 @@ class WeightedSemaphoreStressTest {
 
     private static final long SIZE = 10;
     private static final int WORKERS = 4;
-    private static final Duration RUN_FOR = Duration.ofMillis(1500);
+    private static final Duration RUN_FOR = Duration.ofMillis(1000);
 
     private final WeightedSemaphore semaphore = new WeightedSemaphore(SIZE);
     private final AtomicLong held = new AtomicLong();
@@ -38,12 +39,14 @@ class WeightedSemaphoreStressTest {
     private final LongAdder interrupts = new LongAdder();
     private final LongAdder cancels = new LongAdder();
 
-    @Test
-    void randomRequestsTimeoutsAndInterruptsKeepTheInvariants() throws InterruptedException {
+    @ParameterizedTest(name = "virtual threads: {0}")
+    @ValueSource(booleans = {false, true})
+    void randomRequestsTimeoutsAndInterruptsKeepTheInvariants(boolean virtual) throws InterruptedException {
         long deadline = System.nanoTime() + RUN_FOR.toNanos();
+        Thread.Builder threads = virtual ? Thread.ofVirtual() : Thread.ofPlatform();
         List<Thread> workers = new ArrayList<>();
         for (int i = 0; i < WORKERS; i++) {
-            workers.add(Thread.ofPlatform().name("stress-worker-" + i).start(() -> work(deadline)));
+            workers.add(threads.name("stress-worker-" + i).start(() -> work(deadline)));
         }
         AtomicBoolean stop = new AtomicBoolean();
         Thread interrupter = Thread.ofPlatform().name("stress-interrupter").start(() -> interruptAtRandom(workers, stop));
@@ -79,7 +82,7 @@ class WeightedSemaphoreStressTest {
                         }
                     }
                     case 2 -> {
-                        if (semaphore.tryAcquire(n, Duration.ofNanos(random.nextLong(2_000_000)))) {
+                        if (semaphore.tryAcquire(n, Duration.ofNanos(random.nextLong(100_000)))) {
                             holdThenRelease(n);
                         } else {
                             timeouts.increment();
