@@ -49,8 +49,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * left pending in the thread's interrupt status and the call returns normally. A timed wait whose grant races with
  * its timeout and wins returns {@code true}. {@link #acquireAsync(long)} never blocks.
  *
- * <p>Thread-safe. The uncontended paths (acquire when nobody waits, release when nobody waits) are one CAS each and
- * allocate nothing.
+ * <p>Thread-safe. When nobody waits, {@code acquire}, both {@code tryAcquire} forms and {@code release} take no lock
+ * and allocate nothing: one CAS each, as in {@link java.util.concurrent.Semaphore}. A thread that must wait allocates
+ * one small queue node.
  */
 public class WeightedSemaphore {
 
