@@ -1,22 +1,155 @@
 package io.github.poolkit;
 
+import io.github.poolkit.internal.PoolEngine;
+
 import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
-/** STUB: ants PoolWithFunc. Implementation in progress (issue 2). */
-public class FuncPool<T> implements AutoCloseable {
-    public static <T> FuncPool<T> create(int capacity, Consumer<? super T> function) { return create(capacity, function, PoolOptions.defaults()); }
-    public static <T> FuncPool<T> create(int capacity, Consumer<? super T> function, PoolOptions options) { throw new UnsupportedOperationException("stub"); }
-    public void invoke(T argument) { throw new UnsupportedOperationException("stub"); }
-    public int capacity() { throw new UnsupportedOperationException("stub"); }
-    public int running() { throw new UnsupportedOperationException("stub"); }
-    public int free() { throw new UnsupportedOperationException("stub"); }
-    public int waiting() { throw new UnsupportedOperationException("stub"); }
-    public void tune(int capacity) { throw new UnsupportedOperationException("stub"); }
-    public boolean isClosed() { throw new UnsupportedOperationException("stub"); }
-    public void release() { throw new UnsupportedOperationException("stub"); }
-    public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException { throw new UnsupportedOperationException("stub"); }
-    public void reboot() { throw new UnsupportedOperationException("stub"); }
-    @Override public void close() { throw new UnsupportedOperationException("stub"); }
+/**
+ * A pool of workers that all run one function, each invocation with its own argument: the Java counterpart of ants'
+ * {@code PoolWithFunc} / {@code PoolWithFuncGeneric}. Invoking passes only the argument, so no task object is
+ * allocated per call.
+ *
+ * <pre>{@code
+ * try (FuncPool<Path> thumbnails = FuncPool.create(4, this::renderThumbnail)) {
+ *     for (Path image : images) {
+ *         thumbnails.invoke(image);      // blocks while all 4 workers are busy
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>{@link #invoke} has {@link WorkerPool#execute}'s semantics, blocking behaviour and errors; the capacity, the
+ * metrics, {@link #tune}, {@link #release}, {@link #releaseTimeout} and {@link #reboot} behave as in
+ * {@link WorkerPool}. An exception thrown by the function goes to the panic handler.
+ *
+ * <p>Memory consistency effects: actions in a thread before {@code invoke(a)} happen-before
+ * {@code function.accept(a)} begins on a worker.
+ *
+ * @param <T> the type of the function's argument
+ */
+public final class FuncPool<T> implements AutoCloseable {
+
+    private final PoolEngine engine;
+
+    private FuncPool(int capacity, Consumer<? super T> function, PoolOptions options) {
+        Objects.requireNonNull(function, "function");
+        this.engine = new PoolEngine(capacity, Objects.requireNonNull(options, "options"), argument -> {
+            @SuppressWarnings("unchecked")
+            T t = (T) argument;
+            function.accept(t);
+        });
+    }
+
+    /**
+     * Creates a pool with the default options.
+     *
+     * @param capacity the most workers; {@code <= 0} means unlimited
+     * @param function what every invocation runs
+     * @param <T>      the argument type
+     * @return an open pool with no workers started yet
+     */
+    public static <T> FuncPool<T> create(int capacity, Consumer<? super T> function) {
+        return create(capacity, function, PoolOptions.defaults());
+    }
+
+    /**
+     * Creates a pool.
+     *
+     * @param capacity the most workers; {@code <= 0} means unlimited
+     * @param function what every invocation runs
+     * @param options  the options, checked together here
+     * @param <T>      the argument type
+     * @return an open pool with no workers started yet
+     * @throws IllegalArgumentException if an option is invalid (the message names the option and the value)
+     */
+    public static <T> FuncPool<T> create(int capacity, Consumer<? super T> function, PoolOptions options) {
+        return new FuncPool<>(capacity, function, options);
+    }
+
+    /**
+     * Runs {@code function.accept(argument)} on a worker; a {@code null} argument is passed as is. May block like
+     * {@link WorkerPool#execute}.
+     *
+     * @param argument the argument
+     * @throws PoolClosedException        if the pool is closed, or is released while the caller is blocked
+     * @throws PoolOverloadException      if the pool cannot take the call now and may not block
+     * @throws RejectedExecutionException if the caller is interrupted while blocked (interrupt status set)
+     */
+    public void invoke(T argument) {
+        engine.execute(argument);
+    }
+
+    /** @return the most workers, or -1 when unlimited */
+    public int capacity() {
+        return engine.capacity();
+    }
+
+    /** @return the workers alive: busy, or idle and not yet purged */
+    public int running() {
+        return engine.running();
+    }
+
+    /** @return {@code max(0, capacity() - running())}, or -1 when unlimited */
+    public int free() {
+        return engine.free();
+    }
+
+    /** @return callers blocked in {@code invoke} plus queued arguments */
+    public int waiting() {
+        return engine.waiting();
+    }
+
+    /**
+     * Changes the capacity at run time, as {@link WorkerPool#tune}.
+     *
+     * @param capacity the new capacity; ignored when {@code <= 0}, when unlimited, or with preAlloc
+     */
+    public void tune(int capacity) {
+        engine.tune(capacity);
+    }
+
+    /** @return whether the pool has been released and not rebooted */
+    public boolean isClosed() {
+        return engine.isClosed();
+    }
+
+    /** Closes the pool without waiting, as {@link WorkerPool#release()}; a second call is a no-op. */
+    public void release() {
+        engine.release();
+    }
+
+    /**
+     * Releases the pool, then waits until every worker has exited.
+     *
+     * @param timeout how long to wait
+     * @throws PoolClosedException  if the pool was already closed
+     * @throws TimeoutException     if workers are still running after the timeout
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
+        engine.releaseTimeout(Objects.requireNonNull(timeout, "timeout"));
+    }
+
+    /** Reopens a released pool; no-op when open. */
+    public void reboot() {
+        engine.reboot();
+    }
+
+    /**
+     * Releases the pool and waits until every running and queued invocation has finished, as
+     * {@link java.util.concurrent.ExecutorService#close()}: if interrupted meanwhile, running invocations are
+     * interrupted and queued ones dropped, and the interrupt status is kept.
+     */
+    @Override
+    public void close() {
+        engine.closeAndAwait();
+    }
+
+    @Override
+    public String toString() {
+        return engine.toString();
+    }
 }

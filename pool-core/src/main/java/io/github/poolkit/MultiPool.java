@@ -1,32 +1,285 @@
 package io.github.poolkit;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
-/** STUB: ants MultiPool. Implementation in progress (issue 2). */
+/**
+ * Several {@link WorkerPool}s of equal capacity behind one {@link java.util.concurrent.ExecutorService}, with tasks
+ * spread over them by a {@link LoadBalancing} strategy: the Java counterpart of ants' {@code MultiPool}. Spreading
+ * submitters over several pools divides the contention on each pool's lock.
+ *
+ * <p>Each task goes to one pool chosen by the strategy and then follows that pool's {@link WorkerPool#execute}
+ * semantics (it may block or be refused). Under {@link LoadBalancing#ROUND_ROBIN}, a task refused with
+ * {@link PoolOverloadException} is retried once on the least-loaded pool before the exception reaches the caller.
+ * The sub-pools are named {@code <name>-<index>}, so their threads are {@code <name>-<index>-<n>}.
+ *
+ * <p>Aggregates ({@link #running()}, {@link #free()}, {@link #waiting()}, {@link #capacity()}) are sums of per-pool
+ * snapshots, read without locking. Memory consistency effects are those of {@link WorkerPool}.
+ */
 public class MultiPool extends AbstractExecutorService implements AutoCloseable {
-    public enum LoadBalancing { ROUND_ROBIN, LEAST_TASKS }
-    public static MultiPool create(int pools, int capacityPerPool, LoadBalancing strategy) { return create(pools, capacityPerPool, strategy, PoolOptions.defaults()); }
-    public static MultiPool create(int pools, int capacityPerPool, LoadBalancing strategy, PoolOptions options) { throw new UnsupportedOperationException("stub"); }
-    @Override public void execute(Runnable task) { throw new UnsupportedOperationException("stub"); }
-    public int capacity() { throw new UnsupportedOperationException("stub"); }
-    public int running() { throw new UnsupportedOperationException("stub"); }
-    public int free() { throw new UnsupportedOperationException("stub"); }
-    public int waiting() { throw new UnsupportedOperationException("stub"); }
-    public int running(int index) { throw new UnsupportedOperationException("stub"); }
-    public int free(int index) { throw new UnsupportedOperationException("stub"); }
-    public int waiting(int index) { throw new UnsupportedOperationException("stub"); }
-    public void tune(int capacityPerPool) { throw new UnsupportedOperationException("stub"); }
-    public boolean isClosed() { throw new UnsupportedOperationException("stub"); }
-    public void release() { throw new UnsupportedOperationException("stub"); }
-    public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException { throw new UnsupportedOperationException("stub"); }
-    public void reboot() { throw new UnsupportedOperationException("stub"); }
-    @Override public void shutdown() { throw new UnsupportedOperationException("stub"); }
-    @Override public List<Runnable> shutdownNow() { throw new UnsupportedOperationException("stub"); }
-    @Override public boolean isShutdown() { throw new UnsupportedOperationException("stub"); }
-    @Override public boolean isTerminated() { throw new UnsupportedOperationException("stub"); }
-    @Override public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException { throw new UnsupportedOperationException("stub"); }
+
+    /** How {@link MultiPool#execute} picks a pool. */
+    public enum LoadBalancing {
+        /** Each task goes to the next pool in turn. */
+        ROUND_ROBIN,
+        /** Each task goes to the pool with the fewest {@code running()} workers (the first such pool on a tie). */
+        LEAST_TASKS
+    }
+
+    private final WorkerPool[] pools;
+    private final LoadBalancing strategy;
+    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private MultiPool(int size, int capacityPerPool, LoadBalancing strategy, PoolOptions options) {
+        if (size <= 0) {
+            throw new IllegalArgumentException("pools must be > 0, was " + size + ": give the number of sub-pools");
+        }
+        this.strategy = Objects.requireNonNull(strategy, "strategy");
+        Objects.requireNonNull(options, "options");
+        this.pools = new WorkerPool[size];
+        for (int i = 0; i < size; i++) {
+            pools[i] = WorkerPool.create(capacityPerPool, options.toBuilder().name(options.name() + "-" + i).build());
+        }
+    }
+
+    /**
+     * Creates a multi-pool with the default options.
+     *
+     * @param pools           how many pools; must be &gt; 0
+     * @param capacityPerPool each pool's capacity; {@code <= 0} means unlimited
+     * @param strategy        how tasks are spread
+     * @return an open multi-pool
+     * @throws IllegalArgumentException if {@code pools <= 0}
+     */
+    public static MultiPool create(int pools, int capacityPerPool, LoadBalancing strategy) {
+        return create(pools, capacityPerPool, strategy, PoolOptions.defaults());
+    }
+
+    /**
+     * Creates a multi-pool; every pool gets these options (and the name {@code <name>-<index>}).
+     *
+     * @param pools           how many pools; must be &gt; 0
+     * @param capacityPerPool each pool's capacity; {@code <= 0} means unlimited
+     * @param strategy        how tasks are spread
+     * @param options         the options of each pool
+     * @return an open multi-pool
+     * @throws IllegalArgumentException if {@code pools <= 0} or an option is invalid
+     */
+    public static MultiPool create(int pools, int capacityPerPool, LoadBalancing strategy, PoolOptions options) {
+        return new MultiPool(pools, capacityPerPool, strategy, options);
+    }
+
+    /**
+     * Runs the task on the pool the strategy picks, with that pool's blocking behaviour and errors (see
+     * {@link WorkerPool#execute}).
+     *
+     * @param task the task
+     */
+    @Override
+    public void execute(Runnable task) {
+        Objects.requireNonNull(task, "task");
+        if (strategy == LoadBalancing.LEAST_TASKS) {
+            pools[leastLoaded()].execute(task);
+            return;
+        }
+        int i = Math.floorMod(next.getAndIncrement(), pools.length);
+        try {
+            pools[i].execute(task);
+        } catch (PoolOverloadException overloaded) {
+            int j = leastLoaded();
+            if (j == i) {
+                throw overloaded;
+            }
+            pools[j].execute(task);
+        }
+    }
+
+    private int leastLoaded() {
+        int best = 0;
+        int least = pools[0].running();
+        for (int i = 1; i < pools.length; i++) {
+            int r = pools[i].running();
+            if (r < least) {
+                least = r;
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    private WorkerPool pool(int index) {
+        Objects.checkIndex(index, pools.length);
+        return pools[index];
+    }
+
+    /** @return how many pools there are */
+    public int size() {
+        return pools.length;
+    }
+
+    /** @return the summed capacity, or -1 when the pools are unlimited */
+    public int capacity() {
+        int c = pools[0].capacity();
+        return c < 0 ? -1 : c * pools.length;
+    }
+
+    /** @return the summed running workers */
+    public int running() {
+        int sum = 0;
+        for (WorkerPool p : pools) {
+            sum += p.running();
+        }
+        return sum;
+    }
+
+    /** @return the summed free workers, or -1 when the pools are unlimited */
+    public int free() {
+        if (pools[0].capacity() < 0) {
+            return -1;
+        }
+        int sum = 0;
+        for (WorkerPool p : pools) {
+            sum += p.free();
+        }
+        return sum;
+    }
+
+    /** @return the summed blocked callers and queued tasks */
+    public int waiting() {
+        int sum = 0;
+        for (WorkerPool p : pools) {
+            sum += p.waiting();
+        }
+        return sum;
+    }
+
+    /**
+     * @param index a pool's index
+     * @return that pool's running workers
+     * @throws IndexOutOfBoundsException for a bad index
+     */
+    public int running(int index) {
+        return pool(index).running();
+    }
+
+    /**
+     * @param index a pool's index
+     * @return that pool's free workers, -1 when unlimited
+     * @throws IndexOutOfBoundsException for a bad index
+     */
+    public int free(int index) {
+        return pool(index).free();
+    }
+
+    /**
+     * @param index a pool's index
+     * @return that pool's blocked callers plus queued tasks
+     * @throws IndexOutOfBoundsException for a bad index
+     */
+    public int waiting(int index) {
+        return pool(index).waiting();
+    }
+
+    /**
+     * Tunes every pool, as {@link WorkerPool#tune}.
+     *
+     * @param capacityPerPool the new capacity of each pool
+     */
+    public void tune(int capacityPerPool) {
+        for (WorkerPool p : pools) {
+            p.tune(capacityPerPool);
+        }
+    }
+
+    /** @return whether the multi-pool has been released and not rebooted */
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    /** Releases every pool (= {@link #shutdown()}); does not wait. A second call is a no-op. */
+    public void release() {
+        closed.set(true);
+        for (WorkerPool p : pools) {
+            p.release();
+        }
+    }
+
+    /**
+     * Releases every pool, then waits until all their workers have exited.
+     *
+     * @param timeout how long to wait in all
+     * @throws PoolClosedException  if already closed
+     * @throws TimeoutException     if workers are still running after the timeout
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
+        Objects.requireNonNull(timeout, "timeout");
+        if (!closed.compareAndSet(false, true)) {
+            throw new PoolClosedException("multi-pool is already closed");
+        }
+        for (WorkerPool p : pools) {
+            p.release();
+        }
+        if (!awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+            throw new TimeoutException("multi-pool still has " + running() + " workers running after " + timeout);
+        }
+    }
+
+    /** Reopens every pool; no-op when open. */
+    public void reboot() {
+        for (WorkerPool p : pools) {
+            p.reboot();
+        }
+        closed.set(false);
+    }
+
+    @Override
+    public void shutdown() {
+        release();
+    }
+
+    /** Stops every pool as {@link WorkerPool#shutdownNow()}; returns their queued tasks, pool by pool. */
+    @Override
+    public List<Runnable> shutdownNow() {
+        closed.set(true);
+        List<Runnable> drained = new ArrayList<>();
+        for (WorkerPool p : pools) {
+            drained.addAll(p.shutdownNow());
+        }
+        return drained;
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return closed.get();
+    }
+
+    @Override
+    public boolean isTerminated() {
+        for (WorkerPool p : pools) {
+            if (!p.isTerminated()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        for (WorkerPool p : pools) {
+            if (!p.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
+                return false;
+            }
+        }
+        return true;
+    }
 }

@@ -1,29 +1,204 @@
 package io.github.poolkit;
 
+import io.github.poolkit.internal.PoolEngine;
+
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** STUB: the ants-style goroutine pool. Implementation in progress (issue 2). */
+/**
+ * A pool of at most {@code capacity} worker threads that run submitted tasks: the Java counterpart of ants'
+ * {@code Pool}, and a full {@link java.util.concurrent.ExecutorService}.
+ *
+ * <p>{@link #execute} hands a task to an idle worker, else starts a new worker while {@code running() < capacity()},
+ * else puts it in the queue if one is configured ({@link PoolOptions.Builder#queueCapacity}) and has room, else fails
+ * fast with {@link PoolOverloadException} ({@code nonblocking}, or {@code maxBlockingTasks} callers already blocked) or
+ * blocks the caller until a worker frees up. Idle workers are reused most-recently-used first and stopped after
+ * {@code expiry} without work. The capacity can be changed at run time with {@link #tune}.
+ *
+ * <pre>{@code
+ * try (WorkerPool pool = WorkerPool.create(8, PoolOptions.builder().name("io").build())) {
+ *     pool.execute(() -> handle(request));        // blocks while all 8 workers are busy
+ *     Future<Report> f = pool.submit(() -> buildReport());
+ * }                                               // close(): waits for running tasks
+ * }</pre>
+ *
+ * <p>Errors: {@link PoolClosedException} on a released pool (also for callers blocked when it is released);
+ * {@link PoolOverloadException} when the pool may not block; a {@link RejectedExecutionException} whose cause is an
+ * {@link InterruptedException} when a blocked caller is interrupted (its interrupt status is kept); a
+ * {@link NullPointerException} for a null task. Nothing else escapes {@code execute}: an exception thrown by a task
+ * goes to the panic handler ({@link PoolOptions.Builder#panicHandler}), and the worker carries on. Tasks submitted with
+ * {@link #submit} report their exceptions through the returned {@link java.util.concurrent.Future} instead.
+ *
+ * <p>A task that submits to its own full, blocking pool waits for a worker that may never come (ants #197): give such
+ * pools a queue, make them {@code nonblocking}, or leave the capacity unlimited.
+ *
+ * <p>Memory consistency effects: actions in a thread before it submits a task to the pool happen-before the task
+ * begins to run; actions of a task happen-before {@code awaitTermination} returns {@code true} and, for
+ * {@code submit}, before the result is retrieved with {@code Future.get()}.
+ *
+ * <p>All methods are thread-safe. The metric methods ({@link #running()}, {@link #free()}, {@link #waiting()}) read
+ * without locking and return a snapshot that may already be stale.
+ */
 public class WorkerPool extends AbstractExecutorService implements AutoCloseable {
-    public static WorkerPool create(int capacity) { return create(capacity, PoolOptions.defaults()); }
-    public static WorkerPool create(int capacity, PoolOptions options) { throw new UnsupportedOperationException("stub"); }
-    @Override public void execute(Runnable task) { throw new UnsupportedOperationException("stub"); }
-    public int capacity() { throw new UnsupportedOperationException("stub"); }
-    public int running() { throw new UnsupportedOperationException("stub"); }
-    public int free() { throw new UnsupportedOperationException("stub"); }
-    public int waiting() { throw new UnsupportedOperationException("stub"); }
-    public void tune(int capacity) { throw new UnsupportedOperationException("stub"); }
-    public boolean isClosed() { throw new UnsupportedOperationException("stub"); }
-    public void release() { throw new UnsupportedOperationException("stub"); }
-    public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException { throw new UnsupportedOperationException("stub"); }
-    public void reboot() { throw new UnsupportedOperationException("stub"); }
-    public String name() { throw new UnsupportedOperationException("stub"); }
-    @Override public void shutdown() { throw new UnsupportedOperationException("stub"); }
-    @Override public List<Runnable> shutdownNow() { throw new UnsupportedOperationException("stub"); }
-    @Override public boolean isShutdown() { throw new UnsupportedOperationException("stub"); }
-    @Override public boolean isTerminated() { throw new UnsupportedOperationException("stub"); }
-    @Override public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException { throw new UnsupportedOperationException("stub"); }
+
+    private final PoolEngine engine;
+
+    /** For subclasses in this package; see {@link #create(int, PoolOptions)}. */
+    WorkerPool(int capacity, PoolOptions options) {
+        this.engine = new PoolEngine(capacity, Objects.requireNonNull(options, "options"),
+                task -> ((Runnable) task).run());
+    }
+
+    /**
+     * Creates a pool with the default options.
+     *
+     * @param capacity the most workers; {@code <= 0} means unlimited
+     * @return an open pool with no workers started yet
+     */
+    public static WorkerPool create(int capacity) {
+        return create(capacity, PoolOptions.defaults());
+    }
+
+    /**
+     * Creates a pool.
+     *
+     * @param capacity the most workers; {@code <= 0} means unlimited
+     * @param options  the options, checked together here
+     * @return an open pool with no workers started yet
+     * @throws IllegalArgumentException if an option is invalid (the message names the option and the value)
+     */
+    public static WorkerPool create(int capacity, PoolOptions options) {
+        return new WorkerPool(capacity, options);
+    }
+
+    /**
+     * Runs the task on a worker (ants' {@code Submit}). May block: see the class description.
+     *
+     * @param task the task
+     * @throws NullPointerException       if the task is null
+     * @throws PoolClosedException        if the pool is closed, or is released while the caller is blocked
+     * @throws PoolOverloadException      if the pool cannot take the task now and may not block
+     * @throws RejectedExecutionException if the caller is interrupted while blocked (cause
+     *                                    {@link InterruptedException}, interrupt status set), or no worker thread
+     *                                    could be started
+     */
+    @Override
+    public void execute(Runnable task) {
+        engine.execute(Objects.requireNonNull(task, "task"));
+    }
+
+    /** @return the most workers, or -1 when unlimited */
+    public int capacity() {
+        return engine.capacity();
+    }
+
+    /**
+     * @return the workers alive: busy, or idle and not yet purged; a worker counts from the moment {@code execute}
+     *         decides to start it until its thread leaves the pool
+     */
+    public int running() {
+        return engine.running();
+    }
+
+    /** @return {@code max(0, capacity() - running())}, or -1 when unlimited */
+    public int free() {
+        return engine.free();
+    }
+
+    /** @return callers blocked in {@code execute} plus tasks in the queue */
+    public int waiting() {
+        return engine.waiting();
+    }
+
+    /** @return the pool's name ({@link PoolOptions#name()}) */
+    public String name() {
+        return engine.name();
+    }
+
+    /**
+     * Changes the capacity at run time. No-op when the pool is unlimited, when {@code capacity <= 0}, or with
+     * {@code preAlloc}. Growing wakes blocked callers at once (and starts workers for queued tasks); shrinking stops
+     * surplus idle workers at once and busy ones as they finish their task. Never blocks.
+     *
+     * @param capacity the new capacity
+     */
+    public void tune(int capacity) {
+        engine.tune(capacity);
+    }
+
+    /** @return whether the pool has been released and not rebooted */
+    public boolean isClosed() {
+        return engine.isClosed();
+    }
+
+    /**
+     * Closes the pool (= {@link #shutdown()}): new tasks are rejected, blocked callers get
+     * {@link PoolClosedException}, idle workers stop, running and queued tasks finish. Does not wait; a second call
+     * is a no-op.
+     */
+    public void release() {
+        engine.release();
+    }
+
+    /**
+     * Releases the pool, then waits until every worker has exited.
+     *
+     * @param timeout how long to wait
+     * @throws PoolClosedException  if the pool was already closed
+     * @throws TimeoutException     if workers are still running after the timeout (the pool stays closed)
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
+        engine.releaseTimeout(Objects.requireNonNull(timeout, "timeout"));
+    }
+
+    /**
+     * Reopens a released pool; no-op when open. It then accepts tasks again and {@link #isShutdown()} and
+     * {@link #isTerminated()} are false again. Workers still finishing from before the release are reused.
+     */
+    public void reboot() {
+        engine.reboot();
+    }
+
+    /** Same as {@link #release()}. */
+    @Override
+    public void shutdown() {
+        engine.release();
+    }
+
+    /**
+     * Closes the pool, interrupts running tasks and returns the queued ones, which will not run.
+     *
+     * @return the tasks that were waiting in the queue, in queue order
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        return engine.shutdownNow().stream().map(Runnable.class::cast).toList();
+    }
+
+    @Override
+    public boolean isShutdown() {
+        return engine.isClosed();
+    }
+
+    @Override
+    public boolean isTerminated() {
+        return engine.isTerminated();
+    }
+
+    /** Blocks until the pool is closed and every worker has exited, the timeout passes, or the caller is interrupted. */
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return engine.awaitTermination(timeout, unit);
+    }
+
+    @Override
+    public String toString() {
+        return engine.toString();
+    }
 }
