@@ -40,6 +40,11 @@ import java.util.concurrent.TimeUnit;
  * free worker. Jobs due at the same time are handed to the pool in the order they were scheduled. Delays and periods
  * longer than about 146 years are capped to that.
  *
+ * <p><b>Futures.</b> Every {@code schedule*} method returns a
+ * {@link java.util.concurrent.RunnableScheduledFuture} (so {@code isPeriodic()} is available by a cast), and
+ * {@code submit} returns the same kind of future. Cancelling a pending job removes it from the pending set before
+ * {@code cancel} returns, in O(log n); cancelling a job that has already completed returns {@code false}.
+ *
  * <p><b>Periodic jobs.</b> A periodic job never overlaps itself: its next run is scheduled only when the current run
  * ends. At a fixed rate, a run that falls behind is followed at once by the next one. A run that throws ends the job:
  * its future completes exceptionally and no further run happens.

@@ -1,0 +1,143 @@
+package io.github.poolkit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+
+import static java.util.concurrent.TimeUnit.HOURS;
+import static java.util.concurrent.TimeUnit.MICROSECONDS;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** Many timers, busy pools, concurrent scheduling: nothing is lost, run twice, or miscounted. */
+@Timeout(60)
+class DelaySchedulerLoadTest {
+
+    private final DelaySchedulerFixture fixture = new DelaySchedulerFixture();
+
+    @AfterEach
+    void stopSchedulers() throws InterruptedException {
+        fixture.close();
+    }
+
+    @Test
+    void aBusyPoolDelaysJobsButNeverStallsScheduling() throws Exception {
+        DelayScheduler s = fixture.create(2);
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch busy = new CountDownLatch(2);
+        for (int i = 0; i < 2; i++) {
+            s.execute(() -> {
+                busy.countDown();
+                awaitQuietly(gate);
+            });
+        }
+        busy.await();
+        int jobs = 1_000;
+        AtomicInteger ran = new AtomicInteger();
+        for (int i = 0; i < jobs; i++) {
+            s.schedule(ran::incrementAndGet, 1 + i % 5, MILLISECONDS);
+        }
+        ScheduledFuture<?> later = s.schedule(ran::incrementAndGet, 1, HOURS);
+
+        // every due job has been handed to the (blocked) pool, so the timer thread kept going
+        await().until(() -> s.pending() == 1);
+        assertThat(ran.get()).isZero();
+        assertThat(later.cancel(false)).isTrue();
+        assertThat(s.pending()).isZero();
+
+        gate.countDown();
+        await().until(() -> ran.get() == jobs);
+    }
+
+    @Test
+    void oneHundredThousandTimersEachFireExactlyOnceOrAreCancelled() throws Exception {
+        DelayScheduler s = fixture.create(4);
+        int jobs = 100_000;
+        AtomicIntegerArray fired = new AtomicIntegerArray(jobs);
+        boolean[] cancelled = new boolean[jobs];
+        ThreadLocalRandom random = ThreadLocalRandom.current();
+        for (int i = 0; i < jobs; i++) {
+            int id = i;
+            ScheduledFuture<?> f = s.schedule(() -> fired.incrementAndGet(id), random.nextLong(0, 20_000), MICROSECONDS);
+            if (i % 7 == 0) {
+                cancelled[i] = f.cancel(false);
+            }
+        }
+        s.shutdown(); // pending one-shot jobs still run
+        assertThat(s.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
+
+        int cancelledCount = 0;
+        for (int i = 0; i < jobs; i++) {
+            assertThat(fired.get(i)).as("runs of job %d", i).isEqualTo(cancelled[i] ? 0 : 1);
+            cancelledCount += cancelled[i] ? 1 : 0;
+        }
+        assertThat(cancelledCount).as("most cancels come before the job fires").isGreaterThan(jobs / 14);
+    }
+
+    @Test
+    void aMillionPendingTimersFitAndAreCountedExactly() {
+        DelayScheduler s = fixture.create(1);
+        int jobs = 1_000_000;
+        Runnable job = () -> { };
+        ScheduledFuture<?> last = null;
+        for (int i = 0; i < jobs; i++) {
+            last = s.schedule(job, 1 + (i % 1_000), HOURS);
+        }
+        assertThat(s.pending()).isEqualTo(jobs);
+        assertThat(last.cancel(false)).isTrue();
+        assertThat(s.pending()).isEqualTo(jobs - 1);
+        assertThat(s.shutdownNow()).hasSize(jobs - 1);
+        assertThat(s.pending()).isZero();
+    }
+
+    @Test
+    void pendingIsExactUnderConcurrentScheduleAndCancel() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        int threads = 4;
+        int perThread = 5_000;
+        CyclicBarrier start = new CyclicBarrier(threads);
+        List<Thread> schedulers = new ArrayList<>();
+        AtomicInteger cancelFailures = new AtomicInteger();
+        for (int t = 0; t < threads; t++) {
+            Thread thread = new Thread(() -> {
+                try {
+                    start.await();
+                    for (int i = 0; i < perThread; i++) {
+                        ScheduledFuture<?> f = s.schedule(() -> { }, 1 + i, TimeUnit.MINUTES);
+                        if (i % 2 == 0 && !f.cancel(false)) {
+                            cancelFailures.incrementAndGet();
+                        }
+                    }
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+            });
+            schedulers.add(thread);
+            thread.start();
+        }
+        for (Thread t : schedulers) {
+            t.join();
+        }
+        assertThat(cancelFailures.get()).isZero();
+        assertThat(s.pending()).isEqualTo(threads * perThread / 2);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
