@@ -55,8 +55,9 @@ import java.util.concurrent.TimeUnit;
  * {@link java.util.concurrent.CompletionException}. A failure of a job that was cancelled meanwhile is dropped.
  *
  * <p><b>Shutdown.</b> After {@link #shutdown()}, scheduling throws {@link RejectedExecutionException}; pending one-shot
- * jobs still run when due, pending and running periodic jobs are cancelled (as with {@link ScheduledThreadPoolExecutor}'s
- * default policies), so {@link #close()} returns once the last one-shot job has run. {@link #shutdownNow()} cancels
+ * jobs still run when due, pending and running periodic jobs are cancelled (as with
+ * {@link ScheduledThreadPoolExecutor}'s default policies), so {@link #close()} returns once the last one-shot job has
+ * run. {@link #shutdownNow()} cancels
  * every pending and queued job and interrupts running ones.
  *
  * <p><b>Memory consistency.</b> Actions in a thread before it schedules a job happen-before the job runs; each run of
@@ -141,7 +142,10 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
     public ScheduledFuture<?> scheduleRepeating(Runnable job, Duration period) {
         Objects.requireNonNull(job, "job");
         long nanos = nanos(Objects.requireNonNull(period, "period"));
-        return nanos <= 0L ? timer.schedule(job, 0L, 0L) : timer.schedule(job, nanos, Math.min(nanos, JobTimer.MAX_DELAY_NANOS));
+        if (nanos <= 0L) {
+            return timer.schedule(job, 0L, 0L);
+        }
+        return timer.schedule(job, nanos, Math.min(nanos, JobTimer.MAX_DELAY_NANOS));
     }
 
     /**

@@ -34,10 +34,6 @@ class DelaySchedulerShutdownTest {
     @Test
     void shutdownRunsPendingOneShotJobsAndCancelsPeriodicOnes() throws Exception {
         DelayScheduler s = fixture.create(2);
-        AtomicBoolean oneShotRan = new AtomicBoolean();
-        ScheduledFuture<?> oneShot = s.schedule(() -> oneShotRan.set(true), 50, MILLISECONDS);
-        AtomicInteger periodicRuns = new AtomicInteger();
-        ScheduledFuture<?> periodic = s.scheduleAtFixedRate(periodicRuns::incrementAndGet, 1, 1, HOURS);
         CountDownLatch runningStarted = new CountDownLatch(1);
         CountDownLatch runningGate = new CountDownLatch(1);
         AtomicInteger runningRuns = new AtomicInteger();
@@ -47,6 +43,11 @@ class DelaySchedulerShutdownTest {
             awaitQuietly(runningGate);
         }, 0, 1, MILLISECONDS);
         runningStarted.await();
+        AtomicInteger periodicRuns = new AtomicInteger();
+        ScheduledFuture<?> periodic = s.scheduleAtFixedRate(periodicRuns::incrementAndGet, 1, 1, HOURS);
+        AtomicBoolean oneShotRan = new AtomicBoolean();
+        // the checks up to the shutdown take microseconds; the margin covers a long GC pause
+        ScheduledFuture<?> oneShot = s.schedule(() -> oneShotRan.set(true), 300, MILLISECONDS);
         assertThat(s.pending()).isEqualTo(2);
 
         s.shutdown();
@@ -73,7 +74,7 @@ class DelaySchedulerShutdownTest {
     void closeWaitsForPendingOneShotJobsAndReturnsDespitePeriodicOnes() {
         DelayScheduler s = fixture.create(1);
         AtomicBoolean ran = new AtomicBoolean();
-        s.scheduleOnce(() -> ran.set(true), Duration.ofMillis(30));
+        s.scheduleOnce(() -> ran.set(true), Duration.ofMillis(100));
         ScheduledFuture<?> repeating = s.scheduleRepeating(() -> { }, Duration.ofMillis(1));
 
         s.close();

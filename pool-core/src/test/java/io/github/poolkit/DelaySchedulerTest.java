@@ -14,13 +14,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.LongUnaryOperator;
 
 import static java.util.concurrent.TimeUnit.HOURS;
 import static java.util.concurrent.TimeUnit.MILLISECONDS;
@@ -112,22 +115,64 @@ class DelaySchedulerTest {
         assertThat(timer.isVirtual()).isFalse();
     }
 
+    @Test
+    void theTimerThreadIgnoresInterrupts() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        Thread timer = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals(fixture.lastName() + "-timer")).findFirst().orElseThrow();
+        timer.interrupt(); // while it waits with nothing pending
+        assertThat(s.schedule(() -> "first", 5, MILLISECONDS).get()).isEqualTo("first");
+        s.schedule(() -> { }, 1, HOURS);
+        timer.interrupt(); // while it waits for a deadline
+        assertThat(s.schedule(() -> "second", 5, MILLISECONDS).get()).isEqualTo("second");
+        assertThat(timer.isAlive()).isTrue();
+    }
+
+    @Test
+    void aJobThePoolCannotTakeFailsWithTheReason() {
+        ThreadFactory broken = r -> {
+            throw new IllegalStateException("no threads today");
+        };
+        DelayScheduler s = fixture.create(1, PoolOptions.builder().threadFactory(broken));
+        assertThatThrownBy(() -> s.execute(() -> { })).as("at once: the caller hears of it")
+                .isInstanceOf(RejectedExecutionException.class);
+        ScheduledFuture<?> delayed = s.schedule(() -> { }, 1, MILLISECONDS);
+        assertThatThrownBy(delayed::get).as("later: the future does")
+                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(RejectedExecutionException.class);
+        assertThat(delayed.isCancelled()).isFalse();
+    }
+
+    @Test
+    void jobsMayScheduleAndCancelJobs() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        ScheduledFuture<?> victim = s.schedule(() -> { }, 1, HOURS);
+        ScheduledFuture<ScheduledFuture<String>> outer = s.schedule(() -> {
+            victim.cancel(false);
+            return s.schedule(() -> "inner", 1, MILLISECONDS);
+        }, 1, MILLISECONDS);
+        assertThat(outer.get().get()).isEqualTo("inner");
+        assertThat(victim.isCancelled()).isTrue();
+        assertThat(s.pending()).isZero();
+    }
+
     // ------------------------------------------------------------ timing
 
     @Test
     void jobsRunInTheOrderOfTheirDeadlines() {
         DelayScheduler s = fixture.create(1);
         List<String> ran = new CopyOnWriteArrayList<>();
-        s.schedule(() -> ran.add("60"), 60, MILLISECONDS);
-        s.schedule(() -> ran.add("20"), 20, MILLISECONDS);
-        s.scheduleOnce(() -> ran.add("40"), Duration.ofMillis(40));
-        s.schedule(() -> ran.add("80"), 80, MILLISECONDS);
-        for (int i = 0; i < 5; i++) { // equal delays: first scheduled, first run
-            String label = "100#" + i;
-            s.schedule(() -> ran.add(label), 100, MILLISECONDS);
+        // deadlines relative to one base, 100 ms apart: scheduling them all takes far less than that
+        long base = System.nanoTime();
+        LongUnaryOperator delayTo = at -> base + MILLISECONDS.toNanos(at) - System.nanoTime();
+        s.schedule(() -> ran.add("300"), delayTo.applyAsLong(300), NANOSECONDS);
+        s.schedule(() -> ran.add("100"), delayTo.applyAsLong(100), NANOSECONDS);
+        s.scheduleOnce(() -> ran.add("200"), Duration.ofNanos(delayTo.applyAsLong(200)));
+        for (int i = 0; i < 5; i++) { // the same delay: first scheduled, first run
+            String label = "400#" + i;
+            s.schedule(() -> ran.add(label), 400, MILLISECONDS);
         }
-        await().until(() -> ran.size() == 9);
-        assertThat(ran).containsExactly("20", "40", "60", "80", "100#0", "100#1", "100#2", "100#3", "100#4");
+        await().until(() -> ran.size() == 8);
+        assertThat(ran).containsExactly("100", "200", "300", "400#0", "400#1", "400#2", "400#3", "400#4");
     }
 
     @Test
@@ -310,11 +355,10 @@ class DelaySchedulerTest {
     // ------------------------------------------------------------ cancelling
 
     @Test
-    void cancelBeforeFiringRemovesTheJobAtOnceAndItNeverRuns() throws Exception {
+    void cancelBeforeFiringRemovesTheJobAtOnce() {
         DelayScheduler s = fixture.create(1);
-        AtomicBoolean ran = new AtomicBoolean();
-        ScheduledFuture<?> job = s.schedule(() -> ran.set(true), 20, MILLISECONDS);
-        ScheduledFuture<?> sentinel = s.schedule(() -> { }, 60, MILLISECONDS);
+        ScheduledFuture<?> job = s.schedule(() -> { }, 1, HOURS);
+        s.schedule(() -> { }, 2, HOURS);
         assertThat(s.pending()).isEqualTo(2);
 
         assertThat(job.cancel(false)).isTrue();
@@ -323,8 +367,16 @@ class DelaySchedulerTest {
         assertThat(job.isDone()).isTrue();
         assertThat(job.cancel(true)).as("second cancel").isFalse();
         assertThatThrownBy(job::get).isInstanceOf(CancellationException.class);
+    }
 
-        sentinel.get(); // one worker, FIFO: the cancelled job, due earlier, would have run before the sentinel
+    @Test
+    void aJobCancelledBeforeFiringNeverRuns() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        AtomicBoolean ran = new AtomicBoolean();
+        ScheduledFuture<?> job = s.schedule(() -> ran.set(true), 100, MILLISECONDS);
+        assertThat(job.cancel(false)).isTrue();
+        // one worker, FIFO: the cancelled job, due earlier, would have run before the sentinel
+        s.schedule(() -> { }, 150, MILLISECONDS).get();
         assertThat(ran).isFalse();
         assertThat(s.pending()).isZero();
     }

@@ -18,9 +18,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Implementation overview.
  * <ul>
- *   <li>{@code lock} guards the heap (and so every pending job's deadline, sequence and heap index), {@code nextSequence},
- *       {@code runState} writes and {@code timerDone} writes. It is held only for O(log n) heap operations and O(1)
- *       bookkeeping, never while calling the executor or a job (shutdown's O(n) sweeps excepted).</li>
+ *   <li>{@code lock} guards the heap (and so every pending job's deadline, sequence and heap index),
+ *       {@code nextSequence}, {@code runState} writes and {@code timerDone} writes. It is held only for O(log n) heap
+ *       operations and O(1) bookkeeping, never while calling the executor or a job (shutdown's O(n) sweeps
+ *       excepted).</li>
  *   <li>Invariant: a job is in the heap exactly when it is pending (scheduled with a positive delay, or periodic
  *       between runs, and not yet due-and-taken, cancelled or swept by a shutdown); {@link #pending()} is the heap's
  *       size read under the lock, so it is exact at the moment it is read.</li>
@@ -32,16 +33,17 @@ import java.util.concurrent.locks.ReentrantLock;
  *       return early), so no job ever starts before its deadline.</li>
  *   <li>Jobs with a delay &lt;= 0 bypass the heap and the timer thread: the scheduling thread hands them to the
  *       executor itself.</li>
- *   <li>{@code runState}: RUNNING → SHUTDOWN → STOP, or RUNNING → STOP; only ever increases. In SHUTDOWN no job is
+ *   <li>{@code runState}: RUNNING, SHUTDOWN, STOP, in that order; it only ever increases. In SHUTDOWN no job is
  *       accepted, pending periodic jobs have been cancelled and running ones are cancelled when their run ends, and the
  *       one-shot jobs left in the heap still run; the timer thread exits once the heap is empty (it never grows again).
  *       In STOP the heap has been emptied and its jobs cancelled; the timer thread exits at once. When it exits it
  *       shuts the executor down (queued jobs still run, unless shutdownNow took them) and then sets
  *       {@code timerDone}. The timer is terminated when {@code timerDone} is set and the executor has terminated.
  *       {@code runState} and {@code timerDone} are volatile so that racy readers ({@link #acceptsPeriodicRuns()},
- *       {@link #isShutdown()}, {@link #isTerminated()}, the heap-bypassing schedule path) see the latest value; a reader
- *       racing with a transition sees either side, which every caller tolerates (a schedule that races with
- *       shutdown is either accepted and runs, or rejected).</li>
+ *       {@link #isShutdown()}, {@link #isTerminated()}, the heap-bypassing schedule path) see the latest value; a
+ *       reader racing with a transition sees either side, which every caller tolerates: a schedule that races with a
+ *       shutdown is either rejected, or accepted and then treated like every job accepted before it (the executor
+ *       itself rejects it once the timer has shut it down).</li>
  *   <li>The timer thread ignores interrupts: only the run state stops it. If it ever dies of an unexpected
  *       exception, it moves to STOP and cancels what is left, so no future waits forever and no job is accepted that
  *       would never run.</li>
@@ -53,6 +55,8 @@ public final class JobTimer {
     public static final long MAX_DELAY_NANOS = Long.MAX_VALUE >>> 1;
 
     private static final int BATCH = 256;
+
+    private static final System.Logger LOG = System.getLogger("io.github.poolkit");
 
     private static final int RUNNING = 0;
     private static final int SHUTDOWN = 1;
@@ -239,7 +243,8 @@ public final class JobTimer {
             if (runState != RUNNING) {
                 return false;
             }
-            if (!job.isDone() && job.heapIndex == TimerHeap.NOT_IN_HEAP) { // else cancelled, or re-added by a run() race
+            // skip a job cancelled meanwhile, or already re-added by a concurrent run() of the same job
+            if (!job.isDone() && job.heapIndex == TimerHeap.NOT_IN_HEAP) {
                 job.deadline = period > 0 ? job.deadline + period : now - period;
                 insert(job);
             }
@@ -364,12 +369,22 @@ public final class JobTimer {
         }
     }
 
-    /** Hands a due job to the executor; a job the executor refuses (it was shut down now) is cancelled. */
+    /**
+     * Hands a due job to the executor. If the executor refuses it because {@link #shutdownNow()} closed it meanwhile,
+     * the job is cancelled like the other pending jobs; if it refuses for another reason (it could not start a worker
+     * thread), the job fails with that reason, which is also logged since no caller is there to see it.
+     */
     private void dispatch(ScheduledJob<?> job) {
         try {
             executor.execute(job);
         } catch (RejectedExecutionException e) {
-            job.cancel(false);
+            if (runState == STOP) {
+                job.cancel(false);
+            } else {
+                LOG.log(System.Logger.Level.ERROR, "scheduler '" + name + "' could not hand a due job to its pool;"
+                        + " the job fails", e);
+                job.fail(e);
+            }
         }
     }
 

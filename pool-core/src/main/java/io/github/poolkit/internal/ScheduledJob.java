@@ -25,10 +25,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *       p), {@code -p < 0} for a fixed-delay job (next deadline = end of the run + p).</li>
  *   <li>{@code state}, the job state machine; every transition is a CAS or a release store:
  *   <pre>
- *   NEW ──run returns (one-shot)──▶ NORMAL
- *   NEW ──run throws─────────────▶ EXCEPTIONAL
- *   NEW ──cancel(false)──────────▶ CANCELLED
- *   NEW ──cancel(true)───────────▶ INTERRUPTING ──runner interrupted──▶ INTERRUPTED
+ *   NEW --run returns (one-shot)--------------> NORMAL
+ *   NEW --run throws, or the pool refuses it--> EXCEPTIONAL
+ *   NEW --cancel(false)-----------------------> CANCELLED
+ *   NEW --cancel(true)------------------------> INTERRUPTING --runner interrupted--> INTERRUPTED
  *   </pre>
  *   A job is done once it leaves NEW, and never returns. Where the job is while NEW (in the heap, handed to the pool,
  *   running, or between runs if periodic) is not part of the state: the heap membership is {@code heapIndex}, guarded
@@ -41,11 +41,11 @@ import java.util.concurrent.locks.ReentrantLock;
  *   cancel won, waits for INTERRUPTED and clears its interrupt status, so the interrupt aimed at this job never
  *   reaches the pool's next task. (Both sides write one volatile, then read the other's, so either the canceller sees
  *   no runner or the runner sees the cancel.)</li>
- *   <li>Waiting in {@link #get()} uses a lock and condition created on first need ({@code waiters}); most jobs are never
- *   waited for and never allocate them. A waiter publishes {@code waiters} and then checks {@code state} under that
- *   lock; a completer moves {@code state} and then reads {@code waiters}, signalling under the lock: either the waiter
- *   sees the completion or the completer sees the waiter, and a signal can not slip in between the check and the
- *   wait.</li>
+ *   <li>Waiting in {@link #get()} uses a lock and condition created on first need ({@code waiters}); most jobs are
+ *   never waited for and never allocate them. A waiter publishes {@code waiters} and then checks {@code state} under
+ *   that lock; a completer moves {@code state} and then reads {@code waiters}, signalling under the lock: either the
+ *   waiter sees the completion or the completer sees the waiter, and a signal can not slip in between the check and
+ *   the wait.</li>
  *   <li>{@code deadline}, {@code sequence} and {@code heapIndex} are written by the timer under its lock. The only racy
  *   read is {@link #getDelay(TimeUnit)} of a periodic job, which may see the previous or the next deadline: harmless,
  *   as the delay is stale the moment it is returned anyway.</li>
@@ -290,6 +290,15 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
             default -> "cancelled";
         };
         return "ScheduledJob[" + status + (period == 0 ? "" : ", periodic") + ", " + task + "]";
+    }
+
+    /**
+     * Completes the job exceptionally without running it (its timer could not hand it to the pool).
+     *
+     * @param reason why it could not run
+     */
+    void fail(Throwable reason) {
+        complete(EXCEPTIONAL, reason);
     }
 
     /** Leaves NEW for {@code done} with {@code value}; false if a cancel got there first. */
