@@ -312,12 +312,14 @@ public final class JobTimer {
             int n;
             while ((n = awaitDueJobs(batch)) > 0) {
                 for (int i = 0; i < n; i++) {
-                    ScheduledJob<?> job = batch[i];
-                    batch[i] = null;
-                    dispatch(job);
+                    dispatch(batch[i]);
+                    batch[i] = null; // only once handed over: should dispatch throw, exit() cancels it
                 }
             }
             normalExit = true;
+        } catch (Throwable t) {
+            LOG.log(System.Logger.Level.ERROR, "the timer thread of scheduler '" + name + "' failed; the scheduler"
+                    + " stops and cancels its pending jobs", t);
         } finally {
             exit(normalExit, batch);
         }

@@ -34,7 +34,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *   running, or between runs if periodic) is not part of the state: the heap membership is {@code heapIndex}, guarded
  *   by the timer's lock.</li>
  *   <li>{@code outcome} (the result or the exception) is written plainly just before the CAS that leaves NEW, and read
- *   only after reading a done state, so the CAS publishes it. If the CAS loses to a cancel, the value is dropped.</li>
+ *   only after reading a done state, so the CAS publishes it. If the CAS loses to a cancel, the value is dropped.
+ *   Only the holder of {@code runner} writes it (cancel never does), so two writes never race.</li>
  *   <li>{@code runner} is CAS-ed from {@code null} to the running thread, so one job never runs on two threads at once
  *   (the pool hands each run over once, but a caller may also call {@link #run()} itself). {@code cancel(true)}
  *   interrupts the runner; the runner, after clearing {@code runner}, reads {@code state} and, if an interrupting
@@ -298,7 +299,13 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
      * @param reason why it could not run
      */
     void fail(Throwable reason) {
-        complete(EXCEPTIONAL, reason);
+        if (RUNNER.compareAndSet(this, null, Thread.currentThread())) { // else it is running after all: let it finish
+            try {
+                complete(EXCEPTIONAL, reason);
+            } finally {
+                runner = null;
+            }
+        }
     }
 
     /** Leaves NEW for {@code done} with {@code value}; false if a cancel got there first. */
