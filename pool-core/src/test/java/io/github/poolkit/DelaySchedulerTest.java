@@ -13,6 +13,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import io.github.poolkit.internal.LogCapture;
+
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableScheduledFuture;
@@ -136,10 +138,15 @@ class DelaySchedulerTest {
         DelayScheduler s = fixture.create(1, PoolOptions.builder().threadFactory(broken));
         assertThatThrownBy(() -> s.execute(() -> { })).as("at once: the caller hears of it")
                 .isInstanceOf(RejectedExecutionException.class);
-        ScheduledFuture<?> delayed = s.schedule(() -> { }, 1, MILLISECONDS);
-        assertThatThrownBy(delayed::get).as("later: the future does")
-                .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(RejectedExecutionException.class);
-        assertThat(delayed.isCancelled()).isFalse();
+        try (LogCapture log = LogCapture.start()) {
+            ScheduledFuture<?> delayed = s.schedule(() -> { }, 1, MILLISECONDS);
+            assertThatThrownBy(delayed::get).as("later: the future does")
+                    .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(RejectedExecutionException.class);
+            assertThat(delayed.isCancelled()).isFalse();
+            await().until(() -> !log.records().isEmpty());
+            assertThat(log.records().get(0).getMessage()).contains(fixture.lastName(), "could not hand a due job");
+            assertThat(log.records().get(0).getThrown()).isInstanceOf(RejectedExecutionException.class);
+        }
     }
 
     @Test

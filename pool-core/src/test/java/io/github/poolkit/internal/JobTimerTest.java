@@ -25,11 +25,16 @@ class JobTimerTest {
             }
         };
         JobTimer timer = JobTimer.start("broken", broken);
-        ScheduledJob<Void> due = timer.schedule(() -> { }, TimeUnit.MILLISECONDS.toNanos(1), 0L);
         ScheduledJob<Void> later = timer.schedule(() -> { }, TimeUnit.HOURS.toNanos(1), 0L);
-
-        assertThatThrownBy(due::get).as("the job being handed over").isInstanceOf(CancellationException.class);
-        assertThat(timer.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+        try (LogCapture log = LogCapture.start()) {
+            ScheduledJob<Void> due = timer.schedule(() -> { }, TimeUnit.MILLISECONDS.toNanos(1), 0L);
+            assertThatThrownBy(due::get).as("the job being handed over").isInstanceOf(CancellationException.class);
+            assertThat(timer.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+            assertThat(log.records()).singleElement().satisfies(r -> {
+                assertThat(r.getMessage()).contains("timer thread of scheduler 'broken' failed");
+                assertThat(r.getThrown()).hasMessageContaining("executor bug");
+            });
+        }
         assertThat(later.isCancelled()).as("the pending job").isTrue();
         assertThat(timer.pending()).isZero();
         assertThat(timer.isShutdown()).isTrue();
