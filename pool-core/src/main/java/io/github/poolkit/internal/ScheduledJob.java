@@ -205,16 +205,19 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         return true;
     }
 
+    /** @return whether the job was cancelled before it completed (it may still be finishing a run it had begun) */
     @Override
     public boolean isCancelled() {
         return state >= CANCELLED;
     }
 
+    /** @return whether the job completed, failed or was cancelled; a periodic job is done only once it stops */
     @Override
     public boolean isDone() {
         return state != NEW;
     }
 
+    /** @return whether the job repeats (at a fixed rate or with a fixed delay) */
     @Override
     public boolean isPeriodic() {
         return period != 0;

@@ -37,6 +37,10 @@ public final class TimerHeap<E extends TimerHeap.Entry> {
     private Entry[] queue = new Entry[INITIAL_CAPACITY];
     private int size;
 
+    /** Creates an empty heap with room for a few entries; it grows by half when full. */
+    public TimerHeap() {
+    }
+
     /**
      * What a {@link TimerHeap} orders: a deadline, a tie-breaking sequence number, and the entry's own slot in the
      * heap. Subclassed by the objects that are timed, so that a pending timer costs no extra allocation.
