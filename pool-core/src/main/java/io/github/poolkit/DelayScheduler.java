@@ -37,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <p><b>Timing.</b> Deadlines are {@link System#nanoTime()} based, so wall-clock changes do not matter, and a job never
  * starts before its delay has elapsed; it starts later by the timer's wake-up latency plus however long it waits for a
- * free worker. Jobs due at the same time are handed to the pool in the order they were scheduled. Delays and periods
+ * free worker. Jobs with the same deadline are handed to the pool in the order they were scheduled. Delays and periods
  * longer than about 146 years are capped to that.
  *
  * <p><b>Futures.</b> Every {@code schedule*} method returns a
@@ -57,8 +57,12 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Shutdown.</b> After {@link #shutdown()}, scheduling throws {@link RejectedExecutionException}; pending one-shot
  * jobs still run when due, pending and running periodic jobs are cancelled (as with
  * {@link ScheduledThreadPoolExecutor}'s default policies), so {@link #close()} returns once the last one-shot job has
- * run. {@link #shutdownNow()} cancels
- * every pending and queued job and interrupts running ones.
+ * run. {@link #shutdownNow()} cancels every pending and queued job and interrupts running ones.
+ *
+ * <p><b>Blocking.</b> Only the futures' {@code get}, {@link #awaitTermination}, {@link #close()} and
+ * {@code invokeAll}/{@code invokeAny} wait. Scheduling, {@code cancel} and {@link #pending()} never wait for a job or
+ * for a worker: they take the timer's lock, which is only ever held for O(log n) heap work (a shutdown's sweep
+ * excepted).
  *
  * <p><b>Memory consistency.</b> Actions in a thread before it schedules a job happen-before the job runs; each run of
  * a periodic job happens-before the next; the actions of a job happen-before a successful return from its future's
