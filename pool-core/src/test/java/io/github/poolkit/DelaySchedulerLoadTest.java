@@ -133,6 +133,65 @@ class DelaySchedulerLoadTest {
         assertThat(s.pending()).isEqualTo(threads * perThread / 2);
     }
 
+    @Test
+    void cancellingPeriodicJobsWhileTheyRunLeavesNothingPendingAndStopsThem() throws Exception {
+        DelayScheduler s = fixture.create(4);
+        int jobs = 200;
+        AtomicIntegerArray runs = new AtomicIntegerArray(jobs);
+        List<ScheduledFuture<?>> futures = new ArrayList<>();
+        for (int i = 0; i < jobs; i++) {
+            int id = i;
+            Runnable job = () -> runs.incrementAndGet(id);
+            futures.add(i % 2 == 0 ? s.scheduleAtFixedRate(job, 0, 2, MILLISECONDS)
+                    : s.scheduleWithFixedDelay(job, 0, 2, MILLISECONDS));
+        }
+        await().until(() -> {
+            for (int i = 0; i < jobs; i++) {
+                if (runs.get(i) < 3) {
+                    return false;
+                }
+            }
+            return true;
+        });
+
+        // cancel them all from two threads at once, while they keep being rescheduled
+        AtomicInteger refused = new AtomicInteger();
+        CyclicBarrier start = new CyclicBarrier(2);
+        Thread[] cancellers = new Thread[2];
+        for (int t = 0; t < 2; t++) {
+            int half = t;
+            cancellers[t] = new Thread(() -> {
+                try {
+                    start.await();
+                } catch (Exception e) {
+                    throw new AssertionError(e);
+                }
+                for (int i = half; i < jobs; i += 2) {
+                    if (!futures.get(i).cancel(i % 4 < 2)) {
+                        refused.incrementAndGet();
+                    }
+                }
+            });
+            cancellers[t].start();
+        }
+        for (Thread t : cancellers) {
+            t.join();
+        }
+
+        assertThat(refused.get()).as("a periodic job is never done before it is cancelled").isZero();
+        assertThat(s.pending()).as("no cancelled job is left or put back in the pending set").isZero();
+        int[] atCancel = new int[jobs];
+        for (int i = 0; i < jobs; i++) {
+            atCancel[i] = runs.get(i);
+        }
+        s.schedule(() -> { }, 30, MILLISECONDS).get(); // 15 periods later
+        for (int i = 0; i < jobs; i++) {
+            assertThat(runs.get(i)).as("runs of job %d after its cancel", i).isBetween(atCancel[i], atCancel[i] + 1);
+        }
+        assertThat(s.pending()).isZero();
+        assertThat(fixture.panics).isEmpty();
+    }
+
     private static void awaitQuietly(CountDownLatch latch) {
         try {
             latch.await();

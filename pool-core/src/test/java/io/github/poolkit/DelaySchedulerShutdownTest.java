@@ -143,6 +143,31 @@ class DelaySchedulerShutdownTest {
     }
 
     @Test
+    void shutdownNowInterruptsARunningPeriodicJobAndCancelsIt() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        AtomicBoolean interrupted = new AtomicBoolean();
+        ScheduledFuture<?> periodic = s.scheduleAtFixedRate(() -> {
+            runs.incrementAndGet();
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            }
+        }, 0, 1, MILLISECONDS);
+        started.await();
+
+        assertThat(s.shutdownNow()).as("nothing pending or queued").isEmpty();
+
+        assertThat(s.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(interrupted).isTrue();
+        assertThat(periodic.isCancelled()).isTrue();
+        assertThat(runs.get()).isEqualTo(1);
+    }
+
+    @Test
     void awaitTerminationTimesOutWhileRunning() throws Exception {
         DelayScheduler s = fixture.create(1);
         assertThat(s.awaitTermination(10, MILLISECONDS)).isFalse();
