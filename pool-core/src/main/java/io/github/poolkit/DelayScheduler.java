@@ -43,7 +43,9 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Futures.</b> Every {@code schedule*} method returns a
  * {@link java.util.concurrent.RunnableScheduledFuture} (so {@code isPeriodic()} is available by a cast), and
  * {@code submit} returns the same kind of future. Cancelling a pending job removes it from the pending set before
- * {@code cancel} returns, in O(log n); cancelling a job that has already completed returns {@code false}.
+ * {@code cancel} returns, in O(log n), and it never runs. As in the JDK, {@code cancel} also succeeds on a job that
+ * has started but not finished (the run goes on, interrupted if asked, and a periodic job then stops), and returns
+ * {@code false} once the job has completed.
  *
  * <p><b>Periodic jobs.</b> A periodic job never overlaps itself: its next run is scheduled only when the current run
  * ends. At a fixed rate, a run that falls behind is followed at once by the next one. A run that throws ends the job:

@@ -20,6 +20,7 @@ final class DelaySchedulerFixture implements AutoCloseable {
     final ConcurrentLinkedQueue<Throwable> panics = new ConcurrentLinkedQueue<>();
 
     private final List<DelayScheduler> schedulers = new ArrayList<>();
+    private String lastName;
 
     /** A scheduler with {@code workers} workers, named uniquely; see {@link #lastName()}. */
     synchronized DelayScheduler create(int workers) {
@@ -34,8 +35,6 @@ final class DelaySchedulerFixture implements AutoCloseable {
         lastName = name;
         return scheduler;
     }
-
-    private String lastName;
 
     /** @return the name of the scheduler made last */
     synchronized String lastName() {

@@ -61,7 +61,7 @@ class DelaySchedulerLoadTest {
     }
 
     @Test
-    void oneHundredThousandTimersEachFireExactlyOnceOrAreCancelled() throws Exception {
+    void oneHundredThousandTimersEachFireExactlyOnceUnlessCancelled() throws Exception {
         DelayScheduler s = fixture.create(4);
         int jobs = 100_000;
         AtomicIntegerArray fired = new AtomicIntegerArray(jobs);
@@ -78,11 +78,19 @@ class DelaySchedulerLoadTest {
         assertThat(s.awaitTermination(30, TimeUnit.SECONDS)).isTrue();
 
         int cancelledCount = 0;
+        int cancelledWhileRunning = 0;
         for (int i = 0; i < jobs; i++) {
-            assertThat(fired.get(i)).as("runs of job %d", i).isEqualTo(cancelled[i] ? 0 : 1);
-            cancelledCount += cancelled[i] ? 1 : 0;
+            if (cancelled[i]) {
+                // as in the JDK, cancel also succeeds on a job that has started but not finished (a delay of ~0)
+                assertThat(fired.get(i)).as("runs of cancelled job %d", i).isLessThanOrEqualTo(1);
+                cancelledCount++;
+                cancelledWhileRunning += fired.get(i);
+            } else {
+                assertThat(fired.get(i)).as("runs of job %d", i).isEqualTo(1);
+            }
         }
         assertThat(cancelledCount).as("most cancels come before the job fires").isGreaterThan(jobs / 14);
+        assertThat(cancelledWhileRunning).as("cancelled jobs that had already started").isLessThan(cancelledCount / 2);
     }
 
     @Test
