@@ -84,6 +84,9 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
         this.timer = timer;
     }
 
+    /** The name used when the options carry the default pool name. */
+    public static final String DEFAULT_NAME = "scheduler";
+
     /**
      * Creates a scheduler whose jobs run on {@code workers} platform worker threads, with the default options.
      *
@@ -101,6 +104,7 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
      *
      * @param workers how many jobs may run at once; at least 1
      * @param options the pool's options; {@code options.name()} also names the timer thread {@code <name>-timer}
+     *                (the default name {@code pool} becomes {@value #DEFAULT_NAME})
      * @return the scheduler, ready to accept jobs
      * @throws IllegalArgumentException if {@code workers <= 0}, or the options are invalid for a {@link WorkerPool}
      * @throws NullPointerException     if {@code options} is null
@@ -111,14 +115,17 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
             throw new IllegalArgumentException("workers must be at least 1, was " + workers
                     + ": a DelayScheduler needs a worker to run its jobs");
         }
+        // The default pool name would give threads that clash with a default-named WorkerPool's.
+        String name = options.name().equals(PoolOptions.DEFAULT_NAME) ? DEFAULT_NAME : options.name();
         PoolOptions poolOptions = options.toBuilder()
+                .name(name)
                 .queueCapacity(-1)
                 .nonblocking(false)
                 .maxBlockingTasks(0)
                 .preAlloc(false)
                 .build();
         WorkerPool pool = WorkerPool.create(workers, poolOptions);
-        return new DelayScheduler(JobTimer.start(options.name(), pool));
+        return new DelayScheduler(JobTimer.start(name, pool));
     }
 
     /**
