@@ -115,6 +115,16 @@ class PoolkitLifecycleTests {
     }
 
     @Test
+    void destroyMethodIsTheNonBlockingReleaseNotTheInferredClose() {
+        runner.withPropertyValues("poolkit.pools.reports.capacity=2").run(context -> {
+            for (String name : new String[] { "workerPool", "reports" }) {
+                String[] destroyMethods = context.getBeanFactory().getBeanDefinition(name).getDestroyMethodNames();
+                assertThat(destroyMethods).as(name).containsExactly("release");
+            }
+        });
+    }
+
+    @Test
     void phaseIsAfterTheWebServersStop() {
         assertThat(new PoolkitLifecycle().getPhase()).isLessThan(Integer.MAX_VALUE - 2048);
     }
