@@ -118,8 +118,8 @@ class PoolkitLifecycleTests {
     void destroyMethodIsTheNonBlockingReleaseNotTheInferredClose() {
         runner.withPropertyValues("poolkit.pools.reports.capacity=2").run(context -> {
             for (String name : new String[] { "workerPool", "reports" }) {
-                String[] destroyMethods = context.getBeanFactory().getBeanDefinition(name).getDestroyMethodNames();
-                assertThat(destroyMethods).as(name).containsExactly("release");
+                String destroyMethod = context.getBeanFactory().getBeanDefinition(name).getDestroyMethodName();
+                assertThat(destroyMethod).as(name).isEqualTo("release");
             }
         });
     }

@@ -31,9 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
         "management.endpoint.pools.access=unrestricted",
         "management.endpoint.health.show-details=always",
         "poolkit.pools.reports.capacity=4",
-        "poolkit.semaphores.gpu-memory.size=16",
-        "poolkit.semaphore.enabled=false", "poolkit.semaphores.gpu-memory.enabled=false", "poolkit.scheduler.enabled=false" // TEMP until merged
-        })
+        "poolkit.semaphores.gpu-memory.size=16" })
 @Timeout(60)
 class PoolsActuatorHttpTests {
 
