@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -18,8 +19,7 @@ import io.github.poolkit.WorkerPool;
 
 /** With the endpoint's default (read-only) access, reading works and the write operation answers 405. */
 @SpringBootTest(classes = PoolsActuatorHttpTests.WebApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
-        properties = { "management.endpoints.web.exposure.include=pools", "poolkit.pools.reports.capacity=4",
-                "poolkit.semaphore.enabled=false", "poolkit.scheduler.enabled=false" })
+        properties = { "management.endpoints.web.exposure.include=pools", "poolkit.pools.reports.capacity=4" })
 @Timeout(60)
 class PoolsEndpointReadOnlyHttpTests {
 
@@ -27,7 +27,7 @@ class PoolsEndpointReadOnlyHttpTests {
     private int port;
 
     @Autowired
-    private java.util.Map<String, WorkerPool> pools;
+    private Map<String, WorkerPool> pools;
 
     @Test
     void writeIsRefusedByDefault() throws Exception {
