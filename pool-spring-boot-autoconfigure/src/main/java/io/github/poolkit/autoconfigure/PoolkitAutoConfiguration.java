@@ -17,9 +17,9 @@ import io.github.poolkit.WorkerPool;
 
 /**
  * Auto-configuration of poolkit's beans from {@link PoolkitProperties}: the primary {@link WorkerPool}
- * {@value PoolkitFactory#WORKER_POOL}, one pool per {@code poolkit.pools.<name>}, the primary
- * {@link WeightedSemaphore} {@value PoolkitFactory#WEIGHTED_SEMAPHORE}, one semaphore per
- * {@code poolkit.semaphores.<name>}, and the {@link DelayScheduler} {@value PoolkitFactory#DELAY_SCHEDULER}.
+ * {@code workerPool}, one pool per {@code poolkit.pools.<name>}, the primary
+ * {@link WeightedSemaphore} {@code weightedSemaphore}, one semaphore per
+ * {@code poolkit.semaphores.<name>}, and the {@link DelayScheduler} {@code delayScheduler}.
  *
  * <p>Each bean backs off when its {@code enabled} key is {@code false} or when the application defines a bean of the
  * same name. The configuration runs after Spring Boot's task execution and scheduling auto-configurations, whose

@@ -38,17 +38,30 @@ class ConfigurationMetadataTests {
         assertThat(properties.get("poolkit.pool.expiry").get("type")).isEqualTo("java.time.Duration");
     }
 
-    @SuppressWarnings("unchecked")
+    @Test
+    void handWrittenHintsAreMergedIn() throws Exception {
+        assertThat(byName(metadata(), "hints")).containsKeys("poolkit.pool.queue-capacity", "poolkit.pools.keys");
+    }
+
     private static Map<String, Map<String, Object>> properties() throws Exception {
+        return byName(metadata(), "properties");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Map<String, Object>> byName(Map<String, Object> metadata, String section) {
+        Map<String, Map<String, Object>> byName = new HashMap<>();
+        for (Map<String, Object> entry : (List<Map<String, Object>>) metadata.get(section)) {
+            byName.put((String) entry.get("name"), entry);
+        }
+        return byName;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> metadata() throws Exception {
         try (InputStream json = ConfigurationMetadataTests.class
                 .getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
             assertThat(json).as("generated metadata").isNotNull();
-            Map<String, Object> metadata = JsonMapper.builder().build().readValue(json, Map.class);
-            Map<String, Map<String, Object>> byName = new HashMap<>();
-            for (Map<String, Object> property : (List<Map<String, Object>>) metadata.get("properties")) {
-                byName.put((String) property.get("name"), property);
-            }
-            return byName;
+            return JsonMapper.builder().build().readValue(json, Map.class);
         }
     }
 }

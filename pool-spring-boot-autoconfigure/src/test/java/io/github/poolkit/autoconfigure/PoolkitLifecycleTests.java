@@ -115,6 +115,16 @@ class PoolkitLifecycleTests {
     }
 
     @Test
+    void destroyMethodIsTheNonBlockingReleaseNotTheInferredClose() {
+        runner.withPropertyValues("poolkit.pools.reports.capacity=2").run(context -> {
+            for (String name : new String[] { "workerPool", "reports" }) {
+                String destroyMethod = context.getBeanFactory().getBeanDefinition(name).getDestroyMethodName();
+                assertThat(destroyMethod).as(name).isEqualTo("release");
+            }
+        });
+    }
+
+    @Test
     void phaseIsAfterTheWebServersStop() {
         assertThat(new PoolkitLifecycle().getPhase()).isLessThan(Integer.MAX_VALUE - 2048);
     }
