@@ -5,7 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 
 import io.github.poolkit.PoolOverloadException;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -18,12 +25,35 @@ class ApiExceptionHandlerTest {
 
     private final ApiExceptionHandler handler = new ApiExceptionHandler();
 
+    private final Logger handlerLog = (Logger) LoggerFactory.getLogger(ApiExceptionHandler.class);
+    private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+
+    /** Captures the handler's log instead of printing it: the stack traces below are expected. */
+    @BeforeEach
+    void captureLog() {
+        logged.start();
+        handlerLog.addAppender(logged);
+        handlerLog.setAdditive(false);
+    }
+
+    @AfterEach
+    void releaseLog() {
+        handlerLog.detachAppender(logged);
+        handlerLog.setAdditive(true);
+    }
+
     @Test
-    void unexpectedFailureIs500WithoutItsMessage() {
-        ProblemDetail problem = handler.unexpected(new IllegalStateException("db password is hunter2"));
+    void unexpectedFailureIs500WithoutItsMessageWhichGoesToTheLog() {
+        IllegalStateException failure = new IllegalStateException("db password is hunter2");
+
+        ProblemDetail problem = handler.unexpected(failure);
 
         assertThat(problem.getStatus()).isEqualTo(500);
         assertThat(problem.getDetail()).doesNotContain("hunter2").contains("log");
+        assertThat(logged.list).singleElement().satisfies(event -> {
+            assertThat(event.getLevel()).isEqualTo(Level.ERROR);
+            assertThat(event.getThrowableProxy().getMessage()).isEqualTo("db password is hunter2");
+        });
     }
 
     @Test
