@@ -1,7 +1,7 @@
 package io.github.poolkit.sample.reminders;
 
-import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Comparator;
 import java.util.Deque;
@@ -57,7 +57,6 @@ public class ReminderService implements SmartLifecycle {
     }
 
     private final DelayScheduler scheduler;
-    private final Clock clock;
     private final AtomicLong ids = new AtomicLong();
     private long firedCount;
     private volatile boolean running;
@@ -71,7 +70,6 @@ public class ReminderService implements SmartLifecycle {
      */
     public ReminderService(DelayScheduler scheduler) {
         this.scheduler = scheduler;
-        this.clock = Clock.systemUTC();
     }
 
     /**
@@ -92,7 +90,7 @@ public class ReminderService implements SmartLifecycle {
                     "delayMs must be between 0 and %d, but was %s".formatted(
                             MAX_DELAY.toMillis(), delay == null ? "missing" : delay.toMillis()));
         }
-        Reminder reminder = new Reminder(Long.toString(ids.incrementAndGet()), text, clock.instant().plus(delay));
+        Reminder reminder = new Reminder(Long.toString(ids.incrementAndGet()), text, Instant.now().plus(delay));
         synchronized (this) {
             ScheduledFuture<?> future = scheduler.scheduleOnce(() -> fire(reminder.id()), delay);
             pending.put(reminder.id(), new Entry(reminder, future));
