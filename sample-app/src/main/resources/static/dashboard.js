@@ -133,7 +133,7 @@
     const pools = snapshot.pools || {};
     Object.keys(pools).sort().forEach(function (name) {
       const sample = pools[name];
-      const element = card($("pools"), "pool", name, ["capacity", "running", "waiting", "free", "closed"]);
+      const element = card($("pools"), "pool", name, ["capacity", "running", "waiting", "free", "closed", "rejected"]);
       element.classList.toggle("closed", sample.closed === true);
       const entry = record(state.pools, name, sample, POOL_SERIES);
       show("pool", name, sample, ["capacity", "running", "waiting", "free", "closed"]);
@@ -169,9 +169,23 @@
     return response.json();
   }
 
+  // The starter counts every task a pool refuses (poolkit.pool.tasks, outcome=rejected): a running total of
+  // back-pressure, shown as text next to each pool.
+  async function showRejected(poolNames) {
+    const totals = await Promise.all(poolNames.map(function (name) {
+      return getJson("/actuator/metrics/poolkit.pool.tasks?tag=name:" + encodeURIComponent(name) + "&tag=outcome:rejected")
+        .then(function (metric) { return metric.measurements[0].value; });
+    }));
+    poolNames.forEach(function (name, i) {
+      $("pool-" + name + "-rejected").textContent = String(totals[i]);
+    });
+  }
+
   async function poll() {
     try {
-      render(await getJson("/actuator/pools"));
+      const snapshot = await getJson("/actuator/pools");
+      render(snapshot);
+      await showRejected(Object.keys(snapshot.pools || {}));
       const pending = await getJson("/api/reminders");
       $("reminders-pending-count").textContent = String(pending.length);
       listReminders("reminders-pending", pending);

@@ -125,7 +125,9 @@ class DashboardBrowserTest {
 
     @Test
     void burstButtonMovesThePlottedNumbers() {
-        wait.until(page -> number("pool-reports-running") == 0 && number("pool-reports-waiting") == 0);
+        wait.until(page -> number("pool-reports-running") == 0 && number("pool-reports-waiting") == 0
+                && number("pool-reports-rejected") >= 0);
+        long rejectedBefore = number("pool-reports-rejected");
         String chartBefore = chart("pool-reports-chart");
 
         browser.findElement(By.id("burst-reports")).click();
@@ -137,6 +139,7 @@ class DashboardBrowserTest {
         assertThat(script("return Math.max(...window.poolkitDashboard.pools.reports.series.running)"))
                 .isEqualTo(2L);
         assertThat(chart("pool-reports-chart")).isNotEqualTo(chartBefore);
+        wait.until(page -> number("pool-reports-rejected") == rejectedBefore + 5);
         // The burst ends: every accepted job runs and the queue empties.
         wait.until(page -> number("pool-reports-waiting") == 0);
     }
