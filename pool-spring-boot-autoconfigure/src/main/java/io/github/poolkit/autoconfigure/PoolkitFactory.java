@@ -59,7 +59,7 @@ final class PoolkitFactory {
                 .panicHandler(new PoolPanicLogger(settings.beanName))
                 .listener(listeners.listenerFor(settings.beanName));
         if (settings.virtualThreads) {
-            options.threadFactory(Thread.ofVirtual().name(settings.beanName + "-", 0).factory());
+            options.threadFactory(Thread.ofVirtual().name(settings.beanName + "-", 1).factory());
         }
         WorkerPool pool = WorkerPool.create(settings.capacity, options.build());
         lifecycle.manage(settings.beanName, pool, settings.shutdownTimeout);

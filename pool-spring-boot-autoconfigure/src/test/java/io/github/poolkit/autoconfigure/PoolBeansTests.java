@@ -177,7 +177,7 @@ class PoolBeansTests {
                 .run(context -> {
                     Thread thread = runOn(context.getBean("reports", WorkerPool.class));
                     assertThat(thread.isVirtual()).isTrue();
-                    assertThat(thread.getName()).isEqualTo("reports-0");
+                    assertThat(thread.getName()).isEqualTo("reports-1");
                 });
     }
 
