@@ -237,6 +237,44 @@ class WorkerPoolTest {
         }
     }
 
+    @Test
+    void queuedBurstOverIdleWorkersRunsEveryTaskOnceOnSeveralWorkers() throws Exception {
+        for (Duration expiry : List.of(Duration.ofMillis(1), Duration.ofSeconds(10))) {
+            try (WorkerPool pool = WorkerPool.create(8, opts().queueCapacity(-1).expiry(expiry).build())) {
+                Blocker.occupy(pool, 8).open(); // eight idle workers
+                int tasks = 20_000;
+                java.util.concurrent.atomic.AtomicIntegerArray runs = new java.util.concurrent.atomic.AtomicIntegerArray(tasks);
+                java.util.Set<String> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+                CountDownLatch done = new CountDownLatch(tasks);
+                Thread[] submitters = new Thread[2];
+                for (int s = 0; s < submitters.length; s++) {
+                    int first = s;
+                    submitters[s] = new Thread(() -> {
+                        for (int i = first; i < tasks; i += 2) {
+                            int n = i;
+                            pool.execute(() -> {
+                                runs.incrementAndGet(n);
+                                threads.add(Thread.currentThread().getName());
+                                done.countDown();
+                            });
+                        }
+                    });
+                    submitters[s].start();
+                }
+                assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
+                for (Thread t : submitters) {
+                    t.join();
+                }
+                for (int i = 0; i < tasks; i++) {
+                    assertThat(runs.get(i)).as("runs of task %d", i).isEqualTo(1);
+                }
+                assertThat(threads.size()).isGreaterThan(1); // more than 8 names when workers expire and are replaced
+                assertThat(pool.waiting()).isZero();
+                assertThat(pool.running()).isLessThanOrEqualTo(8);
+            }
+        }
+    }
+
     // ------------------------------------------------------------ tune
 
     @Test

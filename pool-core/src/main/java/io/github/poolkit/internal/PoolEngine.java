@@ -39,8 +39,14 @@ import java.util.function.Consumer;
  *       A worker is counted from the moment {@code execute} reserves it, under the lock, until it is retired, under
  *       the lock, so the check "running &lt; capacity" and the increment are one step and capacity is never exceeded
  *       (ants #374). {@code capacity} only shrinks by {@link #tune}, after which surplus workers retire.</li>
- *   <li>If the queue is non-empty, the idle store is empty: a worker only goes idle after finding the queue empty,
- *       and {@code execute} only queues after finding no idle worker.</li>
+ *   <li>If the queue is non-empty, the idle store is empty or {@code waking > 0}. A worker only goes idle after
+ *       finding the queue empty. {@code execute} queues after finding no idle worker, or, in queued mode, while a
+ *       worker it handed a task to has not woken up yet ({@code waking > 0}): that worker, once awake, hands the head
+ *       of the queue to one more idle worker (and counts it as waking), so one wake-up drains a run of tasks instead
+ *       of every task paying for an unpark (as {@code ThreadPoolExecutor}'s queue only signals when it becomes
+ *       non-empty). A worker that wakes to a non-empty queue and no idle worker needs no help: every worker is busy
+ *       and will take from the queue when it finishes (or, if the idle workers were purged meanwhile and left room,
+ *       it starts a new worker for the head of the queue).</li>
  *   <li>If the queue is non-empty, at least one worker is running and will take from it: tasks are queued only when
  *       {@code running >= capacity >= 1}; a worker retires only when surplus, when the pool is closed and the queue is
  *       empty, or from the idle store (so the queue was empty); a worker that dies abnormally is replaced.</li>
@@ -98,6 +104,8 @@ public final class PoolEngine {
     private volatile int running;
     private volatile int blocked;
     private volatile int queued;
+    /** Queued mode only: workers handed a task by {@code execute} that have not yet woken up. Lock held. */
+    private int waking;
 
     /**
      * Creates an open pool with no workers yet.
@@ -194,7 +202,14 @@ public final class PoolEngine {
                     throw new PoolClosedException("pool '" + name + "' is closed: it takes no new tasks"
                             + " (reboot() reopens it)");
                 }
+                if (waking > 0 && idle.size() > 0 && queueHasRoom()) {
+                    enqueue(item); // a waking worker will pass it on (invariant 2)
+                    return;
+                }
                 if ((idleWorker = idle.pop()) != null) {
+                    if (queue != null) {
+                        waking++;
+                    }
                     break;
                 }
                 if (hasRoom()) {
@@ -202,8 +217,7 @@ public final class PoolEngine {
                     break;
                 }
                 if (queueHasRoom()) {
-                    queue.addLast(item);
-                    queued = queue.size();
+                    enqueue(item);
                     return;
                 }
                 if (nonblocking) {
@@ -249,6 +263,12 @@ public final class PoolEngine {
         String queueNote = queue == null ? "" : " and its queue of " + queueCapacity + " is full";
         return "pool '" + name + "' is overloaded: all " + capacity + " workers are busy" + queueNote + " and " + why
                 + "; retry later, raise the capacity or add a queue (queueCapacity)";
+    }
+
+    /** Lock held. */
+    private void enqueue(Object item) {
+        queue.addLast(item);
+        queued = queue.size();
     }
 
     /** Lock held. */
@@ -375,7 +395,43 @@ public final class PoolEngine {
             lock.unlock();
         }
         Object next = w.awaitHandoff();
-        return next == Worker.STOP ? null : next;
+        if (next == Worker.STOP) {
+            return null;
+        }
+        if (queue != null) {
+            passOnQueuedWork();
+        }
+        return next;
+    }
+
+    /**
+     * Called by a worker that {@code execute} woke in queued mode: it is awake now, and hands the head of the queue to
+     * one more idle worker if both exist (invariant 2).
+     */
+    private void passOnQueuedWork() {
+        Worker other = null;
+        Worker fresh = null;
+        Object task = null;
+        lock.lock();
+        try {
+            waking--;
+            if (!queue.isEmpty()) {
+                if ((other = idle.pop()) != null) {
+                    task = queue.pollFirst();
+                    queued = queue.size();
+                    waking++;
+                } else {
+                    fresh = reserveForQueue(); // the idle workers were purged meanwhile, leaving room
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (other != null) {
+            other.handOff(task);
+        } else if (fresh != null) {
+            launch(fresh, false);
+        }
     }
 
     /** A worker thread leaves; if it died abnormally it is retired here and replaced when tasks are queued. */

@@ -64,7 +64,8 @@ final class Worker implements Runnable {
      */
     Object awaitHandoff() {
         Object p;
-        int spins = SPINS;
+        // A spinning virtual thread would hold one of the few carrier threads: park at once.
+        int spins = Thread.currentThread().isVirtual() ? 0 : SPINS;
         while ((p = handoff) == null) {
             if (spins > 0) {
                 spins--;
