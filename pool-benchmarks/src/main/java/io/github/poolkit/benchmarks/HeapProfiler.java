@@ -56,6 +56,28 @@ public final class HeapProfiler implements InternalProfiler {
         }
     }
 
+    /**
+     * The used heap once garbage is gone: full GCs, with a short pause after each for the finalizer thread (a
+     * finalizable object, such as a stopped Netty {@code HashedWheelTimer}, keeps everything it references alive until
+     * its finalizer has run and a later GC sees it), until the figure stops falling (at most ten rounds).
+     *
+     * @return bytes of heap in use
+     */
+    static long settledUsedHeap() {
+        MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        long used = Long.MAX_VALUE;
+        for (int round = 0; round < 10; round++) {
+            System.gc();
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+            long now = memory.getHeapMemoryUsage().getUsed();
+            if (now >= used - used / 100) {
+                return Math.min(now, used);
+            }
+            used = now;
+        }
+        return used;
+    }
+
     @Override
     public String getDescription() {
         return "peak used heap (sampled every ms) and values recorded by the benchmark";

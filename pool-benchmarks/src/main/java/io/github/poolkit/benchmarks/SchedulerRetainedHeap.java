@@ -13,14 +13,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.MemoryMXBean;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Suite 5b: the heap held by {@code jobs} pending one-shot jobs. The score is the time to schedule them all (the GCs
- * around it are not timed); with {@link HeapProfiler} the heap they retain (used heap after a full GC with the jobs
- * pending, minus the same before scheduling them) is reported as
+ * around it are not timed); with {@link HeapProfiler} the heap they retain (used heap after full GCs with the jobs
+ * pending, minus the same before scheduling them; see {@link HeapProfiler#settledUsedHeap()}) is reported as
  * {@code heap.retained} (MB) and {@code heap.perJob} (bytes per pending job, the job's own lambda included).
  */
 @State(Scope.Benchmark)
@@ -36,20 +34,19 @@ public class SchedulerRetainedHeap {
     @Param
     SchedulerPeer peer;
 
-    private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
     private SchedulerPeer.Timers timers;
     private long baseline;
 
     @Setup(Level.Iteration)
     public void create() {
         timers = peer.create();
-        baseline = usedAfterGc();
+        baseline = HeapProfiler.settledUsedHeap();
     }
 
     /** Measures what the pending jobs retain (not timed), then drops them. */
     @TearDown(Level.Iteration)
     public void measureAndClose() {
-        long retained = usedAfterGc() - baseline;
+        long retained = HeapProfiler.settledUsedHeap() - baseline;
         HeapProfiler.record("heap.retained", retained / (1024.0 * 1024.0), "MB");
         HeapProfiler.record("heap.perJob", (double) retained / jobs, "B/job");
         timers.close();
@@ -65,11 +62,5 @@ public class SchedulerRetainedHeap {
             last = timers.schedule(() -> Integer.toString(id), SchedulerScheduleCancel.FAR_MILLIS + i);
         }
         return last;
-    }
-
-    private long usedAfterGc() {
-        System.gc();
-        System.gc();
-        return memory.getHeapMemoryUsage().getUsed();
     }
 }
