@@ -275,6 +275,9 @@ def main(results, analysis, out_path):
            f'| machine | {meta["nproc"]} CPUs ({meta["cpu"]}), {meta["memory"]} |',
            f'| JDK | {meta["jdk"]} |',
            f'| load average (1/5/15 min) | before: {meta["loadBefore"]}; after: {meta["loadAfter"]} |']
+    if meta.get('rerun'):
+        out.append(f'| partial re-run | only `{meta["rerun"]}` ran at the time above; the other suites come from '
+                   'the previous run of the same mode |')
     if meta.get('note'):
         out.append(f'| note | {meta["note"]} |')
     out.append('')

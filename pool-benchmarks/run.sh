@@ -11,6 +11,7 @@
 #          instead of docs/benchmarks.md.
 #
 # Environment: BENCH_NOTE=text adds a note to the report (e.g. "the machine was shared with other builds");
+# BENCH_SUITES="scheduler scheduler-heap" re-runs only those suites and keeps the other suites' earlier results;
 # JAVA_HOME is used if it is a JDK 21+, else the newest JDK 21+ under /usr/lib/jvm.
 set -euo pipefail
 
@@ -83,7 +84,10 @@ cd "$root"
 ./mvnw -B -q -pl pool-benchmarks -am package -DskipTests -Dbenchmarks.jar
 jar=$here/target/benchmarks.jar
 
-rm -rf "$results"
+only=${BENCH_SUITES:-}
+if [[ -z "$only" ]]; then
+    rm -rf "$results"
+fi
 mkdir -p "$results"
 started=$(date -u +%Y-%m-%dT%H:%M:%SZ)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -92,6 +96,9 @@ load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 suite() {
     local id=$1 regex=$2
     shift 2
+    if [[ -n "$only" && " $only " != *" $id "* ]]; then
+        return
+    fi
     echo "run.sh: suite $id"
     "$java" -jar "$jar" "$regex" "$@" -foe false -rf json -rff "$results/$id.json" >"$results/$id.log" 2>&1 \
         || echo "run.sh: suite $id ended with an error, see $results/$id.log"
@@ -120,6 +127,7 @@ cat >"$results/meta.json" <<EOF
   "jdk": "$("$java" -version 2>&1 | sed -n '2p')",
   "commit": "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- pool-core pool-benchmarks || echo '+changes')",
   "antsTasks": $ants_tasks,
+  "rerun": "$only",
   "note": "$(printf '%s' "${BENCH_NOTE:-}" | sed 's/"/\\"/g')"
 }
 EOF
