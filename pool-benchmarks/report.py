@@ -282,7 +282,7 @@ def main(results, analysis, out_path):
         out.append(f'| note | {meta["note"]} |')
     out.append('')
     if meta['mode'] == 'quick':
-        out += ['**Quick mode**: 1 fork, 1 warm-up and 2 measured iterations of 1 s (single-shot suites: 1 warm-up, '
+        out += ['**Quick mode**: 1 fork, 1 warm-up and 3 measured iterations of 1 s (single-shot suites: 1 warm-up, '
                 f'3 measured), only `idleGapMicros=50` for latency, and the ants benchmark scaled down to '
                 f'{meta["antsTasks"]:,} tasks (from 1 000 000). Errors are 99.9% confidence half-widths from very '
                 'few samples: wide, or n/a. Run `pool-benchmarks/run.sh full` for figures to rely on.', '']

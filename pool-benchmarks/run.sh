@@ -4,8 +4,8 @@
 #
 #   pool-benchmarks/run.sh [quick|full|smoke]
 #
-#   quick  1 fork, 1 x 1 s warm-up, 2 x 1 s measurement, the ants benchmark scaled down to 100 000 tasks;
-#          about 8 minutes on 2 cores.
+#   quick  1 fork, 1 x 1 s warm-up, 3 x 1 s measurement, the ants benchmark scaled down to 100 000 tasks;
+#          about 7 minutes on 2 cores.
 #   full   2 forks, 3 x 2 s warm-up, 5 x 2 s measurement, every parameter, the ants benchmark at 1 000 000 tasks.
 #   smoke  proves every benchmark runs (tiny settings, numbers meaningless); writes target/results/benchmarks.md
 #          instead of docs/benchmarks.md.
@@ -44,7 +44,7 @@ find_jdk() {
 
 case "$mode" in
     quick)
-        timed=(-f 1 -wi 1 -w 1s -i 2 -r 1s)
+        timed=(-f 1 -wi 1 -w 1s -i 3 -r 1s)
         shots=(-f 1 -wi 1 -i 3)
         heap_shots=(-f 1 -wi 0 -i 2)
         latency=(-p idleGapMicros=50)

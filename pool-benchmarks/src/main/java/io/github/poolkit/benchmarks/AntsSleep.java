@@ -66,6 +66,7 @@ public class AntsSleep {
         all.run();
     };
 
+    /** Makes the executor under test, once per trial (as ants makes its pool once per benchmark). */
     @Setup(Level.Trial)
     public void open() {
         executor = switch (peer) {
@@ -76,6 +77,11 @@ public class AntsSleep {
         };
     }
 
+    /**
+     * Shuts the executor down, waiting for its tasks.
+     *
+     * @throws Exception if the executor fails to close
+     */
     @TearDown(Level.Trial)
     public void close() throws Exception {
         if (executor instanceof AutoCloseable closeable) {
@@ -83,6 +89,7 @@ public class AntsSleep {
         }
     }
 
+    /** Submits every task from this thread, then waits until all have run. */
     @Benchmark
     public void sleepers() {
         all.arm(tasks);

@@ -33,6 +33,7 @@ public class IdleStackLock {
 
     private GuardedStack stack;
 
+    /** Makes the guarded stack and fills it with 32 stand-in workers. */
     @Setup(Level.Trial)
     public void create() {
         stack = switch (peer) {
@@ -45,12 +46,22 @@ public class IdleStackLock {
         }
     }
 
+    /**
+     * One pop+push cycle, one thread.
+     *
+     * @return the popped item, so it is not optimised away
+     */
     @Benchmark
     @Threads(1)
     public Object oneThread() {
         return cycle();
     }
 
+    /**
+     * One pop+push cycle, two threads on the same stack.
+     *
+     * @return the popped item, so it is not optimised away
+     */
     @Benchmark
     @Threads(2)
     public Object twoThreads() {

@@ -37,6 +37,7 @@ public class SchedulerRetainedHeap {
     private SchedulerPeer.Timers timers;
     private long baseline;
 
+    /** Makes the scheduler and measures the settled heap before any job (not timed). */
     @Setup(Level.Iteration)
     public void create() {
         timers = peer.create();
@@ -53,6 +54,11 @@ public class SchedulerRetainedHeap {
         timers = null;
     }
 
+    /**
+     * Schedules every job, from this thread.
+     *
+     * @return the last handle, so the loop is not optimised away
+     */
     @Benchmark
     public Object fill() {
         Object last = null;

@@ -37,6 +37,7 @@ public class SchedulerScheduleCancel {
     private long next;
     private final Runnable job = () -> { };
 
+    /** Makes the scheduler and schedules the pending jobs (not timed). */
     @Setup(Level.Trial)
     public void fill() {
         timers = peer.create();
@@ -45,11 +46,13 @@ public class SchedulerScheduleCancel {
         }
     }
 
+    /** Stops the scheduler, dropping the pending jobs. */
     @TearDown(Level.Trial)
     public void close() {
         timers.close();
     }
 
+    /** Schedules one job among the pending ones and cancels it. */
     @Benchmark
     public void scheduleCancel() {
         // a delay among the pending ones, so a sorted structure has real work to do

@@ -31,11 +31,17 @@ public class SemaphoreContended {
 
     private SemaphorePeer.Permits permits;
 
+    /** Makes the semaphore under test. */
     @Setup(Level.Trial)
     public void create() {
         permits = peer.create(size);
     }
 
+    /**
+     * Acquires one permit and releases it.
+     *
+     * @throws InterruptedException never in practice: nothing interrupts benchmark threads
+     */
     @Benchmark
     public void acquireRelease() throws InterruptedException {
         permits.acquire(1);

@@ -25,11 +25,17 @@ public class SemaphoreUncontended {
 
     private SemaphorePeer.Permits permits;
 
+    /** Makes the semaphore under test, of 64 permits. */
     @Setup(Level.Trial)
     public void create() {
         permits = peer.create(64);
     }
 
+    /**
+     * Acquires one permit and releases it.
+     *
+     * @throws InterruptedException never in practice: nothing interrupts benchmark threads
+     */
     @Benchmark
     public void acquireRelease() throws InterruptedException {
         permits.acquire(1);

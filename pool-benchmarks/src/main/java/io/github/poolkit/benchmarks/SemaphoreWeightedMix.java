@@ -37,11 +37,18 @@ public class SemaphoreWeightedMix {
         int next;
     }
 
+    /** Makes the semaphore under test, of 8 permits. */
     @Setup(Level.Trial)
     public void create() {
         permits = peer.create(8);
     }
 
+    /**
+     * Acquires the next weight of the cycle and releases it.
+     *
+     * @param cursor this thread's place in the cycle
+     * @throws InterruptedException never in practice: nothing interrupts benchmark threads
+     */
     @Benchmark
     public void acquireRelease(Cursor cursor) throws InterruptedException {
         int n = WEIGHTS[cursor.next++ & (WEIGHTS.length - 1)];

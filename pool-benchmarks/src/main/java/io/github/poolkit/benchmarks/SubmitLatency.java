@@ -40,11 +40,13 @@ public class SubmitLatency {
     private volatile boolean started;
     private final Runnable probe = () -> started = true;
 
+    /** Makes the executor under test. */
     @Setup(Level.Trial)
     public void open() {
         executor = peer.open(workers);
     }
 
+    /** Shuts the executor down. */
     @TearDown(Level.Trial)
     public void close() {
         ExecutorPeer.close(executor);
@@ -60,6 +62,7 @@ public class SubmitLatency {
         started = false;
     }
 
+    /** Submits the probe and spins until it has started. */
     @Benchmark
     public void submitToStart() {
         executor.execute(probe);

@@ -43,16 +43,23 @@ public class TinyTaskThroughput {
         final Countdown batch = new Countdown();
     }
 
+    /** Makes the executor under test. */
     @Setup(Level.Trial)
     public void open() {
         executor = peer.open(workers);
     }
 
+    /** Shuts the executor down, waiting for its tasks. */
     @TearDown(Level.Trial)
     public void close() {
         ExecutorPeer.close(executor);
     }
 
+    /**
+     * One batch from one producer thread.
+     *
+     * @param producer this thread's batch counter
+     */
     @Benchmark
     @Threads(1)
     @OperationsPerInvocation(BATCH)
@@ -60,6 +67,11 @@ public class TinyTaskThroughput {
         runBatch(producer.batch);
     }
 
+    /**
+     * One batch from each of two producer threads.
+     *
+     * @param producer this thread's batch counter
+     */
     @Benchmark
     @Threads(2)
     @OperationsPerInvocation(BATCH)
