@@ -247,7 +247,10 @@ class WorkerPoolTest {
             AtomicReference<Throwable> thrown = new AtomicReference<>();
             List<Thread> callers = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                callers.add(caller(() -> pool.execute(ran::countDown), thrown));
+                callers.add(caller(() -> pool.execute(() -> {
+                    ran.countDown();
+                    blocker.block(); // keep every worker busy, so each caller needs a worker of its own
+                }), thrown));
             }
             await().until(() -> pool.waiting() == 3);
             pool.tune(4);
@@ -472,7 +475,7 @@ class WorkerPoolTest {
                 events.add("rejected:" + reason.getClass().getSimpleName());
             }
         };
-        try (WorkerPool pool = WorkerPool.create(1, opts().listener(listener).nonblocking(true)
+        try (WorkerPool pool = WorkerPool.create(1, opts().listener(listener).maxBlockingTasks(1)
                 .panicHandler(e -> { }).build())) {
             pool.submit(() -> { }).get();
             pool.execute(() -> {
@@ -480,13 +483,18 @@ class WorkerPoolTest {
             });
             await().until(() -> events.size() == 2);
             Blocker b = Blocker.occupy(pool, 1);
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread blocked = caller(() -> pool.execute(() -> { }), thrown);
+            await().until(() -> pool.waiting() == 1);
             assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolOverloadException.class);
             b.open();
+            blocked.join();
+            assertThat(thrown.get()).isNull();
+            await().until(() -> events.size() == 5);
             pool.release();
             assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolClosedException.class);
-            await().until(() -> events.size() == 5);
             assertThat(events).containsExactly("completed", "failed:x", "rejected:PoolOverloadException",
-                    "completed", "rejected:PoolClosedException");
+                    "completed", "completed", "rejected:PoolClosedException");
         }
     }
 
