@@ -17,7 +17,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Each task goes to one pool chosen by the strategy and then follows that pool's {@link WorkerPool#execute}
  * semantics (it may block or be refused). Under {@link LoadBalancing#ROUND_ROBIN}, a task refused with
- * {@link PoolOverloadException} is retried once on the least-loaded pool before the exception reaches the caller.
+ * {@link PoolOverloadException} is retried once on the least-loaded of the other pools before the exception reaches
+ * the caller.
  * The sub-pools are named {@code <name>-<index>}, so their threads are {@code <name>-<index>-<n>}.
  *
  * <p>Aggregates ({@link #running()}, {@link #free()}, {@link #waiting()}, {@link #capacity()}) are sums of per-pool
@@ -37,13 +38,14 @@ public class MultiPool extends AbstractExecutorService implements AutoCloseable 
     private final LoadBalancing strategy;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final String name;
 
     private MultiPool(int size, int capacityPerPool, LoadBalancing strategy, PoolOptions options) {
         if (size <= 0) {
             throw new IllegalArgumentException("pools must be > 0, was " + size + ": give the number of sub-pools");
         }
         this.strategy = Objects.requireNonNull(strategy, "strategy");
-        Objects.requireNonNull(options, "options");
+        this.name = Objects.requireNonNull(options, "options").name();
         this.pools = new WorkerPool[size];
         for (int i = 0; i < size; i++) {
             pools[i] = WorkerPool.create(capacityPerPool, options.toBuilder().name(options.name() + "-" + i).build());
@@ -86,28 +88,33 @@ public class MultiPool extends AbstractExecutorService implements AutoCloseable 
     @Override
     public void execute(Runnable task) {
         Objects.requireNonNull(task, "task");
+        if (closed.get()) {
+            throw new PoolClosedException("multi-pool '" + name + "' is closed: it takes no new tasks"
+                    + " (reboot() reopens it)");
+        }
         if (strategy == LoadBalancing.LEAST_TASKS) {
-            pools[leastLoaded()].execute(task);
+            pools[leastLoadedExcept(-1)].execute(task);
             return;
         }
         int i = Math.floorMod(next.getAndIncrement(), pools.length);
         try {
             pools[i].execute(task);
         } catch (PoolOverloadException overloaded) {
-            int j = leastLoaded();
-            if (j == i) {
+            int j = leastLoadedExcept(i);
+            if (j < 0) {
                 throw overloaded;
             }
             pools[j].execute(task);
         }
     }
 
-    private int leastLoaded() {
-        int best = 0;
-        int least = pools[0].running();
-        for (int i = 1; i < pools.length; i++) {
+    /** The pool with the fewest running workers (the first on a tie), other than {@code skip}; -1 if none. */
+    private int leastLoadedExcept(int skip) {
+        int best = -1;
+        int least = Integer.MAX_VALUE;
+        for (int i = 0; i < pools.length; i++) {
             int r = pools[i].running();
-            if (r < least) {
+            if (i != skip && r < least) {
                 least = r;
                 best = i;
             }
@@ -125,10 +132,10 @@ public class MultiPool extends AbstractExecutorService implements AutoCloseable 
         return pools.length;
     }
 
-    /** @return the summed capacity, or -1 when the pools are unlimited */
+    /** @return the summed capacity (at most {@code Integer.MAX_VALUE}), or -1 when the pools are unlimited */
     public int capacity() {
         int c = pools[0].capacity();
-        return c < 0 ? -1 : c * pools.length;
+        return c < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, (long) c * pools.length);
     }
 
     /** @return the summed running workers */
@@ -274,7 +281,7 @@ public class MultiPool extends AbstractExecutorService implements AutoCloseable 
 
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        long deadline = System.nanoTime() + unit.toNanos(timeout); // toNanos saturates
         for (WorkerPool p : pools) {
             if (!p.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
                 return false;

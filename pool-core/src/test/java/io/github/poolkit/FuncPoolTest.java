@@ -1,7 +1,6 @@
 package io.github.poolkit;
 
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -382,8 +381,6 @@ class FuncPoolTest {
     }
 
     @Test
-    @Disabled("bug: PoolEngine.nextTask takes from the queue without signalling workerFreed, so a caller blocked on a"
-            + " full queue stays blocked while the queue has room (until a worker goes idle)")
     void aCallerBlockedOnAFullQueueProceedsAsSoonAsTheQueueHasRoom() throws Exception {
         CountDownLatch releaseFirst = new CountDownLatch(1);
         FuncPool<Integer> pool = pool(1, n -> {
@@ -433,8 +430,6 @@ class FuncPoolTest {
     }
 
     @Test
-    @Disabled("bug: when launch() fails for a caller, the worker it had reserved is retired but nothing starts a"
-            + " worker for arguments queued behind it meanwhile: they stay queued with running() == 0")
     void aQueuedArgumentIsNotStrandedWhenTheWorkerAheadOfItFailsToStart() throws Exception {
         CountDownLatch factoryEntered = new CountDownLatch(1);
         CountDownLatch factoryMayFail = new CountDownLatch(1);

@@ -2,7 +2,6 @@ package io.github.poolkit;
 
 import io.github.poolkit.MultiPool.LoadBalancing;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -199,9 +198,6 @@ class MultiPoolTest {
     }
 
     @Test
-    @Disabled("bug: MultiPool's retry picks the pool with the fewest running(), which counts idle workers, and gives"
-            + " up when that is the refusing pool itself: here both pools count 1, so the overload is thrown although"
-            + " pool 1's worker is idle")
     void roundRobinOverloadIsRetriedOnAPoolWhoseWorkerIsIdle() throws Exception {
         List<Thread> workerThreads = new CopyOnWriteArrayList<>();
         MultiPool pool = pool(2, 1, LoadBalancing.ROUND_ROBIN, PoolOptions.builder().name("mp").nonblocking(true)

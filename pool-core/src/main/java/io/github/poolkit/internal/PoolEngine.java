@@ -47,8 +47,10 @@ import java.util.function.Consumer;
  *   <li>A worker in the idle store is parked (or about to park) in {@link Worker#awaitHandoff()} with an empty slot;
  *       whoever removes it from the store is the only one allowed to hand it a payload.</li>
  *   <li>{@code blocked} counts callers waiting on {@link #workerFreed}. Every event that may let one of them proceed
- *       (a worker goes idle, a worker retires, capacity grows, the pool closes) signals the condition, so no caller
- *       waits while it could proceed (this includes a purge that leaves the pool dormant, ants #146).</li>
+ *       (a worker goes idle, a worker retires, a worker takes a task from the queue, capacity grows, the pool closes)
+ *       signals the condition, so no caller waits while it could proceed (this includes a purge that leaves the pool
+ *       dormant, ants #146). Blocked callers are not served in FIFO order: a newcomer may take a freed worker first,
+ *       as in ants.</li>
  * </ol>
  *
  * <p>State machine: {@code OPEN -> SHUTDOWN} ({@link #release}: no new tasks, queued ones drain) {@code -> STOP}
@@ -118,10 +120,18 @@ public final class PoolEngine {
         this.maxBlockingTasks = options.maxBlockingTasks();
         this.queueCapacity = options.queueCapacity();
         this.preAlloc = options.preAlloc();
-        this.expiryNanos = options.disablePurge() ? -1 : options.expiry().toNanos();
+        this.expiryNanos = options.disablePurge() ? -1 : saturatedNanos(options.expiry());
         this.idle = IdleWorkers.create(preAlloc, capacity);
         this.queue = queueCapacity == 0 ? null : new ArrayDeque<>(queueCapacity > 0 ? Math.min(queueCapacity, 1024) : 16);
         startPurging();
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /** Checks the options together, against the capacity, as API.md promises. */
@@ -191,7 +201,7 @@ public final class PoolEngine {
                     fresh = reserveWorker(item);
                     break;
                 }
-                if (queue != null && (queueCapacity < 0 || queue.size() < queueCapacity)) {
+                if (queueHasRoom()) {
                     queue.addLast(item);
                     queued = queue.size();
                     return;
@@ -223,7 +233,7 @@ public final class PoolEngine {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             // Belt and braces: should a signal have been meant for us, pass it on.
-            if (blocked > 1 && (idle.size() > 0 || hasRoom())) {
+            if (blocked > 1 && (idle.size() > 0 || hasRoom() || queueHasRoom())) {
                 workerFreed.signal();
             }
             RejectedExecutionException r = new RejectedExecutionException("interrupted while waiting for a worker of"
@@ -239,6 +249,11 @@ public final class PoolEngine {
         String queueNote = queue == null ? "" : " and its queue of " + queueCapacity + " is full";
         return "pool '" + name + "' is overloaded: all " + capacity + " workers are busy" + queueNote + " and " + why
                 + "; retry later, raise the capacity or add a queue (queueCapacity)";
+    }
+
+    /** Lock held. */
+    private boolean queueHasRoom() {
+        return queue != null && (queueCapacity < 0 || queue.size() < queueCapacity);
     }
 
     /** Lock held. */
@@ -268,26 +283,47 @@ public final class PoolEngine {
             w.thread = t;
             t.start();
         } catch (Throwable e) {
-            Object task;
+            Worker replacement;
+            boolean dropped = false;
             lock.lock();
             try {
-                task = w.firstTask;
+                Object task = w.firstTask;
                 w.firstTask = null;
                 retire(w);
                 if (!fromCaller) {
-                    queue.addFirst(task);
-                    queued = queue.size();
+                    if (state == STOP) {
+                        dropped = true; // shutdownNow has already handed the queue back
+                    } else {
+                        queue.addFirst(task);
+                        queued = queue.size();
+                    }
                 }
+                // Tasks may have been queued behind this worker while it was counted; keep them moving.
+                replacement = fromCaller ? reserveForQueue() : null;
             } finally {
                 lock.unlock();
             }
-            RejectedExecutionException r = new RejectedExecutionException(
-                    "pool '" + name + "' could not start a worker thread: " + e, e);
+            if (replacement != null) {
+                launch(replacement, false);
+            }
+            RejectedExecutionException r = new RejectedExecutionException("pool '" + name
+                    + "' could not start a worker thread" + (dropped ? " (a queued task was dropped)" : "")
+                    + ": " + e, e);
             if (fromCaller) {
                 throw r;
             }
             panic(r);
         }
+    }
+
+    /** Reserves a worker for the head of the queue if it is stranded there with room to run. Lock held. */
+    private Worker reserveForQueue() {
+        if (queue == null || queue.isEmpty() || state == STOP || !hasRoom()) {
+            return null;
+        }
+        Worker w = reserveWorker(queue.pollFirst());
+        queued = queue.size();
+        return w;
     }
 
     // ---------------------------------------------------------------- workers
@@ -321,6 +357,9 @@ public final class PoolEngine {
             if (queue != null && !queue.isEmpty()) {
                 Object next = queue.pollFirst();
                 queued = queue.size();
+                if (blocked > 0) {
+                    workerFreed.signal(); // the queue has room again
+                }
                 return next;
             }
             if (state != OPEN) {
@@ -348,10 +387,7 @@ public final class PoolEngine {
                 return;
             }
             retire(w);
-            if (queue != null && !queue.isEmpty() && state != STOP && hasRoom()) {
-                replacement = reserveWorker(queue.pollFirst());
-                queued = queue.size();
-            }
+            replacement = reserveForQueue();
         } finally {
             lock.unlock();
         }
@@ -474,10 +510,9 @@ public final class PoolEngine {
             capacity = newCapacity;
             if (newCapacity > old) {
                 workerFreed.signalAll();
-                while (queue != null && !queue.isEmpty() && state != STOP && running < newCapacity) {
-                    toStart.add(reserveWorker(queue.pollFirst()));
+                for (Worker w; (w = reserveForQueue()) != null; ) {
+                    toStart.add(w);
                 }
-                queued = queue == null ? 0 : queue.size();
             } else {
                 Worker w;
                 while (running > newCapacity && (w = idle.pop()) != null) {
@@ -572,7 +607,7 @@ public final class PoolEngine {
         if (!release()) {
             throw new PoolClosedException("pool '" + name + "' is already closed");
         }
-        if (!awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+        if (!awaitTermination(saturatedNanos(timeout), TimeUnit.NANOSECONDS)) {
             throw new TimeoutException("pool '" + name + "' still has " + running + " workers running and "
                     + queued + " tasks queued after " + timeout);
         }

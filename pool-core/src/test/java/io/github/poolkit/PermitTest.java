@@ -1,0 +1,96 @@
+package io.github.poolkit;
+
+import static io.github.poolkit.WeightedSemaphoreTest.assertState;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@link Permit}: holds its permits until closed, and closing releases them exactly once. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class PermitTest {
+
+    @Test
+    void holdsItsPermitsUntilClosed() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(5);
+        Permit permit = semaphore.acquirePermit(3);
+        assertThat(permit.permits()).isEqualTo(3);
+        assertThat(permit.isClosed()).isFalse();
+        assertThat(permit).hasToString("Permit[permits=3, closed=false]");
+        assertState(semaphore, 3, 0);
+
+        permit.close();
+        assertThat(permit.isClosed()).isTrue();
+        assertState(semaphore, 0, 0);
+    }
+
+    @Test
+    void aSecondCloseIsANoOpEvenWhenOthersHoldPermits() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(5);
+        Permit permit = semaphore.acquirePermit(3);
+        permit.close();
+        semaphore.acquire(5);
+
+        permit.close(); // would release someone else's permits (or throw "released more than held") if not a no-op
+        assertState(semaphore, 5, 0);
+    }
+
+    @Test
+    void tryWithResourcesReleasesOnException() {
+        WeightedSemaphore semaphore = new WeightedSemaphore(5);
+        assertThatThrownBy(() -> {
+            try (Permit permit = semaphore.acquirePermit(4)) {
+                assertThat(semaphore.used()).isEqualTo(permit.permits()).isEqualTo(4);
+                throw new IllegalStateException("task failed");
+            }
+        }).hasMessage("task failed");
+        assertState(semaphore, 0, 0);
+    }
+
+    @Test
+    void concurrentClosesReleaseOnce() throws Exception {
+        int closers = 4;
+        WeightedSemaphore semaphore = new WeightedSemaphore(10);
+        semaphore.acquire(7);
+        Permit permit = semaphore.acquirePermit(3);
+        CyclicBarrier start = new CyclicBarrier(closers);
+        List<CompletableFuture<Void>> closes = new ArrayList<>();
+        try (ExecutorService threads = Executors.newFixedThreadPool(closers)) {
+            for (int i = 0; i < closers; i++) {
+                closes.add(CompletableFuture.runAsync(() -> {
+                    await(start);
+                    permit.close();
+                }, threads));
+            }
+            CompletableFuture.allOf(closes.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
+        }
+        assertState(semaphore, 7, 0);
+    }
+
+    @Test
+    void closingGrantsWaiters() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(2);
+        Permit permit = semaphore.acquirePermit(2);
+        CompletableFuture<Permit> next = semaphore.acquireAsync(2);
+        assertThat(next).isNotDone();
+        permit.close();
+        assertThat(next).isCompleted();
+        assertState(semaphore, 2, 0);
+    }
+
+    private static void await(CyclicBarrier barrier) {
+        try {
+            barrier.await(10, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

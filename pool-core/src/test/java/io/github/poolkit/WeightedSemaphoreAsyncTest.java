@@ -1,0 +1,166 @@
+package io.github.poolkit;
+
+import static io.github.poolkit.WeightedSemaphoreCaller.acquireQueued;
+import static io.github.poolkit.WeightedSemaphoreCaller.awaitTrue;
+import static io.github.poolkit.WeightedSemaphoreTest.assertState;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** {@link WeightedSemaphore#acquireAsync(long)}: grants, FIFO order with blocking callers, and withdrawal. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class WeightedSemaphoreAsyncTest {
+
+    @Test
+    void completesAtOnceWhenThePermitsAreFree() {
+        WeightedSemaphore semaphore = new WeightedSemaphore(5);
+        CompletableFuture<Permit> future = semaphore.acquireAsync(3);
+        assertThat(future).isCompleted();
+        Permit permit = future.join();
+        assertThat(permit.permits()).isEqualTo(3);
+        assertState(semaphore, 3, 0);
+        permit.close();
+        assertState(semaphore, 0, 0);
+    }
+
+    @Test
+    void completesWhenGrantedInFifoOrderWithBlockingCallers() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(2);
+        semaphore.acquire(2);
+        CompletableFuture<Permit> first = semaphore.acquireAsync(2);
+        WeightedSemaphoreCaller second = acquireQueued(semaphore, 1, 2);
+        CompletableFuture<Permit> third = semaphore.acquireAsync(1);
+        assertThat(first).isNotDone();
+        assertState(semaphore, 2, 3);
+
+        semaphore.release(2);
+        assertThat(first).isCompleted();
+        assertThat(third).isNotDone();
+        assertState(semaphore, 2, 2);
+
+        first.join().close();
+        assertThat(second.join()).isTrue();
+        assertThat(third).isCompleted();
+        assertState(semaphore, 2, 0);
+    }
+
+    @Test
+    void dependentStagesSeeTheReleasersWrites() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(1);
+        semaphore.acquire(1);
+        int[] shared = new int[1]; // deliberately not volatile: visibility comes from release -> grant
+        CompletableFuture<Integer> seen = semaphore.acquireAsync(1).thenApplyAsync(permit -> {
+            try (permit) {
+                return shared[0];
+            }
+        });
+        CompletableFuture.runAsync(() -> {
+            shared[0] = 42;
+            semaphore.release(1);
+        });
+        assertThat(seen.join()).isEqualTo(42);
+        awaitTrue(() -> semaphore.used() == 0);
+    }
+
+    @Test
+    void cancellingBeforeTheGrantWithdrawsTheRequest() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(1);
+        semaphore.acquire(1);
+        CompletableFuture<Permit> future = semaphore.acquireAsync(1);
+        assertState(semaphore, 1, 1);
+
+        assertThat(future.cancel(false)).isTrue();
+        assertState(semaphore, 1, 0);
+
+        semaphore.release(1);
+        assertState(semaphore, 0, 0);
+        assertThat(future).isCancelled();
+    }
+
+    @Test
+    void cancellingTheHeadGrantsTheFollowersThatFit() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(10);
+        semaphore.acquire(8);
+        CompletableFuture<Permit> head = semaphore.acquireAsync(5);
+        CompletableFuture<Permit> fits = semaphore.acquireAsync(2);
+        CompletableFuture<Permit> doesNotFit = semaphore.acquireAsync(1);
+
+        head.cancel(true);
+        assertThat(fits).isCompleted();
+        assertThat(doesNotFit).isNotDone();
+        assertState(semaphore, 10, 1);
+
+        fits.join().close();
+        assertThat(doesNotFit).isCompleted();
+        assertState(semaphore, 9, 0);
+    }
+
+    @Test
+    void cancellingAFollowerChangesNothingElse() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(10);
+        semaphore.acquire(10);
+        CompletableFuture<Permit> head = semaphore.acquireAsync(5);
+        CompletableFuture<Permit> follower = semaphore.acquireAsync(2);
+
+        follower.cancel(false);
+        assertState(semaphore, 10, 1);
+        assertThat(head).isNotDone();
+
+        semaphore.release(10);
+        assertThat(head).isCompleted();
+        assertState(semaphore, 5, 0);
+    }
+
+    @Test
+    void orTimeoutWithdrawsTheRequest() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(1);
+        semaphore.acquire(1);
+        CompletableFuture<Permit> future = semaphore.acquireAsync(1).orTimeout(20, TimeUnit.MILLISECONDS);
+        awaitTrue(future::isDone);
+        assertThat(future).failsWithin(Duration.ZERO).withThrowableThat().withCauseInstanceOf(TimeoutException.class);
+        assertState(semaphore, 1, 0);
+    }
+
+    @Test
+    void completingTheFutureByOtherMeansWithdrawsTheRequest() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(1);
+        semaphore.acquire(1);
+        CompletableFuture<Permit> future = semaphore.acquireAsync(1);
+        future.completeExceptionally(new IllegalStateException("caller gave up"));
+        assertState(semaphore, 1, 0);
+        semaphore.release(1);
+        assertState(semaphore, 0, 0);
+    }
+
+    @Test
+    void cancellingADerivedStageDoesNotWithdrawTheRequest() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(1);
+        semaphore.acquire(1);
+        CompletableFuture<Permit> future = semaphore.acquireAsync(1);
+        future.thenApply(Permit::permits).cancel(false);
+        assertState(semaphore, 1, 1);
+
+        semaphore.release(1);
+        assertThat(future).isCompleted();
+        future.join().close();
+        assertState(semaphore, 0, 0);
+    }
+
+    @Test
+    void zeroWeightWaitsBehindEarlierRequests() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(1);
+        semaphore.acquire(1);
+        CompletableFuture<Permit> one = semaphore.acquireAsync(1);
+        CompletableFuture<Permit> zero = semaphore.acquireAsync(0);
+        assertThat(zero).isNotDone();
+        semaphore.release(1);
+        assertThat(one).isCompleted();
+        assertThat(zero).isCompleted();
+        assertThat(zero.join().permits()).isZero();
+    }
+}
