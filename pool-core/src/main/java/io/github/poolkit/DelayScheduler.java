@@ -1,24 +1,337 @@
 package io.github.poolkit;
 
+import io.github.poolkit.internal.JobTimer;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.*;
+import java.util.Objects;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
-/** STUB: delayed and repeating jobs on a bounded pool. Implementation in progress (issue 4). */
+/**
+ * Runs delayed and periodic jobs on a bounded {@link WorkerPool}, with one timer thread for any number of timers:
+ * heartbeats, timeouts and reminders for hundreds of thousands of connections cost one small object each, not a
+ * thread. A {@link ScheduledExecutorService} with the JDK's documented semantics, plus {@link #scheduleOnce},
+ * {@link #scheduleRepeating} and {@link #pending()}.
+ *
+ * <pre>{@code
+ * DelayScheduler scheduler = DelayScheduler.create(4);
+ * ScheduledFuture<?> timeout = scheduler.scheduleOnce(() -> connection.close(), Duration.ofSeconds(30));
+ * ScheduledFuture<?> heartbeat = scheduler.scheduleRepeating(connection::ping, Duration.ofSeconds(5));
+ * timeout.cancel(false); // O(log n): the timer is gone from the pending set at once
+ * }</pre>
+ *
+ * <p><b>Threads.</b> Jobs run on a {@link WorkerPool} of {@code workers} workers, made from the given options with an
+ * unbounded FIFO queue ({@code queueCapacity(-1)}), so that handing a due job to the pool never blocks and never
+ * fails: options that would block or reject ({@code nonblocking}, {@code maxBlockingTasks}, a bounded or absent queue,
+ * {@code preAlloc}) are overridden; the pool's name, thread factory, expiry, panic handler and listener are used as
+ * given. A busy pool delays jobs (they wait in its queue, in the order they fell due) but never stalls scheduling or
+ * the timer. The timer is one platform daemon thread named {@code <name>-timer}; being a daemon, it does not keep the
+ * JVM alive on its own.
+ *
+ * <p><b>Timing.</b> Deadlines are {@link System#nanoTime()} based, so wall-clock changes do not matter, and a job never
+ * starts before its delay has elapsed; it starts later by the timer's wake-up latency plus however long it waits for a
+ * free worker. Jobs with the same deadline are handed to the pool in the order they were scheduled. Delays and periods
+ * longer than about 146 years are capped to that.
+ *
+ * <p><b>Futures.</b> Every {@code schedule*} method returns a
+ * {@link java.util.concurrent.RunnableScheduledFuture} (so {@code isPeriodic()} is available by a cast), and
+ * {@code submit} returns the same kind of future. Cancelling a pending job removes it from the pending set before
+ * {@code cancel} returns, in O(log n), and it never runs. As in the JDK, {@code cancel} also succeeds on a job that
+ * has started but not finished (the run goes on, interrupted if asked, and a periodic job then stops), and returns
+ * {@code false} once the job has completed.
+ *
+ * <p><b>Periodic jobs.</b> A periodic job never overlaps itself: its next run is scheduled only when the current run
+ * ends. At a fixed rate, a run that falls behind is followed at once by the next one. A run that throws ends the job:
+ * its future completes exceptionally and no further run happens.
+ *
+ * <p><b>Failures.</b> A job that throws completes its future exceptionally (its {@code get} throws an
+ * {@link java.util.concurrent.ExecutionException}) <em>and</em> the failure reaches the pool's panic handler (by
+ * default: logged), once; a checked exception from a {@link Callable} reaches the handler wrapped in a
+ * {@link java.util.concurrent.CompletionException}. A failure of a job that was cancelled meanwhile is dropped.
+ *
+ * <p><b>Shutdown.</b> After {@link #shutdown()}, scheduling throws {@link RejectedExecutionException}; pending one-shot
+ * jobs still run when due, pending and running periodic jobs are cancelled (as with
+ * {@link ScheduledThreadPoolExecutor}'s default policies), so {@link #close()} returns once the last one-shot job has
+ * run. {@link #shutdownNow()} cancels every pending and queued job and interrupts running ones.
+ *
+ * <p><b>Blocking.</b> Only the futures' {@code get}, {@link #awaitTermination}, {@link #close()} and
+ * {@code invokeAll}/{@code invokeAny} wait. Scheduling, {@code cancel} and {@link #pending()} never wait for a job or
+ * for a worker: they take the timer's lock, which is only ever held for O(log n) heap work (a shutdown's sweep
+ * excepted).
+ *
+ * <p><b>Memory consistency.</b> Actions in a thread before it schedules a job happen-before the job runs; each run of
+ * a periodic job happens-before the next; the actions of a job happen-before a successful return from its future's
+ * {@code get}, and before {@code isDone} returns {@code true}.
+ *
+ * <p>Implementation overview: this class checks arguments, converts times to nanoseconds and owns the lifecycle
+ * methods; the pending set and the timer thread are in {@link JobTimer} (which states the invariants and the lock
+ * discipline), the heap in {@link io.github.poolkit.internal.TimerHeap}, and each job (future, heap entry and pool task
+ * in one object, with its state machine) in {@link io.github.poolkit.internal.ScheduledJob}. This class holds no
+ * mutable state of its own.
+ */
 public class DelayScheduler extends AbstractExecutorService implements ScheduledExecutorService {
-    public static DelayScheduler create(int workers) { return create(workers, PoolOptions.defaults()); }
-    public static DelayScheduler create(int workers, PoolOptions options) { throw new UnsupportedOperationException("stub"); }
-    public ScheduledFuture<?> scheduleOnce(Runnable job, Duration delay) { throw new UnsupportedOperationException("stub"); }
-    public ScheduledFuture<?> scheduleRepeating(Runnable job, Duration period) { throw new UnsupportedOperationException("stub"); }
-    public int pending() { throw new UnsupportedOperationException("stub"); }
-    @Override public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) { throw new UnsupportedOperationException("stub"); }
-    @Override public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) { throw new UnsupportedOperationException("stub"); }
-    @Override public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) { throw new UnsupportedOperationException("stub"); }
-    @Override public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) { throw new UnsupportedOperationException("stub"); }
-    @Override public void execute(Runnable command) { throw new UnsupportedOperationException("stub"); }
-    @Override public void shutdown() { throw new UnsupportedOperationException("stub"); }
-    @Override public List<Runnable> shutdownNow() { throw new UnsupportedOperationException("stub"); }
-    @Override public boolean isShutdown() { throw new UnsupportedOperationException("stub"); }
-    @Override public boolean isTerminated() { throw new UnsupportedOperationException("stub"); }
-    @Override public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException { throw new UnsupportedOperationException("stub"); }
+
+    private final JobTimer timer;
+
+    private DelayScheduler(JobTimer timer) {
+        this.timer = timer;
+    }
+
+    /** The name used when the options carry the default pool name. */
+    public static final String DEFAULT_NAME = "scheduler";
+
+    /**
+     * Creates a scheduler whose jobs run on {@code workers} platform worker threads, with the default options.
+     *
+     * @param workers how many jobs may run at once; at least 1
+     * @return the scheduler, ready to accept jobs
+     * @throws IllegalArgumentException if {@code workers <= 0}
+     */
+    public static DelayScheduler create(int workers) {
+        return create(workers, PoolOptions.defaults());
+    }
+
+    /**
+     * Creates a scheduler whose jobs run on a {@link WorkerPool} of {@code workers} workers made from {@code options}
+     * (with an unbounded queue: see the class comment for the options that are overridden).
+     *
+     * @param workers how many jobs may run at once; at least 1
+     * @param options the pool's options; {@code options.name()} also names the timer thread {@code <name>-timer}
+     *                (the default name {@code pool} becomes {@value #DEFAULT_NAME})
+     * @return the scheduler, ready to accept jobs
+     * @throws IllegalArgumentException if {@code workers <= 0}, or the options are invalid for a {@link WorkerPool}
+     * @throws NullPointerException     if {@code options} is null
+     */
+    public static DelayScheduler create(int workers, PoolOptions options) {
+        Objects.requireNonNull(options, "options");
+        if (workers <= 0) {
+            throw new IllegalArgumentException("workers must be at least 1, was " + workers
+                    + ": a DelayScheduler needs a worker to run its jobs");
+        }
+        // The default pool name would give threads that clash with a default-named WorkerPool's.
+        String name = options.name().equals(PoolOptions.DEFAULT_NAME) ? DEFAULT_NAME : options.name();
+        PoolOptions poolOptions = options.toBuilder()
+                .name(name)
+                .queueCapacity(-1)
+                .nonblocking(false)
+                .maxBlockingTasks(0)
+                .preAlloc(false)
+                .build();
+        WorkerPool pool = WorkerPool.create(workers, poolOptions);
+        return new DelayScheduler(JobTimer.start(name, pool));
+    }
+
+    /**
+     * Runs {@code job} once, after {@code delay}; a delay {@code <= 0} hands it to the pool at once.
+     *
+     * @param job   what to run
+     * @param delay how long to wait
+     * @return the job's future; cancelling it removes the job at once
+     * @throws NullPointerException       if an argument is null
+     * @throws RejectedExecutionException if this scheduler is shut down
+     */
+    public ScheduledFuture<?> scheduleOnce(Runnable job, Duration delay) {
+        Objects.requireNonNull(job, "job");
+        return timer.schedule(job, nanos(Objects.requireNonNull(delay, "delay")), 0L);
+    }
+
+    /**
+     * Runs {@code job} every {@code period}, the first time after one period: the same as
+     * {@code scheduleAtFixedRate(job, period, period, NANOSECONDS)}. A period {@code <= 0} runs the job once, at once.
+     *
+     * @param job    what to run
+     * @param period the interval between the starts of two runs
+     * @return the job's future, which completes only when the job is cancelled or throws
+     * @throws NullPointerException       if an argument is null
+     * @throws RejectedExecutionException if this scheduler is shut down
+     */
+    public ScheduledFuture<?> scheduleRepeating(Runnable job, Duration period) {
+        Objects.requireNonNull(job, "job");
+        long nanos = nanos(Objects.requireNonNull(period, "period"));
+        if (nanos <= 0L) {
+            return timer.schedule(job, 0L, 0L);
+        }
+        return timer.schedule(job, nanos, Math.min(nanos, JobTimer.MAX_DELAY_NANOS));
+    }
+
+    /**
+     * The jobs whose time has not yet come: scheduled with a positive delay and not yet handed to the pool, plus the
+     * periodic jobs waiting for their next run. A job counts as soon as {@code schedule*} returns and stops counting as
+     * soon as it is handed to the pool or its {@code cancel} returns. Exact when read (it takes the timer's lock
+     * briefly).
+     *
+     * @return the number of pending jobs
+     */
+    public int pending() {
+        return timer.pending();
+    }
+
+    /**
+     * Runs {@code command} once after {@code delay}; a delay {@code <= 0} hands it to the pool at once.
+     *
+     * @throws NullPointerException       if {@code command} or {@code unit} is null
+     * @throws RejectedExecutionException if this scheduler is shut down
+     */
+    @Override
+    public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
+        Objects.requireNonNull(command, "command");
+        return timer.schedule(command, Objects.requireNonNull(unit, "unit").toNanos(delay), 0L);
+    }
+
+    /**
+     * Calls {@code callable} once after {@code delay}; a delay {@code <= 0} hands it to the pool at once. Its result
+     * is the future's.
+     *
+     * @throws NullPointerException       if {@code callable} or {@code unit} is null
+     * @throws RejectedExecutionException if this scheduler is shut down
+     */
+    @Override
+    public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
+        Objects.requireNonNull(callable, "callable");
+        return timer.schedule(callable, Objects.requireNonNull(unit, "unit").toNanos(delay));
+    }
+
+    /**
+     * Runs {@code command} after {@code initialDelay}, then every {@code period} measured from the previous run's
+     * scheduled start. Runs never overlap: a run that ends late is followed at once by the next.
+     *
+     * @throws NullPointerException       if {@code command} or {@code unit} is null
+     * @throws IllegalArgumentException   if {@code period <= 0}
+     * @throws RejectedExecutionException if this scheduler is shut down
+     */
+    @Override
+    public ScheduledFuture<?> scheduleAtFixedRate(Runnable command, long initialDelay, long period, TimeUnit unit) {
+        return schedulePeriodic(command, initialDelay, period, unit, "period", 1L);
+    }
+
+    /**
+     * Runs {@code command} after {@code initialDelay}, then again {@code delay} after the end of each run.
+     *
+     * @throws NullPointerException       if {@code command} or {@code unit} is null
+     * @throws IllegalArgumentException   if {@code delay <= 0}
+     * @throws RejectedExecutionException if this scheduler is shut down
+     */
+    @Override
+    public ScheduledFuture<?> scheduleWithFixedDelay(Runnable command, long initialDelay, long delay, TimeUnit unit) {
+        return schedulePeriodic(command, initialDelay, delay, unit, "delay", -1L);
+    }
+
+    /**
+     * Runs {@code command} on the pool as soon as a worker is free: {@code schedule(command, 0, NANOSECONDS)}. Never
+     * blocks. If the command throws, the pool's panic handler gets the exception.
+     *
+     * @throws NullPointerException       if {@code command} is null
+     * @throws RejectedExecutionException if this scheduler is shut down
+     */
+    @Override
+    public void execute(Runnable command) {
+        schedule(command, 0L, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * {@code schedule(task, 0, NANOSECONDS)}.
+     *
+     * @throws NullPointerException       if {@code task} is null
+     * @throws RejectedExecutionException if this scheduler is shut down
+     */
+    @Override
+    public Future<?> submit(Runnable task) {
+        return schedule(task, 0L, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * {@code schedule(Executors.callable(task, result), 0, NANOSECONDS)}.
+     *
+     * @throws NullPointerException       if {@code task} is null
+     * @throws RejectedExecutionException if this scheduler is shut down
+     */
+    @Override
+    public <T> Future<T> submit(Runnable task, T result) {
+        return schedule(Executors.callable(Objects.requireNonNull(task, "task"), result), 0L, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * {@code schedule(task, 0, NANOSECONDS)}.
+     *
+     * @throws NullPointerException       if {@code task} is null
+     * @throws RejectedExecutionException if this scheduler is shut down
+     */
+    @Override
+    public <T> Future<T> submit(Callable<T> task) {
+        return schedule(task, 0L, TimeUnit.NANOSECONDS);
+    }
+
+    /**
+     * Stops accepting jobs and cancels the pending and running periodic ones (a running one finishes its current
+     * run); pending one-shot jobs still run when due. The timer thread exits after the last one, then the pool is
+     * released and drains its queue. Does not wait (see {@link #awaitTermination} and {@link #close()}). Idempotent.
+     */
+    @Override
+    public void shutdown() {
+        timer.shutdown();
+    }
+
+    /**
+     * Stops accepting jobs, cancels every pending job and every job waiting in the pool's queue, and interrupts the
+     * running ones (a running periodic job is cancelled when its run ends). Does not wait.
+     *
+     * @return the cancelled jobs that never started (each is its own, now cancelled, {@link ScheduledFuture}): the
+     *         pending ones, then those taken from the pool's queue
+     */
+    @Override
+    public List<Runnable> shutdownNow() {
+        return timer.shutdownNow();
+    }
+
+    /** @return whether {@link #shutdown()} or {@link #shutdownNow()} has been called */
+    @Override
+    public boolean isShutdown() {
+        return timer.isShutdown();
+    }
+
+    /** @return whether shut down, the timer thread has exited and every job that was going to run has finished */
+    @Override
+    public boolean isTerminated() {
+        return timer.isTerminated();
+    }
+
+    /**
+     * Blocks, interruptibly, until terminated after a shutdown, or the timeout elapses.
+     *
+     * @return whether terminated
+     * @throws InterruptedException if interrupted while waiting
+     */
+    @Override
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return timer.awaitTermination(timeout, Objects.requireNonNull(unit, "unit"));
+    }
+
+    @Override
+    public String toString() {
+        return "DelayScheduler[" + timer + "]";
+    }
+
+    private ScheduledFuture<?> schedulePeriodic(Runnable command, long initialDelay, long period, TimeUnit unit,
+                                                String what, long sign) {
+        Objects.requireNonNull(command, "command");
+        Objects.requireNonNull(unit, "unit");
+        if (period <= 0L) {
+            throw new IllegalArgumentException(what + " must be positive, was " + period + " " + unit
+                    + "; use schedule(...) for a single run");
+        }
+        long periodNanos = Math.min(unit.toNanos(period), JobTimer.MAX_DELAY_NANOS);
+        return timer.schedule(command, unit.toNanos(initialDelay), sign * periodNanos);
+    }
+
+    /** Saturating conversion: delays beyond Long.MAX_VALUE ns become Long.MAX_VALUE (then capped by the timer). */
+    private static long nanos(Duration d) {
+        return TimeUnit.NANOSECONDS.convert(d);
+    }
 }

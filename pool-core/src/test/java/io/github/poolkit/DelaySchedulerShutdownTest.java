@@ -1,0 +1,194 @@
+package io.github.poolkit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static java.util.concurrent.TimeUnit.HOURS;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** The life cycle: shutdown, shutdownNow, close, rejection and termination. */
+@Timeout(20)
+class DelaySchedulerShutdownTest {
+
+    private final DelaySchedulerFixture fixture = new DelaySchedulerFixture();
+
+    @AfterEach
+    void stopSchedulers() throws InterruptedException {
+        fixture.close();
+    }
+
+    @Test
+    void shutdownRunsPendingOneShotJobsAndCancelsPeriodicOnes() throws Exception {
+        DelayScheduler s = fixture.create(2);
+        CountDownLatch runningStarted = new CountDownLatch(1);
+        CountDownLatch runningGate = new CountDownLatch(1);
+        AtomicInteger runningRuns = new AtomicInteger();
+        ScheduledFuture<?> running = s.scheduleWithFixedDelay(() -> {
+            runningRuns.incrementAndGet();
+            runningStarted.countDown();
+            awaitQuietly(runningGate);
+        }, 0, 1, MILLISECONDS);
+        runningStarted.await();
+        AtomicInteger periodicRuns = new AtomicInteger();
+        ScheduledFuture<?> periodic = s.scheduleAtFixedRate(periodicRuns::incrementAndGet, 1, 1, HOURS);
+        AtomicBoolean oneShotRan = new AtomicBoolean();
+        // the checks up to the shutdown take microseconds; the margin covers a long GC pause
+        ScheduledFuture<?> oneShot = s.schedule(() -> oneShotRan.set(true), 300, MILLISECONDS);
+        assertThat(s.pending()).isEqualTo(2);
+
+        s.shutdown();
+
+        assertThat(s.isShutdown()).isTrue();
+        assertThat(periodic.isCancelled()).as("pending periodic job cancelled at once").isTrue();
+        assertThat(s.pending()).as("only the one-shot job is left").isEqualTo(1);
+        assertThat(oneShot.isDone()).isFalse();
+        assertThat(s.isTerminated()).isFalse();
+        runningGate.countDown();
+        assertThat(s.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+
+        assertThat(oneShotRan).isTrue();
+        assertThat(oneShot.get()).isNull();
+        assertThat(running.isCancelled()).as("running periodic job cancelled after its run").isTrue();
+        assertThat(runningRuns.get()).isEqualTo(1);
+        assertThat(periodicRuns.get()).isZero();
+        assertThat(s.isTerminated()).isTrue();
+        assertThat(s.pending()).isZero();
+        await().until(() -> !timerThreadAlive(fixture.lastName()));
+    }
+
+    @Test
+    void closeWaitsForPendingOneShotJobsAndReturnsDespitePeriodicOnes() {
+        DelayScheduler s = fixture.create(1);
+        AtomicBoolean ran = new AtomicBoolean();
+        s.scheduleOnce(() -> ran.set(true), Duration.ofMillis(100));
+        ScheduledFuture<?> repeating = s.scheduleRepeating(() -> { }, Duration.ofMillis(1));
+
+        s.close();
+
+        assertThat(ran).isTrue();
+        assertThat(repeating.isCancelled()).isTrue();
+        assertThat(s.isTerminated()).isTrue();
+    }
+
+    @Test
+    void everySchedulingMethodRejectsAfterShutdown() {
+        DelayScheduler s = fixture.create(1);
+        s.shutdown();
+        s.shutdown(); // idempotent
+        Runnable r = () -> { };
+        List<Runnable> attempts = List.of(
+                () -> s.scheduleOnce(r, Duration.ofMillis(5)),
+                () -> s.scheduleOnce(r, Duration.ZERO),
+                () -> s.scheduleRepeating(r, Duration.ofMillis(5)),
+                () -> s.schedule(r, 5, MILLISECONDS),
+                () -> s.schedule(() -> "x", 5, MILLISECONDS),
+                () -> s.scheduleAtFixedRate(r, 0, 5, MILLISECONDS),
+                () -> s.scheduleWithFixedDelay(r, 5, 5, MILLISECONDS),
+                () -> s.execute(r),
+                () -> s.submit(r),
+                () -> s.submit(() -> "x"));
+        for (Runnable attempt : attempts) {
+            assertThatThrownBy(attempt::run).isInstanceOf(RejectedExecutionException.class)
+                    .hasMessageContaining("shut down");
+        }
+        assertThat(s.pending()).isZero();
+    }
+
+    @Test
+    void shutdownNowCancelsAndReturnsPendingAndQueuedJobsAndInterruptsRunningOnes() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        s.execute(() -> {
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            }
+        });
+        started.await();
+        AtomicInteger ran = new AtomicInteger();
+        Future<?> queued1 = s.submit(ran::incrementAndGet);
+        Future<?> queued2 = s.submit(ran::incrementAndGet);
+        ScheduledFuture<?> pending1 = s.schedule(ran::incrementAndGet, 1, HOURS);
+        ScheduledFuture<?> pending2 = s.scheduleOnce(ran::incrementAndGet, Duration.ofMinutes(5));
+        ScheduledFuture<?> pendingPeriodic = s.scheduleRepeating(ran::incrementAndGet, Duration.ofMinutes(1));
+
+        List<Runnable> returned = s.shutdownNow();
+
+        assertThat(returned).containsExactlyInAnyOrder((Runnable) pending1, (Runnable) pending2,
+                (Runnable) pendingPeriodic, (Runnable) queued1, (Runnable) queued2);
+        assertThat(List.of(queued1, queued2, pending1, pending2, pendingPeriodic)).allMatch(Future::isCancelled);
+        assertThat(s.pending()).isZero();
+        assertThat(s.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(interrupted).isTrue();
+        assertThat(ran.get()).isZero();
+        assertThat(s.shutdownNow()).isEmpty();
+        await().until(() -> !timerThreadAlive(fixture.lastName()));
+    }
+
+    @Test
+    void shutdownNowInterruptsARunningPeriodicJobAndCancelsIt() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        AtomicBoolean interrupted = new AtomicBoolean();
+        ScheduledFuture<?> periodic = s.scheduleAtFixedRate(() -> {
+            runs.incrementAndGet();
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+            }
+        }, 0, 1, MILLISECONDS);
+        started.await();
+
+        assertThat(s.shutdownNow()).as("nothing pending or queued").isEmpty();
+
+        assertThat(s.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(interrupted).isTrue();
+        assertThat(periodic.isCancelled()).isTrue();
+        assertThat(runs.get()).isEqualTo(1);
+    }
+
+    @Test
+    void awaitTerminationTimesOutWhileRunning() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        assertThat(s.awaitTermination(10, MILLISECONDS)).isFalse();
+        s.schedule(() -> { }, 1, HOURS);
+        s.shutdown();
+        assertThat(s.awaitTermination(10, MILLISECONDS)).as("a one-shot job is still pending").isFalse();
+        assertThat(s.isTerminated()).isFalse();
+        s.shutdownNow();
+        assertThat(s.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    private static boolean timerThreadAlive(String name) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals(name + "-timer") && t.isAlive());
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
