@@ -7,7 +7,7 @@
 # Set STRESS_SKIP_BUILD=1 to reuse an existing pool-stress/target/jcstress.jar (e.g. right after `./mvnw verify`).
 # Results: pool-stress/target/jcstress-<mode>/ (output.txt, results/index.html).
 # Exit status: 0 only if every test ran and passed; 1 on any FORBIDDEN outcome, failed or erroring test.
-# The last line is a machine-readable summary:
+# The last line (also written to target/jcstress-<mode>/summary.txt) is a machine-readable summary:
 #   JCSTRESS-SUMMARY mode=<mode> tests=<distinct tests with results> planned=<n> passed=<n> failed=<n> soft=<n> hard=<n>
 set -euo pipefail
 
@@ -72,7 +72,7 @@ ok=1
 [[ -n $line && ${failed:-1} -eq 0 && ${soft:-1} -eq 0 && ${hard:-1} -eq 0 && ${passed:-0} -eq ${planned:--1} ]] || ok=0
 grep -q '^  Failed tests: No matches' "$out/output.txt" || ok=0
 grep -q '^  Error tests: No matches' "$out/output.txt" || ok=0
-echo "$summary"
+echo "$summary" | tee "$out/summary.txt"
 if [[ $ok -ne 1 ]]; then
     echo "run.sh: jcstress FAILED (forbidden outcome, failed or erroring test; see $out/results/index.html)" >&2
     exit 1
