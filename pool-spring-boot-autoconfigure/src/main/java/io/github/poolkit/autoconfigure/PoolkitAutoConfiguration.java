@@ -1,0 +1,78 @@
+package io.github.poolkit.autoconfigure;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Primary;
+
+import io.github.poolkit.DelayScheduler;
+import io.github.poolkit.WeightedSemaphore;
+import io.github.poolkit.WorkerPool;
+
+/**
+ * Auto-configuration of poolkit's beans from {@link PoolkitProperties}: the primary {@link WorkerPool}
+ * {@code workerPool}, one pool per {@code poolkit.pools.<name>}, the primary
+ * {@link WeightedSemaphore} {@code weightedSemaphore}, one semaphore per
+ * {@code poolkit.semaphores.<name>}, and the {@link DelayScheduler} {@code delayScheduler}.
+ *
+ * <p>Each bean backs off when its {@code enabled} key is {@code false} or when the application defines a bean of the
+ * same name. The configuration runs after Spring Boot's task execution and scheduling auto-configurations, whose
+ * {@code applicationTaskExecutor} and {@code taskScheduler} back off as soon as any {@code Executor} or
+ * {@code ScheduledExecutorService} bean exists: running after them keeps them. Pools and the scheduler are released by
+ * {@link PoolkitLifecycle} on context close; their destroy methods ({@code release}, {@code shutdown}) never block.
+ */
+@AutoConfiguration(after = { TaskExecutionAutoConfiguration.class, TaskSchedulingAutoConfiguration.class })
+@ConditionalOnClass(WorkerPool.class)
+@EnableConfigurationProperties(PoolkitProperties.class)
+@Import(NamedBeansRegistrar.class)
+public class PoolkitAutoConfiguration {
+
+    /** Created by Spring. */
+    public PoolkitAutoConfiguration() {
+    }
+
+    @Bean
+    PoolkitLifecycle poolkitLifecycle() {
+        return new PoolkitLifecycle();
+    }
+
+    @Bean
+    PoolTaskListeners poolTaskListeners() {
+        return new PoolTaskListeners();
+    }
+
+    @Bean
+    PoolkitFactory poolkitFactory(PoolkitProperties properties, PoolTaskListeners poolTaskListeners,
+            PoolkitLifecycle poolkitLifecycle) {
+        return new PoolkitFactory(properties, poolTaskListeners, poolkitLifecycle);
+    }
+
+    @Bean(name = PoolkitFactory.WORKER_POOL, destroyMethod = "release")
+    @Primary
+    @ConditionalOnMissingBean(name = PoolkitFactory.WORKER_POOL)
+    @ConditionalOnBooleanProperty(name = "poolkit.pool.enabled", matchIfMissing = true)
+    WorkerPool workerPool(PoolkitFactory poolkitFactory) {
+        return poolkitFactory.primaryPool();
+    }
+
+    @Bean(name = PoolkitFactory.WEIGHTED_SEMAPHORE)
+    @Primary
+    @ConditionalOnMissingBean(name = PoolkitFactory.WEIGHTED_SEMAPHORE)
+    @ConditionalOnBooleanProperty(name = "poolkit.semaphore.enabled", matchIfMissing = true)
+    WeightedSemaphore weightedSemaphore(PoolkitFactory poolkitFactory) {
+        return poolkitFactory.primarySemaphore();
+    }
+
+    @Bean(name = PoolkitFactory.DELAY_SCHEDULER, destroyMethod = "shutdown")
+    @ConditionalOnMissingBean(name = PoolkitFactory.DELAY_SCHEDULER)
+    @ConditionalOnBooleanProperty(name = "poolkit.scheduler.enabled", matchIfMissing = true)
+    DelayScheduler delayScheduler(PoolkitFactory poolkitFactory) {
+        return poolkitFactory.delayScheduler();
+    }
+}

@@ -1,0 +1,445 @@
+package io.github.poolkit.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Configuration properties under {@code poolkit}: the primary worker pool ({@code poolkit.pool}), named pools
+ * ({@code poolkit.pools.<name>}), the primary weighted semaphore ({@code poolkit.semaphore}), named semaphores
+ * ({@code poolkit.semaphores.<name>}) and the delay scheduler ({@code poolkit.scheduler}).
+ *
+ * <p>Implementation overview: plain mutable holders filled by Spring Boot's binder once, at start-up, and only read
+ * afterwards. The named entries ({@link NamedPool}, {@link NamedSemaphore}) use nullable wrapper types so that an unset
+ * key can be told apart from a value: an unset key is inherited from the primary entry ({@link Pool},
+ * {@link Semaphore}). The {@code enabled} switch is never inherited. Values are checked when the bean they configure is
+ * created ({@link PoolSettings}), so a bad value stops start-up with a report naming the property.
+ */
+@ConfigurationProperties("poolkit")
+public class PoolkitProperties {
+
+    /** The primary WorkerPool, bean "workerPool"; also the defaults of the named pools. */
+    private final Pool pool = new Pool();
+
+    /** More WorkerPool beans, one per key (the bean name); unset keys are inherited from poolkit.pool. */
+    private final Map<String, NamedPool> pools = new LinkedHashMap<>();
+
+    /** The primary WeightedSemaphore, bean "weightedSemaphore"; also the defaults of the named semaphores. */
+    private final Semaphore semaphore = new Semaphore();
+
+    /** More WeightedSemaphore beans, one per key (the bean name); unset keys are inherited from poolkit.semaphore. */
+    private final Map<String, NamedSemaphore> semaphores = new LinkedHashMap<>();
+
+    /** The DelayScheduler, bean "delayScheduler". */
+    private final Scheduler scheduler = new Scheduler();
+
+    /** @return the primary pool's settings */
+    public Pool getPool() {
+        return pool;
+    }
+
+    /** @return the named pools' settings, by bean name, in declaration order */
+    public Map<String, NamedPool> getPools() {
+        return pools;
+    }
+
+    /** @return the primary semaphore's settings */
+    public Semaphore getSemaphore() {
+        return semaphore;
+    }
+
+    /** @return the named semaphores' settings, by bean name, in declaration order */
+    public Map<String, NamedSemaphore> getSemaphores() {
+        return semaphores;
+    }
+
+    /** @return the scheduler's settings */
+    public Scheduler getScheduler() {
+        return scheduler;
+    }
+
+    /** Settings of the primary worker pool ({@code poolkit.pool}), inherited by the named pools. */
+    public static class Pool {
+
+        /** Whether to create the primary WorkerPool bean "workerPool". */
+        private boolean enabled = true;
+
+        /** Most workers alive at once; zero or negative means unlimited. */
+        private int capacity = 256;
+
+        /**
+         * How long an idle worker may stay unused before it is stopped, also the interval of that check. Zero means
+         * the default (1s); negative is only valid with disable-purge.
+         */
+        private Duration expiry = Duration.ofSeconds(1);
+
+        /** Whether a submit fails at once with PoolOverloadException instead of blocking when no worker is free. */
+        private boolean nonblocking = false;
+
+        /** Most callers that may be blocked in a submit at once; 0 means no limit. */
+        private int maxBlockingTasks = 0;
+
+        /** Whether to allocate the idle-worker store for the full capacity up front; needs a positive capacity. */
+        private boolean preAlloc = false;
+
+        /** Whether idle workers are kept forever instead of being stopped after the expiry. */
+        private boolean disablePurge = false;
+
+        /**
+         * Tasks that may wait in a FIFO queue when every worker is busy: 0 for no queue (callers block), n for a
+         * queue of n tasks, -1 for an unbounded queue (a submit never blocks).
+         */
+        private int queueCapacity = 0;
+
+        /** Whether workers are virtual threads instead of platform threads. */
+        private boolean virtualThreads = false;
+
+        /** How long to wait on context close for running and queued tasks to finish. */
+        private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+        /** @return whether to create the primary pool */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether to create the primary pool */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the most workers alive at once; zero or negative means unlimited */
+        public int getCapacity() {
+            return capacity;
+        }
+
+        /** @param capacity the most workers alive at once; zero or negative means unlimited */
+        public void setCapacity(int capacity) {
+            this.capacity = capacity;
+        }
+
+        /** @return how long an idle worker may stay unused */
+        public Duration getExpiry() {
+            return expiry;
+        }
+
+        /** @param expiry how long an idle worker may stay unused */
+        public void setExpiry(Duration expiry) {
+            this.expiry = expiry;
+        }
+
+        /** @return whether a submit fails instead of blocking */
+        public boolean isNonblocking() {
+            return nonblocking;
+        }
+
+        /** @param nonblocking whether a submit fails instead of blocking */
+        public void setNonblocking(boolean nonblocking) {
+            this.nonblocking = nonblocking;
+        }
+
+        /** @return the most callers blocked at once; 0 means no limit */
+        public int getMaxBlockingTasks() {
+            return maxBlockingTasks;
+        }
+
+        /** @param maxBlockingTasks the most callers blocked at once; 0 means no limit */
+        public void setMaxBlockingTasks(int maxBlockingTasks) {
+            this.maxBlockingTasks = maxBlockingTasks;
+        }
+
+        /** @return whether the idle-worker store is allocated up front */
+        public boolean isPreAlloc() {
+            return preAlloc;
+        }
+
+        /** @param preAlloc whether the idle-worker store is allocated up front */
+        public void setPreAlloc(boolean preAlloc) {
+            this.preAlloc = preAlloc;
+        }
+
+        /** @return whether idle workers are kept forever */
+        public boolean isDisablePurge() {
+            return disablePurge;
+        }
+
+        /** @param disablePurge whether idle workers are kept forever */
+        public void setDisablePurge(boolean disablePurge) {
+            this.disablePurge = disablePurge;
+        }
+
+        /** @return the queue capacity: 0 none, n bounded, -1 unbounded */
+        public int getQueueCapacity() {
+            return queueCapacity;
+        }
+
+        /** @param queueCapacity the queue capacity: 0 none, n bounded, -1 unbounded */
+        public void setQueueCapacity(int queueCapacity) {
+            this.queueCapacity = queueCapacity;
+        }
+
+        /** @return whether workers are virtual threads */
+        public boolean isVirtualThreads() {
+            return virtualThreads;
+        }
+
+        /** @param virtualThreads whether workers are virtual threads */
+        public void setVirtualThreads(boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
+        }
+
+        /** @return how long to wait for tasks on context close */
+        public Duration getShutdownTimeout() {
+            return shutdownTimeout;
+        }
+
+        /** @param shutdownTimeout how long to wait for tasks on context close */
+        public void setShutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = shutdownTimeout;
+        }
+    }
+
+    /**
+     * Settings of one named worker pool ({@code poolkit.pools.<name>}). Every key left unset ({@code null}) takes the
+     * value of the same key under {@code poolkit.pool}, except {@code enabled}, which defaults to {@code true}.
+     */
+    public static class NamedPool {
+
+        /** Whether to create this pool's bean. Not inherited from poolkit.pool.enabled. */
+        private boolean enabled = true;
+
+        /** Most workers alive at once; zero or negative means unlimited. Default: poolkit.pool.capacity. */
+        private Integer capacity;
+
+        /** How long an idle worker may stay unused before it is stopped. Default: poolkit.pool.expiry. */
+        private Duration expiry;
+
+        /** Whether a submit fails at once instead of blocking. Default: poolkit.pool.nonblocking. */
+        private Boolean nonblocking;
+
+        /** Most callers blocked in a submit at once; 0 means no limit. Default: poolkit.pool.max-blocking-tasks. */
+        private Integer maxBlockingTasks;
+
+        /** Whether to allocate the idle-worker store up front. Default: poolkit.pool.pre-alloc. */
+        private Boolean preAlloc;
+
+        /** Whether idle workers are kept forever. Default: poolkit.pool.disable-purge. */
+        private Boolean disablePurge;
+
+        /** Queue capacity: 0 none, n bounded, -1 unbounded. Default: poolkit.pool.queue-capacity. */
+        private Integer queueCapacity;
+
+        /** Whether workers are virtual threads. Default: poolkit.pool.virtual-threads. */
+        private Boolean virtualThreads;
+
+        /** How long to wait on context close for tasks to finish. Default: poolkit.pool.shutdown-timeout. */
+        private Duration shutdownTimeout;
+
+        /** @return whether to create this pool */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether to create this pool */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the capacity, or {@code null} to inherit */
+        public Integer getCapacity() {
+            return capacity;
+        }
+
+        /** @param capacity the capacity, or {@code null} to inherit */
+        public void setCapacity(Integer capacity) {
+            this.capacity = capacity;
+        }
+
+        /** @return the expiry, or {@code null} to inherit */
+        public Duration getExpiry() {
+            return expiry;
+        }
+
+        /** @param expiry the expiry, or {@code null} to inherit */
+        public void setExpiry(Duration expiry) {
+            this.expiry = expiry;
+        }
+
+        /** @return whether a submit fails instead of blocking, or {@code null} to inherit */
+        public Boolean getNonblocking() {
+            return nonblocking;
+        }
+
+        /** @param nonblocking whether a submit fails instead of blocking, or {@code null} to inherit */
+        public void setNonblocking(Boolean nonblocking) {
+            this.nonblocking = nonblocking;
+        }
+
+        /** @return the most callers blocked at once, or {@code null} to inherit */
+        public Integer getMaxBlockingTasks() {
+            return maxBlockingTasks;
+        }
+
+        /** @param maxBlockingTasks the most callers blocked at once, or {@code null} to inherit */
+        public void setMaxBlockingTasks(Integer maxBlockingTasks) {
+            this.maxBlockingTasks = maxBlockingTasks;
+        }
+
+        /** @return whether to pre-allocate, or {@code null} to inherit */
+        public Boolean getPreAlloc() {
+            return preAlloc;
+        }
+
+        /** @param preAlloc whether to pre-allocate, or {@code null} to inherit */
+        public void setPreAlloc(Boolean preAlloc) {
+            this.preAlloc = preAlloc;
+        }
+
+        /** @return whether idle workers are kept forever, or {@code null} to inherit */
+        public Boolean getDisablePurge() {
+            return disablePurge;
+        }
+
+        /** @param disablePurge whether idle workers are kept forever, or {@code null} to inherit */
+        public void setDisablePurge(Boolean disablePurge) {
+            this.disablePurge = disablePurge;
+        }
+
+        /** @return the queue capacity, or {@code null} to inherit */
+        public Integer getQueueCapacity() {
+            return queueCapacity;
+        }
+
+        /** @param queueCapacity the queue capacity, or {@code null} to inherit */
+        public void setQueueCapacity(Integer queueCapacity) {
+            this.queueCapacity = queueCapacity;
+        }
+
+        /** @return whether workers are virtual threads, or {@code null} to inherit */
+        public Boolean getVirtualThreads() {
+            return virtualThreads;
+        }
+
+        /** @param virtualThreads whether workers are virtual threads, or {@code null} to inherit */
+        public void setVirtualThreads(Boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
+        }
+
+        /** @return the shutdown timeout, or {@code null} to inherit */
+        public Duration getShutdownTimeout() {
+            return shutdownTimeout;
+        }
+
+        /** @param shutdownTimeout the shutdown timeout, or {@code null} to inherit */
+        public void setShutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = shutdownTimeout;
+        }
+    }
+
+    /** Settings of the primary weighted semaphore ({@code poolkit.semaphore}), inherited by the named ones. */
+    public static class Semaphore {
+
+        /** Whether to create the primary WeightedSemaphore bean "weightedSemaphore". */
+        private boolean enabled = true;
+
+        /** Total weight of the permits; must not be negative. */
+        private long size = 64;
+
+        /** @return whether to create the primary semaphore */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether to create the primary semaphore */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the total weight of the permits */
+        public long getSize() {
+            return size;
+        }
+
+        /** @param size the total weight of the permits */
+        public void setSize(long size) {
+            this.size = size;
+        }
+    }
+
+    /**
+     * Settings of one named weighted semaphore ({@code poolkit.semaphores.<name>}); an unset size is inherited from
+     * {@code poolkit.semaphore.size}, and {@code enabled} defaults to {@code true}.
+     */
+    public static class NamedSemaphore {
+
+        /** Whether to create this semaphore's bean. Not inherited from poolkit.semaphore.enabled. */
+        private boolean enabled = true;
+
+        /** Total weight of the permits; must not be negative. Default: poolkit.semaphore.size. */
+        private Long size;
+
+        /** @return whether to create this semaphore */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether to create this semaphore */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the size, or {@code null} to inherit */
+        public Long getSize() {
+            return size;
+        }
+
+        /** @param size the size, or {@code null} to inherit */
+        public void setSize(Long size) {
+            this.size = size;
+        }
+    }
+
+    /** Settings of the delay scheduler ({@code poolkit.scheduler}). */
+    public static class Scheduler {
+
+        /** Whether to create the DelayScheduler bean "delayScheduler". */
+        private boolean enabled = true;
+
+        /** Workers that run due jobs; must be positive. */
+        private int workers = 4;
+
+        /** How long to wait on context close for due and running jobs to finish. */
+        private Duration shutdownTimeout = Duration.ofSeconds(30);
+
+        /** @return whether to create the scheduler */
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        /** @param enabled whether to create the scheduler */
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        /** @return the number of workers */
+        public int getWorkers() {
+            return workers;
+        }
+
+        /** @param workers the number of workers */
+        public void setWorkers(int workers) {
+            this.workers = workers;
+        }
+
+        /** @return how long to wait for jobs on context close */
+        public Duration getShutdownTimeout() {
+            return shutdownTimeout;
+        }
+
+        /** @param shutdownTimeout how long to wait for jobs on context close */
+        public void setShutdownTimeout(Duration shutdownTimeout) {
+            this.shutdownTimeout = shutdownTimeout;
+        }
+    }
+}

@@ -1,0 +1,34 @@
+package io.github.poolkit.autoconfigure.actuate;
+
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+import io.github.poolkit.WeightedSemaphore;
+import io.github.poolkit.WorkerPool;
+import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
+
+/**
+ * Auto-configuration of the {@code pools} Actuator endpoint ({@link PoolsEndpoint}) when Spring Boot Actuator is on
+ * the classpath and the endpoint is available (access not {@code none}, and exposed).
+ */
+@AutoConfiguration(after = PoolkitAutoConfiguration.class)
+@ConditionalOnClass({ WorkerPool.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnAvailableEndpoint(PoolsEndpoint.class)
+public class PoolsEndpointAutoConfiguration {
+
+    /** Created by Spring. */
+    public PoolsEndpointAutoConfiguration() {
+    }
+
+    @Bean
+    @ConditionalOnMissingBean
+    PoolsEndpoint poolsEndpoint(ListableBeanFactory beanFactory) {
+        return new PoolsEndpoint(beanFactory.getBeansOfType(WorkerPool.class),
+                beanFactory.getBeansOfType(WeightedSemaphore.class));
+    }
+}

@@ -1,0 +1,67 @@
+package io.github.poolkit.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The configuration processor generated the IDE metadata of every {@code poolkit.*} key, with the documented
+ * defaults and a description taken from the field's javadoc.
+ */
+class ConfigurationMetadataTests {
+
+    @Test
+    void everyDocumentedKeyHasMetadataWithItsDefault() throws Exception {
+        Map<String, Map<String, Object>> properties = properties();
+        Map<String, Object> expectedDefaults = Map.ofEntries(Map.entry("poolkit.pool.enabled", true),
+                Map.entry("poolkit.pool.capacity", 256), Map.entry("poolkit.pool.expiry", "1s"),
+                Map.entry("poolkit.pool.nonblocking", false), Map.entry("poolkit.pool.max-blocking-tasks", 0),
+                Map.entry("poolkit.pool.pre-alloc", false), Map.entry("poolkit.pool.disable-purge", false),
+                Map.entry("poolkit.pool.queue-capacity", 0), Map.entry("poolkit.pool.virtual-threads", false),
+                Map.entry("poolkit.pool.shutdown-timeout", "30s"), Map.entry("poolkit.semaphore.enabled", true),
+                Map.entry("poolkit.semaphore.size", 64), Map.entry("poolkit.scheduler.enabled", true),
+                Map.entry("poolkit.scheduler.workers", 4));
+        expectedDefaults.forEach((key, value) -> {
+            assertThat(properties).as(key).containsKey(key);
+            assertThat(properties.get(key).get("defaultValue")).as(key).isEqualTo(value);
+            assertThat((String) properties.get(key).get("description")).as(key).isNotBlank();
+        });
+        assertThat(properties).containsKeys("poolkit.pools", "poolkit.semaphores");
+        assertThat((String) properties.get("poolkit.pool.virtual-threads").get("description")).startsWith("Whether");
+        assertThat(properties.get("poolkit.pool.expiry").get("type")).isEqualTo("java.time.Duration");
+    }
+
+    @Test
+    void handWrittenHintsAreMergedIn() throws Exception {
+        assertThat(byName(metadata(), "hints")).containsKeys("poolkit.pool.queue-capacity", "poolkit.pools.keys");
+    }
+
+    private static Map<String, Map<String, Object>> properties() throws Exception {
+        return byName(metadata(), "properties");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Map<String, Object>> byName(Map<String, Object> metadata, String section) {
+        Map<String, Map<String, Object>> byName = new HashMap<>();
+        for (Map<String, Object> entry : (List<Map<String, Object>>) metadata.get(section)) {
+            byName.put((String) entry.get("name"), entry);
+        }
+        return byName;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> metadata() throws Exception {
+        try (InputStream json = ConfigurationMetadataTests.class
+                .getResourceAsStream("/META-INF/spring-configuration-metadata.json")) {
+            assertThat(json).as("generated metadata").isNotNull();
+            return JsonMapper.builder().build().readValue(json, Map.class);
+        }
+    }
+}

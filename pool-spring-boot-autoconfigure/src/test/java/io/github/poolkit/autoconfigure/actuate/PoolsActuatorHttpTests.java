@@ -1,0 +1,128 @@
+package io.github.poolkit.autoconfigure.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import io.github.poolkit.WorkerPool;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The endpoint, the health contributor and the meters over real HTTP, in a web application with the write operation
+ * allowed ({@code management.endpoint.pools.access=unrestricted}).
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+        "management.endpoints.web.exposure.include=pools,health,metrics",
+        "management.endpoint.pools.access=unrestricted",
+        "management.endpoint.health.show-details=always",
+        "poolkit.pools.reports.capacity=4",
+        "poolkit.semaphores.gpu-memory.size=16" })
+@Timeout(60)
+class PoolsActuatorHttpTests {
+
+    private static final JsonMapper json = JsonMapper.builder().build();
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    private int port;
+
+    @Autowired
+    private WorkerPool workerPool;
+
+    @Test
+    void listsPoolsAndSemaphores() throws Exception {
+        JsonNode body = getJson("/actuator/pools", 200);
+        JsonNode reports = body.get("pools").get("reports");
+        assertThat(reports.get("capacity").asInt()).isEqualTo(4);
+        assertThat(reports.get("running").asInt()).isZero();
+        assertThat(reports.get("waiting").asInt()).isZero();
+        assertThat(reports.get("free").asInt()).isEqualTo(4);
+        assertThat(reports.get("closed").asBoolean()).isFalse();
+        assertThat(body.get("pools").has("workerPool")).isTrue();
+        JsonNode gpu = body.get("semaphores").get("gpu-memory");
+        assertThat(gpu.get("size").asLong()).isEqualTo(16);
+        assertThat(gpu.get("used").asLong()).isZero();
+        assertThat(gpu.get("waiting").asInt()).isZero();
+        assertThat(gpu.get("available").asLong()).isEqualTo(16);
+        assertThat(body.get("semaphores").has("weightedSemaphore")).isTrue();
+    }
+
+    @Test
+    void readsOneEntryOfEitherKindAnd404ForUnknownNames() throws Exception {
+        assertThat(getJson("/actuator/pools/workerPool", 200).get("capacity").asInt()).isEqualTo(256);
+        assertThat(getJson("/actuator/pools/gpu-memory", 200).get("size").asLong()).isEqualTo(16);
+        assertThat(send(HttpRequest.newBuilder(uri("/actuator/pools/nope")).GET()).statusCode()).isEqualTo(404);
+    }
+
+    @Test
+    void tunesAPoolThroughTheWriteOperation() throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/actuator/pools/reports"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"capacity\": 8}")));
+        assertThat(response.statusCode()).isEqualTo(200);
+        assertThat(json.readTree(response.body()).get("capacity").asInt()).isEqualTo(8);
+        assertThat(getJson("/actuator/pools/reports", 200).get("capacity").asInt()).isEqualTo(8);
+        HttpResponse<String> bad = send(HttpRequest.newBuilder(uri("/actuator/pools/reports"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"capacity\": 0}")));
+        assertThat(bad.statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void healthIsUpWithPerPoolDetails() throws Exception {
+        JsonNode health = getJson("/actuator/health/pools", 200);
+        assertThat(health.get("status").asString()).isEqualTo("UP");
+        assertThat(health.get("details").get("pools").get("reports").get("closed").asBoolean()).isFalse();
+    }
+
+    @Test
+    void metersAreServedByTheMetricsEndpoint() throws Exception {
+        JsonNode capacity = getJson("/actuator/metrics/poolkit.pool.capacity?tag=name:workerPool", 200);
+        assertThat(capacity.get("measurements").get(0).get("value").asDouble()).isEqualTo(256);
+        JsonNode size = getJson("/actuator/metrics/poolkit.semaphore.size?tag=name:gpu-memory", 200);
+        assertThat(size.get("measurements").get(0).get("value").asDouble()).isEqualTo(16);
+        workerPool.submit(() -> { }).get(10, TimeUnit.SECONDS);
+        await().atMost(10, TimeUnit.SECONDS).until(() -> getJson(
+                "/actuator/metrics/poolkit.pool.tasks?tag=name:workerPool&tag=outcome:completed", 200)
+                .get("measurements").get(0).get("value").asDouble() >= 1);
+        assertThat(getJson("/actuator/metrics/poolkit.pool.task.duration?tag=name:workerPool", 200)
+                .get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(1);
+        assertThat(send(HttpRequest.newBuilder(uri("/actuator/metrics/poolkit.pool.task.wait")).GET()).statusCode())
+                .isEqualTo(200);
+    }
+
+    private JsonNode getJson(String path, int expectedStatus) throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri(path)).GET());
+        assertThat(response.statusCode()).as(path).isEqualTo(expectedStatus);
+        return json.readTree(response.body());
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://localhost:" + port + path);
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class WebApplication {
+    }
+}
