@@ -1,0 +1,68 @@
+package io.github.poolkit.stress;
+
+import io.github.poolkit.PoolOptions;
+import io.github.poolkit.PoolOverloadException;
+import io.github.poolkit.WorkerPool;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * Guarantee: capacity is never exceeded when two callers race for the last free worker (ants #374: the check
+ * "running &lt; capacity" and the increment must be one step). A nonblocking pool of capacity 1 gets two tasks that hold
+ * their worker until the arbiter opens the gate: exactly one is accepted, the other gets
+ * {@link PoolOverloadException}.
+ *
+ * <p>r1, r2: 1 if that actor's {@code execute} was accepted, 0 if it was overloaded. r3: how many tasks ran, after
+ * termination ({@link Quiesce#STUCK} if the pool hung).
+ */
+@JCStressTest
+@Outcome(id = {"1, 0, 1", "0, 1, 1"}, expect = ACCEPTABLE, desc = "one caller got the worker, the other was overloaded")
+@Outcome(expect = FORBIDDEN, desc = "both accepted (capacity exceeded), none accepted, or a task lost or run twice")
+@State
+public class WorkerPoolLastWorker {
+
+    private final WorkerPool pool = WorkerPool.create(1,
+            PoolOptions.builder().name("jcs-last-worker").nonblocking(true).disablePurge(true).build());
+    private final CountDownLatch gate = new CountDownLatch(1);
+    private final AtomicInteger runs = new AtomicInteger();
+
+    private int submit() {
+        try {
+            pool.execute(() -> {
+                runs.incrementAndGet();
+                Quiesce.hold(gate);
+            });
+            return 1;
+        } catch (PoolOverloadException e) {
+            return 0;
+        }
+    }
+
+    /** First caller. */
+    @Actor
+    public void first(III_Result r) {
+        r.r1 = submit();
+    }
+
+    /** Second caller. */
+    @Actor
+    public void second(III_Result r) {
+        r.r2 = submit();
+    }
+
+    /** Lets the task finish, terminates the pool and counts the runs. */
+    @Arbiter
+    public void arbiter(III_Result r) {
+        r.r3 = Quiesce.openAndTerminate(gate, pool) ? runs.get() : Quiesce.STUCK;
+    }
+}

@@ -1,0 +1,70 @@
+package io.github.poolkit.stress;
+
+import io.github.poolkit.PoolClosedException;
+import io.github.poolkit.PoolOptions;
+import io.github.poolkit.WorkerPool;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * Guarantee: no accepted task is lost by {@code shutdownNow}: it either runs or is handed back, exactly one of the two.
+ * The pool's only worker is held by a task that waits until interrupted (by {@code shutdownNow}), so a task accepted
+ * meanwhile goes to the queue, where {@code shutdownNow} must find it.
+ *
+ * <p>r1: 1 if {@code execute} accepted the task, 0 if it was rejected as closed. r2: 1 if {@code shutdownNow} handed
+ * it back. r3: how many times it ran, after termination ({@link Quiesce#STUCK} if the pool hung). The task can not
+ * run: the only worker is held until {@code shutdownNow} has drained the queue.
+ */
+@JCStressTest
+@Outcome(id = "1, 1, 0", expect = ACCEPTABLE, desc = "queued, then handed back by shutdownNow, never ran")
+@Outcome(id = "0, 0, 0", expect = ACCEPTABLE, desc = "rejected by the stopped pool")
+@Outcome(expect = FORBIDDEN, desc = "lost, run and handed back, run twice, or the pool hung")
+@State
+public class WorkerPoolShutdownNowVsExecute {
+
+    private final WorkerPool pool = WorkerPool.create(1,
+            PoolOptions.builder().name("jcs-stop-exec").queueCapacity(-1).disablePurge(true).build());
+    private final CountDownLatch gate = new CountDownLatch(1);
+    private final AtomicInteger runs = new AtomicInteger();
+    private final Runnable task = runs::incrementAndGet;
+
+    /** Occupies the only worker until {@code shutdownNow} interrupts it (or the arbiter opens the gate). */
+    public WorkerPoolShutdownNowVsExecute() {
+        pool.execute(() -> Quiesce.hold(gate));
+    }
+
+    /** Submits the task. */
+    @Actor
+    public void execute(III_Result r) {
+        try {
+            pool.execute(task);
+            r.r1 = 1;
+        } catch (PoolClosedException e) {
+            r.r1 = 0;
+        }
+    }
+
+    /** Stops the pool and looks for the task among the ones handed back. */
+    @Actor
+    public void shutdownNow(III_Result r) {
+        List<Runnable> handedBack = pool.shutdownNow();
+        r.r2 = handedBack.contains(task) ? 1 : 0;
+    }
+
+    /** Terminates the pool and counts the runs. */
+    @Arbiter
+    public void arbiter(III_Result r) {
+        r.r3 = Quiesce.openAndTerminate(gate, pool) ? runs.get() : Quiesce.STUCK;
+    }
+}

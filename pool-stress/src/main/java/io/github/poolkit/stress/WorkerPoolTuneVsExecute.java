@@ -1,0 +1,70 @@
+package io.github.poolkit.stress;
+
+import io.github.poolkit.PoolOptions;
+import io.github.poolkit.PoolOverloadException;
+import io.github.poolkit.WorkerPool;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * Guarantee: once {@code tune} has shrunk the capacity, no new worker is started beyond it. A nonblocking pool of
+ * capacity 2 is shrunk to 1 while another thread submits two tasks that hold their workers until the arbiter opens the
+ * gate. If {@code running()}, read right after {@code tune(1)} returned, is below 2, then at most one worker existed
+ * when the shrink took effect and the second task must have been refused.
+ *
+ * <p>r1: {@code running()} right after {@code tune(1)}. r2: tasks accepted. r3: tasks that ran, after termination
+ * ({@link Quiesce#STUCK} if the pool hung).
+ */
+@JCStressTest
+@Outcome(id = {"0, 1, 1", "1, 1, 1"}, expect = ACCEPTABLE, desc = "the shrink came first: only one task accepted")
+@Outcome(id = "2, 2, 2", expect = ACCEPTABLE, desc = "both tasks accepted before the shrink (busy surplus worker)")
+@Outcome(expect = FORBIDDEN, desc = "a worker started beyond the shrunk capacity, or a task was lost or run twice")
+@State
+public class WorkerPoolTuneVsExecute {
+
+    private final WorkerPool pool = WorkerPool.create(2,
+            PoolOptions.builder().name("jcs-tune-exec").nonblocking(true).disablePurge(true).build());
+    private final CountDownLatch gate = new CountDownLatch(1);
+    private final AtomicInteger runs = new AtomicInteger();
+
+    /** Shrinks the pool, then looks at how many workers it has. */
+    @Actor
+    public void tune(III_Result r) {
+        pool.tune(1);
+        r.r1 = pool.running();
+    }
+
+    /** Submits two gated tasks. */
+    @Actor
+    public void submit(III_Result r) {
+        int accepted = 0;
+        for (int i = 0; i < 2; i++) {
+            try {
+                pool.execute(() -> {
+                    runs.incrementAndGet();
+                    Quiesce.hold(gate);
+                });
+                accepted++;
+            } catch (PoolOverloadException e) {
+                // refused: the capacity was reached
+            }
+        }
+        r.r2 = accepted;
+    }
+
+    /** Lets the tasks finish, terminates the pool and counts the runs. */
+    @Arbiter
+    public void arbiter(III_Result r) {
+        r.r3 = Quiesce.openAndTerminate(gate, pool) ? runs.get() : Quiesce.STUCK;
+    }
+}
