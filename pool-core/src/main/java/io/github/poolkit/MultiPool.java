@@ -34,6 +34,9 @@ public class MultiPool extends AbstractExecutorService implements AutoCloseable 
         LEAST_TASKS
     }
 
+    /** The most sub-pools a multi-pool may have. */
+    public static final int MAX_POOLS = 1 << 12;
+
     private final WorkerPool[] pools;
     private final LoadBalancing strategy;
     private final AtomicInteger next = new AtomicInteger();
@@ -41,8 +44,9 @@ public class MultiPool extends AbstractExecutorService implements AutoCloseable 
     private final String name;
 
     private MultiPool(int size, int capacityPerPool, LoadBalancing strategy, PoolOptions options) {
-        if (size <= 0) {
-            throw new IllegalArgumentException("pools must be > 0, was " + size + ": give the number of sub-pools");
+        if (size <= 0 || size > MAX_POOLS) {
+            throw new IllegalArgumentException("pools must be between 1 and " + MAX_POOLS + ", was " + size
+                    + ": give the number of sub-pools (a few per core is plenty)");
         }
         this.strategy = Objects.requireNonNull(strategy, "strategy");
         this.name = Objects.requireNonNull(options, "options").name();
@@ -55,11 +59,11 @@ public class MultiPool extends AbstractExecutorService implements AutoCloseable 
     /**
      * Creates a multi-pool with the default options.
      *
-     * @param pools           how many pools; must be &gt; 0
+     * @param pools           how many pools; from 1 to {@link #MAX_POOLS}
      * @param capacityPerPool each pool's capacity; {@code <= 0} means unlimited
      * @param strategy        how tasks are spread
      * @return an open multi-pool
-     * @throws IllegalArgumentException if {@code pools <= 0}
+     * @throws IllegalArgumentException if {@code pools} is not between 1 and {@link #MAX_POOLS}
      */
     public static MultiPool create(int pools, int capacityPerPool, LoadBalancing strategy) {
         return create(pools, capacityPerPool, strategy, PoolOptions.defaults());
@@ -68,12 +72,12 @@ public class MultiPool extends AbstractExecutorService implements AutoCloseable 
     /**
      * Creates a multi-pool; every pool gets these options (and the name {@code <name>-<index>}).
      *
-     * @param pools           how many pools; must be &gt; 0
+     * @param pools           how many pools; from 1 to {@link #MAX_POOLS}
      * @param capacityPerPool each pool's capacity; {@code <= 0} means unlimited
      * @param strategy        how tasks are spread
      * @param options         the options of each pool
      * @return an open multi-pool
-     * @throws IllegalArgumentException if {@code pools <= 0} or an option is invalid
+     * @throws IllegalArgumentException if {@code pools} is not between 1 and {@link #MAX_POOLS} or an option is invalid
      */
     public static MultiPool create(int pools, int capacityPerPool, LoadBalancing strategy, PoolOptions options) {
         return new MultiPool(pools, capacityPerPool, strategy, options);
@@ -147,16 +151,16 @@ public class MultiPool extends AbstractExecutorService implements AutoCloseable 
         return sum;
     }
 
-    /** @return the summed free workers, or -1 when the pools are unlimited */
+    /** @return the summed free workers (at most {@code Integer.MAX_VALUE}), or -1 when the pools are unlimited */
     public int free() {
         if (pools[0].capacity() < 0) {
             return -1;
         }
-        int sum = 0;
+        long sum = 0;
         for (WorkerPool p : pools) {
             sum += p.free();
         }
-        return sum;
+        return (int) Math.min(Integer.MAX_VALUE, sum);
     }
 
     /** @return the summed blocked callers and queued tasks */
