@@ -99,6 +99,9 @@ public class WeightedSemaphore {
     private static final long WAITERS = Long.MIN_VALUE;
     private static final long USED = Long.MAX_VALUE;
 
+    /** Spins of a platform thread before it parks to wait; only worth it when another core can grant meanwhile. */
+    private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 256 : 0;
+
     private static final VarHandle STATE;
 
     static {
@@ -446,19 +449,25 @@ public class WeightedSemaphore {
         }
         boolean interrupted = false;
         boolean timedOut = false;
+        // Spin briefly first: under contention a grant often comes within a short critical section, and a waiter
+        // that sees it without parking saves the unpark/wake-up round trip (AQS does the same).
+        int spins = Thread.currentThread().isVirtual() ? 0 : SPINS;
         while (waiter.isWaiting()) {
             if (Thread.interrupted()) {
                 interrupted = true;
                 break;
             }
-            if (!timed) {
+            long remaining = timed ? deadline - System.nanoTime() : 0L;
+            if (timed && remaining <= 0) {
+                timedOut = true;
+                break;
+            }
+            if (spins > 0) {
+                spins--;
+                Thread.onSpinWait();
+            } else if (!timed) {
                 LockSupport.park(this);
             } else {
-                long remaining = deadline - System.nanoTime();
-                if (remaining <= 0) {
-                    timedOut = true;
-                    break;
-                }
                 LockSupport.parkNanos(this, remaining);
             }
         }
