@@ -17,7 +17,9 @@ import java.util.concurrent.TimeoutException;
  * <p>{@link #execute} hands a task to an idle worker, else starts a new worker while {@code running() < capacity()},
  * else puts it in the queue if one is configured ({@link PoolOptions.Builder#queueCapacity}) and has room, else fails
  * fast with {@link PoolOverloadException} ({@code nonblocking}, or {@code maxBlockingTasks} callers already blocked) or
- * blocks the caller until a worker frees up. Idle workers are reused most-recently-used first and stopped after
+ * blocks the caller until a worker frees up. Blocked callers form a FIFO line: a worker that finishes takes the task
+ * of the caller first in line (to run it next, or into the queue slot it just freed) and wakes that caller, so
+ * blocked callers are served in arrival order. Idle workers are reused most-recently-used first and stopped after
  * {@code expiry} without work. The capacity can be changed at run time with {@link #tune}.
  *
  * <pre>{@code

@@ -142,6 +142,39 @@ class WorkerPoolTest {
     }
 
     @Test
+    void blockedCallersAreServedInArrivalOrder() throws Exception {
+        for (int queueCapacity : new int[] {0, 2}) {
+            try (WorkerPool pool = WorkerPool.create(1, opts().queueCapacity(queueCapacity).build())) {
+                Blocker blocker = Blocker.occupy(pool, 1);
+                List<Integer> order = new CopyOnWriteArrayList<>();
+                for (int i = 0; i < queueCapacity; i++) {
+                    int n = -queueCapacity + i; // queued tasks run first: -2, -1
+                    pool.execute(() -> order.add(n));
+                }
+                AtomicReference<Throwable> thrown = new AtomicReference<>();
+                List<Thread> callers = new ArrayList<>();
+                for (int i = 0; i < 4; i++) {
+                    int n = i;
+                    callers.add(caller(() -> pool.execute(() -> order.add(n)), thrown));
+                    await().until(() -> pool.waiting() == queueCapacity + n + 1); // caller n is in line
+                }
+                blocker.open();
+                for (Thread t : callers) {
+                    t.join();
+                }
+                await().until(() -> order.size() == queueCapacity + 4);
+                List<Integer> expected = new ArrayList<>();
+                for (int i = -queueCapacity; i < 4; i++) {
+                    expected.add(i);
+                }
+                assertThat(order).containsExactlyElementsOf(expected);
+                assertThat(thrown.get()).isNull();
+                assertThat(pool.waiting()).isZero();
+            }
+        }
+    }
+
+    @Test
     void nonblockingPoolRefusesWhenFull() throws Exception {
         try (WorkerPool pool = WorkerPool.create(2, opts().nonblocking(true).maxBlockingTasks(5).build())) {
             Blocker blocker = Blocker.occupy(pool, 2);

@@ -52,11 +52,14 @@ import java.util.function.Consumer;
  *       empty, or from the idle store (so the queue was empty); a worker that dies abnormally is replaced.</li>
  *   <li>A worker in the idle store is parked (or about to park) in {@link Worker#awaitHandoff()} with an empty slot;
  *       whoever removes it from the store is the only one allowed to hand it a payload.</li>
- *   <li>{@code blocked} counts callers waiting on {@link #workerFreed}. Every event that may let one of them proceed
- *       (a worker goes idle, a worker retires, a worker takes a task from the queue, capacity grows, the pool closes)
- *       signals the condition, so no caller waits while it could proceed (this includes a purge that leaves the pool
- *       dormant, ants #146). Blocked callers are not served in FIFO order: a newcomer may take a freed worker first,
- *       as in ants.</li>
+ *   <li>Blocked callers wait in {@code callers}, a FIFO line of {@link BlockedCaller}s ({@code blocked} mirrors its
+ *       size). While the pool is open, a worker that finishes never goes idle or takes from the queue without serving
+ *       the head of that line: it runs the head's task next, or moves it into the queue slot it just freed, and wakes
+ *       the caller, whose task is then accepted. So while callers are blocked no worker is idle, and finishing workers
+ *       serve callers in arrival order. Every other event that may let a caller proceed (a worker retires, capacity
+ *       grows, the pool closes) wakes the head (or, for growth and closing, every caller) to retry, so no caller waits
+ *       while it could proceed (this includes a purge that leaves the pool dormant, ants #146). A newcomer may still
+ *       take room freed by such an event before the woken head does; the head then keeps its place.</li>
  * </ol>
  *
  * <p>State machine: {@code OPEN -> SHUTDOWN} ({@link #release}: no new tasks, queued ones drain) {@code -> STOP}
@@ -89,8 +92,8 @@ public final class PoolEngine {
     private final long expiryNanos;
 
     private final ReentrantLock lock = new ReentrantLock();
-    /** Signalled when a blocked caller may be able to proceed. */
-    private final Condition workerFreed = lock.newCondition();
+    /** Callers blocked in execute, in arrival order. */
+    private final ArrayDeque<BlockedCaller> callers = new ArrayDeque<>();
     /** Signalled when the pool becomes terminated. */
     private final Condition terminated = lock.newCondition();
 
@@ -195,9 +198,13 @@ public final class PoolEngine {
     private void submit(Object item) {
         Worker idleWorker;
         Worker fresh = null;
+        BlockedCaller me = null;
         lock.lock();
         try {
             for (;;) {
+                if (me != null && me.taken) {
+                    return; // a finishing worker took the task (invariant 5)
+                }
                 if (state != OPEN) {
                     throw new PoolClosedException("pool '" + name + "' is closed: it takes no new tasks"
                             + " (reboot() reopens it)");
@@ -223,13 +230,21 @@ public final class PoolEngine {
                 if (nonblocking) {
                     throw new PoolOverloadException(overloaded("the pool is nonblocking"));
                 }
-                if (maxBlockingTasks > 0 && blocked >= maxBlockingTasks) {
-                    throw new PoolOverloadException(overloaded(maxBlockingTasks + " callers are already blocked"
-                            + " (maxBlockingTasks)"));
+                if (me == null) {
+                    if (maxBlockingTasks > 0 && callers.size() >= maxBlockingTasks) {
+                        throw new PoolOverloadException(overloaded(maxBlockingTasks + " callers are already blocked"
+                                + " (maxBlockingTasks)"));
+                    }
+                    me = new BlockedCaller(item, lock.newCondition());
+                    callers.addLast(me);
+                    blocked = callers.size();
                 }
-                awaitWorker();
+                awaitWorker(me);
             }
         } finally {
+            if (me != null && !me.taken && callers.remove(me)) {
+                blocked = callers.size();
+            }
             lock.unlock();
         }
         if (idleWorker != null) {
@@ -239,24 +254,57 @@ public final class PoolEngine {
         }
     }
 
-    /** Blocks the caller, lock held, until signalled. Keeps the interrupt status when it gives up. */
-    private void awaitWorker() {
-        blocked++;
+    /**
+     * Blocks a caller in the line, lock held, until its task is taken or it is woken to retry. Interrupted before its
+     * task was taken, it leaves the line and gives up, keeping its interrupt status; interrupted after, it returns
+     * (its task is accepted) with the interrupt status set.
+     */
+    private void awaitWorker(BlockedCaller me) {
         try {
-            workerFreed.await();
+            me.wake.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            // Belt and braces: should a signal have been meant for us, pass it on.
-            if (blocked > 1 && (idle.size() > 0 || hasRoom() || queueHasRoom())) {
-                workerFreed.signal();
+            if (me.taken) {
+                return;
+            }
+            callers.remove(me);
+            blocked = callers.size();
+            // Should a wake-up to retry have been meant for us, pass it on.
+            if (idle.size() > 0 || hasRoom() || queueHasRoom()) {
+                wakeHead();
             }
             RejectedExecutionException r = new RejectedExecutionException("interrupted while waiting for a worker of"
                     + " pool '" + name + "': the task was not accepted");
             r.initCause(e);
             throw r;
-        } finally {
-            blocked--;
         }
+    }
+
+    /** Wakes the first blocked caller to retry. Lock held. */
+    private void wakeHead() {
+        BlockedCaller head = callers.peekFirst();
+        if (head != null) {
+            head.wake.signal();
+        }
+    }
+
+    /** Wakes every blocked caller to retry. Lock held. */
+    private void wakeAllCallers() {
+        for (BlockedCaller c : callers) {
+            c.wake.signal();
+        }
+    }
+
+    /** Takes the first blocked caller's task, marks it accepted and wakes the caller; null when none. Lock held. */
+    private Object takeFromHeadCaller() {
+        BlockedCaller head = callers.pollFirst();
+        if (head == null) {
+            return null;
+        }
+        blocked = callers.size();
+        head.taken = true;
+        head.wake.signal();
+        return head.item;
     }
 
     private String overloaded(String why) {
@@ -376,21 +424,21 @@ public final class PoolEngine {
             }
             if (queue != null && !queue.isEmpty()) {
                 Object next = queue.pollFirst();
-                queued = queue.size();
-                if (blocked > 0) {
-                    workerFreed.signal(); // the queue has room again
+                if (state == OPEN && !callers.isEmpty()) {
+                    queue.addLast(takeFromHeadCaller()); // into the slot just freed (invariant 5)
                 }
+                queued = queue.size();
                 return next;
             }
             if (state != OPEN) {
                 retire(w);
                 return null;
             }
+            if (!callers.isEmpty()) {
+                return takeFromHeadCaller(); // run a blocked caller's task instead of going idle (invariant 5)
+            }
             w.lastUsedNanos = System.nanoTime();
             idle.push(w);
-            if (blocked > 0) {
-                workerFreed.signal();
-            }
         } finally {
             lock.unlock();
         }
@@ -457,9 +505,7 @@ public final class PoolEngine {
         w.retired = true;
         running--;
         workers.remove(w);
-        if (blocked > 0) {
-            workerFreed.signal();
-        }
+        wakeHead();
         if (running == 0 && state != OPEN) {
             terminated.signalAll();
         }
@@ -565,7 +611,7 @@ public final class PoolEngine {
             }
             capacity = newCapacity;
             if (newCapacity > old) {
-                workerFreed.signalAll();
+                wakeAllCallers();
                 for (Worker w; (w = reserveForQueue()) != null; ) {
                     toStart.add(w);
                 }
@@ -619,7 +665,7 @@ public final class PoolEngine {
                 purge.cancel(false);
                 purge = null;
             }
-            workerFreed.signalAll();
+            wakeAllCallers();
             idleWorkers = idle.removeAll();
             for (Worker w : idleWorkers) {
                 retire(w);
