@@ -356,6 +356,7 @@ public class WeightedSemaphore {
                 }
                 if (n <= size - s) {
                     if (STATE.compareAndSet(this, s, s + n)) {
+                        waiter.markGranted(); // never queued, but never left looking like a waiter either
                         return true;
                     }
                 } else if (STATE.compareAndSet(this, s, s | WAITERS)) {

@@ -32,6 +32,20 @@ class DelaySchedulerShutdownTest {
     }
 
     @Test
+    void cancellingTheLastPendingJobAfterShutdownLetsTheSchedulerTerminateAtOnce() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        AtomicBoolean ran = new AtomicBoolean();
+        ScheduledFuture<?> later = s.scheduleOnce(() -> ran.set(true), Duration.ofHours(1));
+        s.shutdown();
+        assertThat(s.awaitTermination(50, MILLISECONDS)).as("the one-shot job is still pending").isFalse();
+        assertThat(later.cancel(false)).isTrue();
+        assertThat(s.pending()).isZero();
+        assertThat(s.awaitTermination(5, TimeUnit.SECONDS)).as("terminated without waiting for the hour").isTrue();
+        s.close(); // returns at once
+        assertThat(ran).isFalse();
+    }
+
+    @Test
     void shutdownRunsPendingOneShotJobsAndCancelsPeriodicOnes() throws Exception {
         DelayScheduler s = fixture.create(2);
         CountDownLatch runningStarted = new CountDownLatch(1);

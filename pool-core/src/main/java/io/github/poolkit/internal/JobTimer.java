@@ -262,7 +262,9 @@ public final class JobTimer {
     void remove(ScheduledJob<?> job) {
         lock.lock();
         try {
-            heap.remove(job);
+            if (heap.remove(job) && runState != RUNNING && heap.isEmpty()) {
+                available.signal(); // shutting down: the timer waits for nothing now and may finish
+            }
         } finally {
             lock.unlock();
         }

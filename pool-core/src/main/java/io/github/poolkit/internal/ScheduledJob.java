@@ -147,6 +147,13 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         if (state != NEW || !RUNNER.compareAndSet(this, null, self)) {
             return;
         }
+        if (state != NEW) { // cancelled between the check and the claim: a cancel that returned true wins
+            runner = null;
+            if (state >= INTERRUPTING) {
+                absorbCancelInterrupt();
+            }
+            return;
+        }
         Throwable failure = null;
         try {
             if (callable) {
@@ -325,7 +332,7 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     /** Waits until a cancel(true) has interrupted this thread (or chose not to), then clears that interrupt. */
     private void absorbCancelInterrupt() {
         while (state == INTERRUPTING) {
-            Thread.onSpinWait();
+            Thread.yield(); // the canceller is between its interrupt and publishing INTERRUPTED
         }
         Thread.interrupted();
     }
