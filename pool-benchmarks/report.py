@@ -35,8 +35,10 @@ SUITES = [
           'worker is busy), `POOLKIT_QUEUED` one with `queueCapacity(-1)`. `TPE_FIXED` = '
           '`Executors.newFixedThreadPool`, `TPE_SYNC_CALLER_RUNS` = ThreadPoolExecutor + SynchronousQueue + '
           'CallerRunsPolicy, `SPRING` = ThreadPoolTaskExecutor (core = max = workers), `VIRTUAL_SEMAPHORE` = a '
-          'virtual thread per task bounded by a Semaphore.',
-          ['POOLKIT', 'POOLKIT_QUEUED'], ['score'], ['score'], 'higher'),
+          'virtual thread per task bounded by a Semaphore. When perf was available, `context-switches` and '
+          '`cpu.us` are per task, over all threads of the benchmark JVM (JMH `-prof perfnorm`): the number of times '
+          'a thread was switched off its core, and the CPU time spent.',
+          ['POOLKIT', 'POOLKIT_QUEUED'], ['score', 'context-switches', 'cpu.us'], ['score'], 'higher'),
     Suite('latency', '2. Submit-to-start latency',
           'One `execute` of a task that raises a flag, until the submitter sees the flag, after the executor was left '
           'idle for `idleGapMicros` (so workers are idle, and parked rather than spinning after 50 us). '
@@ -126,6 +128,11 @@ class Row:
         for name, metric in entry.get('secondaryMetrics', {}).items():
             self.values[name] = (num(metric['score']), num(metric.get('scoreError')))
             self.units[name] = metric['scoreUnit']
+        # perf's task-clock per operation is in ms of CPU time (all threads); shown as microseconds per task.
+        clock = self.value('task-clock')
+        if clock is not None:
+            self.values['cpu.us'] = (clock * 1000, None)
+            self.units['cpu.us'] = 'CPU us/op'
 
     def group(self):
         return (self.cls, self.method) + tuple(sorted(self.params.items()))
@@ -170,6 +177,8 @@ def ratio(a, b):
 
 def table(results, suite, rows):
     out = []
+    # Optional columns (perf counters) are only shown when this run measured them.
+    columns = [k for k in suite.columns if k in ('score', 'p50', 'p99') or any(k in r.values for r in rows)]
     groups = {}
     peers_of = {}  # per benchmark method: every peer seen in any of its groups, subjects first
     for r in rows:
@@ -184,7 +193,7 @@ def table(results, suite, rows):
         params = ', '.join(f'{k}={v}' for k, v in sorted(sample.params.items()))
         threads = f', {sample.threads} thread{"s" if sample.threads > 1 else ""}'
         out.append(f'**{sample.cls}.{sample.method}**{" (" + params + ")" if params else ""}{threads}\n')
-        heads = ['peer'] + [f'{k} ({sample.units.get(k, "")})' for k in suite.columns]
+        heads = ['peer'] + [f'{k} ({sample.units.get(k, "")})' for k in columns]
         refs = [p for p in suite.refs if p in by_peer]
         for ref in refs:
             for k in suite.ratios:
@@ -196,7 +205,7 @@ def table(results, suite, rows):
             if r is None:
                 out.append(f'| {peer} | {missing_reason(results, suite, peer)} |' + ' |' * (len(heads) - 2))
                 continue
-            cells = [f'`{peer}`'] + [cell(r, k) for k in suite.columns]
+            cells = [f'`{peer}`'] + [cell(r, k) for k in columns]
             for ref in refs:
                 for k in suite.ratios:
                     x = ratio(by_peer[ref].value(k), r.value(k))
@@ -282,10 +291,11 @@ def main(results, analysis, out_path):
         out.append(f'| note | {meta["note"]} |')
     out.append('')
     if meta['mode'] == 'quick':
+        ants = '' if meta['antsTasks'] >= 1000000 else \
+            f', and the ants benchmark scaled down to {meta["antsTasks"]:,} tasks (from 1 000 000)'
         out += ['**Quick mode**: 1 fork, 1 warm-up and 3 measured iterations of 1 s (single-shot suites: 1 warm-up, '
-                f'3 measured), only `idleGapMicros=50` for latency, and the ants benchmark scaled down to '
-                f'{meta["antsTasks"]:,} tasks (from 1 000 000). Errors are 99.9% confidence half-widths from very '
-                'few samples: wide, or n/a. Run `pool-benchmarks/run.sh full` for figures to rely on.', '']
+                f'3 measured), only `idleGapMicros=50` for latency{ants}. Errors are 99.9% confidence half-widths '
+                'from very few samples: wide, or n/a. Run `pool-benchmarks/run.sh full` for figures to rely on.', '']
     out += ['Each table below was measured in one run: poolkit and its peers side by side, same JVM flags. '
             'A ratio is the poolkit figure divided by the peer\'s, so for throughput above 1 is better for '
             'poolkit, for times and bytes below 1 is.', '']

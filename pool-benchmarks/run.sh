@@ -2,13 +2,18 @@
 # Builds pool-benchmarks/target/benchmarks.jar, runs the JMH suites with a JDK 21+ and writes docs/benchmarks.md
 # from JMH's JSON results (pool-benchmarks/report.py).
 #
-#   pool-benchmarks/run.sh [quick|full|smoke]
+#   pool-benchmarks/run.sh [quick|full|smoke|profile]
 #
-#   quick  1 fork, 1 x 1 s warm-up, 3 x 1 s measurement, the ants benchmark scaled down to 100 000 tasks;
-#          about 7 minutes on 2 cores.
-#   full   2 forks, 3 x 2 s warm-up, 5 x 2 s measurement, every parameter, the ants benchmark at 1 000 000 tasks.
-#   smoke  proves every benchmark runs (tiny settings, numbers meaningless); writes target/results/benchmarks.md
-#          instead of docs/benchmarks.md.
+#   quick    1 fork, 1 x 1 s warm-up, 3 x 1 s measurement, the ants benchmark at its full 1 000 000 tasks;
+#            about 8 minutes on 2 cores.
+#   full     2 forks, 3 x 2 s warm-up, 5 x 2 s measurement, every parameter.
+#   smoke    proves every benchmark runs (tiny settings, numbers meaningless); writes target/results/benchmarks.md
+#            instead of docs/benchmarks.md.
+#   profile  the profiles behind docs/benchmarks.md's analysis of the missed targets (JFR; see profile.py); writes
+#            docs/profiles.md. About 3 minutes.
+#
+# When `perf stat` works (Linux perf installed and allowed), the throughput suite also counts context switches and
+# CPU time per task (JMH -prof perfnorm); they show where a task's time goes without a sampling profiler.
 #
 # Environment: BENCH_NOTE=text adds a note to the report (e.g. "the machine was shared with other builds");
 # BENCH_SUITES="scheduler scheduler-heap" re-runs only those suites and keeps the other suites' earlier results;
@@ -48,7 +53,7 @@ case "$mode" in
         shots=(-f 1 -wi 1 -i 3)
         heap_shots=(-f 1 -wi 0 -i 2)
         latency=(-p idleGapMicros=50)
-        ants_tasks=100000
+        ants_tasks=1000000
         pending_jobs=1000000
         out=$root/docs/benchmarks.md
         ;;
@@ -70,8 +75,10 @@ case "$mode" in
         pending_jobs=100000
         out=$results/benchmarks.md
         ;;
+    profile)
+        ;;
     *)
-        echo "usage: $0 [quick|full|smoke]" >&2
+        echo "usage: $0 [quick|full|smoke|profile]" >&2
         exit 2
         ;;
 esac
@@ -83,6 +90,10 @@ echo "run.sh: $mode run with $("$java" -version 2>&1 | head -1) from $jdk"
 cd "$root"
 ./mvnw -B -q -pl pool-benchmarks -am package -DskipTests -Dbenchmarks.jar
 jar=$here/target/benchmarks.jar
+
+if [[ "$mode" == profile ]]; then
+    exec python3 "$here/profile.py" "$java" "$jar" "$here/target/profiles" "$root/docs/profiles.md"
+fi
 
 only=${BENCH_SUITES:-}
 if [[ -z "$only" ]]; then
@@ -106,7 +117,11 @@ suite() {
 }
 
 heap=(-prof io.github.poolkit.benchmarks.HeapProfiler)
-suite throughput 'TinyTaskThroughput' "${timed[@]}"
+counters=()
+if perf stat -e context-switches -- true >/dev/null 2>&1; then
+    counters=(-prof 'perfnorm:events=context-switches,task-clock')
+fi
+suite throughput 'TinyTaskThroughput' "${timed[@]}" ${counters[@]+"${counters[@]}"}
 suite latency 'SubmitLatency' "${timed[@]}" ${latency[@]+"${latency[@]}"}
 suite ants 'AntsSleep' "${shots[@]}" -p tasks=$ants_tasks "${heap[@]}"
 suite semaphore 'Semaphore(Uncontended|Contended|WeightedMix)' "${timed[@]}"
