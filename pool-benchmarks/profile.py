@@ -5,8 +5,8 @@ usage: profile.py JAVA BENCHMARKS_JAR WORK_DIR OUT_MD   (run through `pool-bench
 
 Each profile is one JMH run with JDK Flight Recorder (JMH's `-prof jfr`), summarised with the JDK's `jfr` tool:
 - where the CPU goes per tiny task, queued WorkerPool against ThreadPoolExecutor (execution samples, hot methods);
-- why the ants benchmark is slower than unbounded virtual threads: how often the single submitting thread parks, and
-  on what (every park of a platform thread recorded, threshold 0).
+- why the ants benchmark is slower than virtual threads made per task: how often the single submitting thread parks,
+  and on what (every park of a platform thread recorded, threshold 0), and where the carrier threads' CPU goes.
 """
 import collections
 import datetime
@@ -74,10 +74,11 @@ def main(java, jar, work, out_path):
     jdk = os.path.dirname(os.path.dirname(java))
     jfr = os.path.join(jdk, 'bin', 'jfr')
     os.makedirs(work, exist_ok=True)
-    samples_jfc = os.path.join(work, 'samples.jfc')
-    run([jfr, 'configure', '--input', 'profile', 'jdk.ExecutionSample#period=1ms', '--output', samples_jfc])
-    parks_jfc = os.path.join(work, 'parks.jfc')
-    run([jfr, 'configure', '--input', 'profile', 'jdk.ThreadPark#threshold=0ms', '--output', parks_jfc])
+    # JFR's "profile" settings, sampling every 1 ms, every park recorded, sleeps not (the ants tasks sleep 3 000 000
+    # times, and each would be an event).
+    jfc = os.path.join(work, 'poolkit.jfc')
+    run([jfr, 'configure', '--input', 'profile', 'jdk.ExecutionSample#period=1ms', 'jdk.ThreadPark#threshold=0ms',
+         'jdk.ThreadSleep#enabled=false', '--output', jfc])
     started = datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%dT%H:%M:%SZ')
     commit = run(['git', 'rev-parse', '--short', 'HEAD']).strip()
     version = subprocess.run([java, '-version'], text=True, capture_output=True).stderr.splitlines()[1]
@@ -91,7 +92,7 @@ def main(java, jar, work, out_path):
 
     # 1. Tiny tasks: where the CPU goes, queued WorkerPool against ThreadPoolExecutor.
     recs = jmh(java, jar, work, 'throughput', 'TinyTaskThroughput.oneProducer',
-               {'peer': 'POOLKIT_QUEUED,TPE_FIXED', 'workers': '2,64'}, samples_jfc,
+               {'peer': 'POOLKIT_QUEUED,TPE_FIXED', 'workers': '2,64'}, jfc,
                ['-wi', '1', '-w', '1s', '-i', '3', '-r', '3s'])
     out += ['## 1. Tiny tasks: hot methods, queued WorkerPool and ThreadPoolExecutor', '',
             'JFR execution samples (every 1 ms per running thread) of `TinyTaskThroughput.oneProducer`, by top '
@@ -107,17 +108,22 @@ def main(java, jar, work, out_path):
     # 2. Ants: how often does the single submitter park?
     tasks = 1000000
     recs = jmh(java, jar, work, 'ants', 'AntsSleep',
-               {'peer': 'POOLKIT_VIRTUAL,VIRTUAL_SEMAPHORE', 'tasks': str(tasks)}, parks_jfc,
+               {'peer': 'POOLKIT_VIRTUAL,VIRTUAL_SEMAPHORE', 'tasks': str(tasks)}, jfc,
                ['-wi', '1', '-i', '2'])
-    out += ['## 2. The ants benchmark: parks of the submitting thread', '',
-            f'`AntsSleep` at {tasks:,} tasks, 1 warm-up and 2 measured shots (so {3 * tasks:,} tasks per peer), every '
-            '`jdk.ThreadPark` event recorded (threshold 0). Only platform threads emit it: virtual threads park '
-            'by unmounting. The submitter is the JMH thread (`...-jmh-worker-1`).', '']
+    out += ['## 2. The ants benchmark: parks of the submitting thread, and the carriers\' CPU', '',
+            f'`AntsSleep` at {tasks:,} tasks, 1 warm-up and 2 measured shots (so {3 * tasks:,} tasks per peer). First '
+            'every `jdk.ThreadPark` event (threshold 0): only platform threads emit it, virtual threads park by '
+            'unmounting; the submitter is the JMH thread (`...-jmh-worker-1`). Then the execution samples by top '
+            'frame, almost all of them on the two carrier threads that run the virtual threads.', '']
     for d, path in recs.items():
         counts = parks(jfr, path)
-        out += [f'**{label(d)}**', '', '| thread | parked on | parks |', '|---|---|---|']
-        for (thread, parked), n in counts.most_common(8):
+        out += [f'**{label(d)}**: parks', '', '| thread | parked on | parks |', '|---|---|---|']
+        for (thread, parked), n in counts.most_common(6):
             out.append(f'| `{thread}` | `{parked}` | {n:,} |')
+        rows, total = hot_methods(jfr, path)
+        out += ['', f'**{label(d)}**: hot methods ({total} samples)', '', '| method | samples | share |',
+                '|---|---|---|']
+        out += [f'| `{m}` | {n} | {share:.0%} |' for m, n, share in rows]
         out.append('')
 
     os.makedirs(os.path.dirname(out_path), exist_ok=True)

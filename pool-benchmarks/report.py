@@ -302,7 +302,8 @@ def main(results, analysis, out_path):
     out += ['## Targets', '', '| target | configuration | measured | verdict |', '|---|---|---|---|']
     for t in targets(data):
         out.append('| ' + ' | '.join(t) + ' |')
-    out.append('')
+    out += ['', 'Every missed target is explained, by how much and why, in the analysis at the end of this page; the '
+            'profiles it cites are in [profiles.md](profiles.md) (`pool-benchmarks/run.sh profile`).', '']
     for s in SUITES:
         out += [f'## {s.title}', '', s.intro, '', s.reading, '']
         if not data[s.ident]:
