@@ -16,6 +16,8 @@
 # CPU time per task (JMH -prof perfnorm); they show where a task's time goes without a sampling profiler.
 #
 # Environment: BENCH_NOTE=text adds a note to the report (e.g. "the machine was shared with other builds");
+# BENCH_OUT=path writes the report there instead, without the hand-written analysis (which is about the committed
+# docs/benchmarks.md), e.g. BENCH_OUT=docs/benchmarks-full.md for a full run kept beside the quick one;
 # BENCH_SUITES="scheduler scheduler-heap" re-runs only those suites and keeps the other suites' earlier results;
 # JAVA_HOME is used if it is a JDK 21+, else the newest JDK 21+ under /usr/lib/jvm.
 set -euo pipefail
@@ -146,5 +148,10 @@ cat >"$results/meta.json" <<EOF
   "note": "$(printf '%s' "${BENCH_NOTE:-}" | sed 's/"/\\"/g')"
 }
 EOF
-python3 "$here/report.py" "$results" "$here/analysis.md" "$out"
+analysis=$here/analysis.md
+if [[ -n "${BENCH_OUT:-}" ]]; then
+    out=$(cd "$root" && realpath -m "$BENCH_OUT")
+    analysis=/dev/null
+fi
+python3 "$here/report.py" "$results" "$analysis" "$out"
 echo "run.sh: wrote $out"
