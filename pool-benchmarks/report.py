@@ -35,9 +35,10 @@ SUITES = [
           'worker is busy), `POOLKIT_QUEUED` one with `queueCapacity(-1)`. `TPE_FIXED` = '
           '`Executors.newFixedThreadPool`, `TPE_SYNC_CALLER_RUNS` = ThreadPoolExecutor + SynchronousQueue + '
           'CallerRunsPolicy, `SPRING` = ThreadPoolTaskExecutor (core = max = workers), `VIRTUAL_SEMAPHORE` = a '
-          'virtual thread per task bounded by a Semaphore. When perf was available, `context-switches` and '
-          '`cpu.us` are per task, over all threads of the benchmark JVM (JMH `-prof perfnorm`): the number of times '
-          'a thread was switched off its core, and the CPU time spent.',
+          'virtual thread per task bounded by a Semaphore. `ARRAY_MPMC` is a yardstick, not a product: a bare fixed '
+          'pool over JCTools\' array-based MPMC queue, bounding what a better queue could give. When perf was '
+          'available, `context-switches` and `cpu.us` are per task, over all threads of the benchmark JVM (JMH '
+          '`-prof perfnorm`): the number of times a thread was switched off its core, and the CPU time spent.',
           ['POOLKIT', 'POOLKIT_QUEUED'], ['score', 'context-switches', 'cpu.us'], ['score'], 'higher'),
     Suite('latency', '2. Submit-to-start latency',
           'One `execute` of a task that raises a flag, until the submitter sees the flag, after the executor was left '

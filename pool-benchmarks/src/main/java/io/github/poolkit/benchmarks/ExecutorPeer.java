@@ -67,6 +67,16 @@ public enum ExecutorPeer {
             return spring;
         }
     },
+    /**
+     * Not a product but a yardstick: a bare fixed pool over JCTools' array-based MPMC queue
+     * ({@link ArrayQueueExecutor}), bounding what a FIFO executor gains from a queue with no lock and no node per task.
+     */
+    ARRAY_MPMC {
+        @Override
+        Executor open(int workers) {
+            return new ArrayQueueExecutor(workers);
+        }
+    },
     /** A virtual thread per task, at most {@code workers} at once (a Semaphore). */
     VIRTUAL_SEMAPHORE {
         @Override
