@@ -64,7 +64,7 @@ passed=$(num passed)
 failed=$(num failed)
 soft=$(num 'soft errs')
 hard=$(num 'hard errs')
-tests=$(find "$out/results" -maxdepth 1 -name 'io.github.poolkit.stress.*.html' 2>/dev/null | wc -l)
+tests=$(find "$out/results" -maxdepth 1 -name 'io.github.poolkit.*.html' 2>/dev/null | wc -l)
 summary="JCSTRESS-SUMMARY mode=$mode tests=$tests planned=${planned:-0} passed=${passed:-0} failed=${failed:-0} soft=${soft:-0} hard=${hard:-0}"
 
 ok=1

@@ -16,6 +16,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -27,39 +28,51 @@ import java.util.function.Consumer;
  *
  * <h2>Implementation overview</h2>
  *
- * <p>One {@link ReentrantLock} guards all mutable state: the idle store, the queue, the worker set, {@code state},
- * {@code capacity}, {@code running}, {@code blocked} and {@code queued}. It is held only for O(1) bookkeeping (and the
- * O(log n) expiry search), never while a task runs or a thread is created. The counters are also volatile so that the
- * metric getters ({@link #running()}, {@link #waiting()}, ...) can read them without the lock: each such read is a
- * snapshot that may be stale by the time it is used, which is all a gauge promises.
+ * <p>One {@link ReentrantLock} guards the idle store, the worker set, the line of blocked callers, {@code state},
+ * {@code capacity} and {@code running}. It is held only for O(1) bookkeeping (and the O(log n) expiry search), never
+ * while a task runs or a thread is created. The optional FIFO queue is an array queue without a lock
+ * ({@link TaskQueue}, which also keeps its bound), so in queued mode a busy pool takes and hands out tasks without the
+ * lock: {@code execute} appends when the locked path would queue too (no worker is idle and there is no room to start
+ * one, or a waking worker will pass the task on), and a finishing worker polls (one worker at a time spinning briefly
+ * on a multi-core machine before it goes idle). Counters read without the lock are volatile (or atomic); the metric getters
+ * ({@link #running()}, {@link #waiting()}, ...) return snapshots that may be stale by the time they are used, which is
+ * all a gauge promises.
  *
- * <p>Invariants (whenever the lock is free):
+ * <p>Invariants (whenever the lock is free and no lock-free append or poll is half done):
  * <ol>
  *   <li>{@code running} = workers reserved and not yet retired = busy workers + idle workers + workers starting.
  *       A worker is counted from the moment {@code execute} reserves it, under the lock, until it is retired, under
  *       the lock, so the check "running &lt; capacity" and the increment are one step and capacity is never exceeded
  *       (ants #374). {@code capacity} only shrinks by {@link #tune}, after which surplus workers retire.</li>
- *   <li>If the queue is non-empty, the idle store is empty or {@code waking > 0}. A worker only goes idle after
- *       finding the queue empty. {@code execute} queues after finding no idle worker, or, in queued mode, while a
- *       worker it handed a task to has not woken up yet ({@code waking > 0}): that worker, once awake, hands the head
- *       of the queue to one more idle worker (and counts it as waking), so one wake-up drains a run of tasks instead
- *       of every task paying for an unpark (as {@code ThreadPoolExecutor}'s queue only signals when it becomes
- *       non-empty). A worker that wakes to a non-empty queue and no idle worker needs no help: every worker is busy
- *       and will take from the queue when it finishes (or, if the idle workers were purged meanwhile and left room,
- *       it starts a new worker for the head of the queue).</li>
- *   <li>If the queue is non-empty, at least one worker is running and will take from it: tasks are queued only when
- *       {@code running >= capacity >= 1}; a worker retires only when surplus, when the pool is closed and the queue is
- *       empty, or from the idle store (so the queue was empty); a worker that dies abnormally is replaced.</li>
+ *   <li>A task is never left in the queue beside an idle worker or free room with nobody to act on it. The lock-free
+ *       steps are ordered so that of two racing threads at least one sees the other (each writes, then reads what the
+ *       other writes; volatile and CAS accesses are sequentially consistent): an appender appends, then reads
+ *       {@code idleCount}, {@code waking}, {@code running} and {@code state}; a worker going idle publishes
+ *       {@code idleCount}, then looks at the queue; a woken worker decrements {@code waking}, then looks at the queue;
+ *       a retiring worker decrements {@code running}, then (under the lock) looks at the queue. Whoever sees both a
+ *       task and an idle worker (or room) calls {@link #dispatch}, which under the lock hands the head of the queue to
+ *       an idle worker or starts a worker for it. While a worker handed a task in queued mode has not woken up
+ *       ({@code waking > 0}), appenders leave that to it: once awake it passes the head of the queue to one more idle
+ *       worker, so one wake-up drains a run of tasks instead of every task paying for an unpark (as
+ *       {@code ThreadPoolExecutor}'s queue only signals when it becomes non-empty).</li>
+ *   <li>If the queue is non-empty, at least one worker is running and will take from it: a lock-free append happens
+ *       only when {@code running >= capacity >= 1}, or beside a waking worker; a worker retires only when surplus,
+ *       when the pool is closed (it reads {@code state} before it finds the queue empty, and an appender that then
+ *       sees the pool closed withdraws its task and is rejected, unless a worker or {@code shutdownNow} took the task
+ *       first, in which case it was accepted), or from the idle store; a worker that dies abnormally is
+ *       replaced.</li>
  *   <li>A worker in the idle store is parked (or about to park) in {@link Worker#awaitHandoff()} with an empty slot;
  *       whoever removes it from the store is the only one allowed to hand it a payload.</li>
  *   <li>Blocked callers wait in {@code callers}, a FIFO line of {@link BlockedCaller}s ({@code blocked} mirrors its
- *       size). While the pool is open, a worker that finishes never goes idle or takes from the queue without serving
- *       the head of that line: it runs the head's task next, or moves it into the queue slot it just freed, and wakes
- *       the caller, whose task is then accepted. So while callers are blocked no worker is idle, and finishing workers
- *       serve callers in arrival order. Every other event that may let a caller proceed (a worker retires, capacity
- *       grows, the pool closes) wakes the head (or, for growth and closing, every caller) to retry, so no caller waits
- *       while it could proceed (this includes a purge that leaves the pool dormant, ants #146). A newcomer may still
- *       take room freed by such an event before the woken head does; the head then keeps its place.</li>
+ *       size). Lock-free appends stand aside while {@code blocked > 0}, and a caller looks at the queue once more
+ *       after joining the line. While the pool is open, a worker that takes a task from the queue while callers are
+ *       blocked moves the head caller's task into the slot it freed and wakes that caller, whose task is then
+ *       accepted; a worker that finds nothing queued runs the head caller's task itself instead of going idle. So
+ *       while callers are blocked no worker is idle, and finishing workers serve callers in arrival order. Every
+ *       other event that may let a caller proceed (a worker retires, capacity grows, the pool closes) wakes the head
+ *       (or, for growth and closing, every caller) to retry, so no caller waits while it could proceed (this includes
+ *       a purge that leaves the pool dormant, ants #146). A newcomer may still take room freed by such an event
+ *       before the woken head does; the head then keeps its place.</li>
  * </ol>
  *
  * <p>State machine: {@code OPEN -> SHUTDOWN} ({@link #release}: no new tasks, queued ones drain) {@code -> STOP}
@@ -67,6 +80,14 @@ import java.util.function.Consumer;
  * {@link #reboot}. The pool is terminated when it is not open and {@code running == 0}.
  */
 public final class PoolEngine {
+
+    /** Polls of the queue by a worker that found it empty, before it goes idle (multi-core, platform threads only). */
+    private static final int QUEUE_SPINS = 128;
+    /**
+     * The most workers spinning on the queue at once. One keeps a busy pool from parking between tiny tasks; more
+     * would take the cores from the threads that submit (measured: at 64 workers, uncapped spinners starved them).
+     */
+    private static final int MAX_SPINNERS = 1;
 
     private static final int OPEN = 0;
     private static final int SHUTDOWN = 1;
@@ -98,7 +119,12 @@ public final class PoolEngine {
     private final Condition terminated = lock.newCondition();
 
     private final IdleWorkers idle;
-    private final ArrayDeque<Object> queue;
+    /** The FIFO queue, lock-free and bounded by {@code queueCapacity}; null when {@code queueCapacity == 0}. */
+    private final TaskQueue queue;
+    /** Queued mode only: workers handed a task that have not woken up yet; raised under the lock. */
+    private final AtomicInteger waking = new AtomicInteger();
+    /** Workers spinning on the queue ({@link #pollSpinning}), at most {@link #MAX_SPINNERS}. */
+    private final AtomicInteger spinning = new AtomicInteger();
     private final Set<Worker> workers = new HashSet<>();
     private Future<?> purge;
 
@@ -106,9 +132,8 @@ public final class PoolEngine {
     private volatile int capacity;
     private volatile int running;
     private volatile int blocked;
-    private volatile int queued;
-    /** Queued mode only: workers handed a task by {@code execute} that have not yet woken up. Lock held. */
-    private int waking;
+    /** {@code idle.size()}, for lock-free readers. */
+    private volatile int idleCount;
 
     /**
      * Creates an open pool with no workers yet.
@@ -133,7 +158,7 @@ public final class PoolEngine {
         this.preAlloc = options.preAlloc();
         this.expiryNanos = options.disablePurge() ? -1 : saturatedNanos(options.expiry());
         this.idle = IdleWorkers.create(preAlloc, capacity);
-        this.queue = queueCapacity == 0 ? null : new ArrayDeque<>(queueCapacity > 0 ? Math.min(queueCapacity, 1024) : 16);
+        this.queue = queueCapacity == 0 ? null : new TaskQueue(queueCapacity);
         startPurging();
     }
 
@@ -196,8 +221,11 @@ public final class PoolEngine {
     }
 
     private void submit(Object item) {
-        Worker idleWorker;
-        Worker fresh = null;
+        if (queue != null && appendLockFree(item)) {
+            return;
+        }
+        Worker toStart = null;
+        boolean fresh = false;
         BlockedCaller me = null;
         lock.lock();
         try {
@@ -206,25 +234,27 @@ public final class PoolEngine {
                     return; // a finishing worker took the task (invariant 5)
                 }
                 if (state != OPEN) {
-                    throw new PoolClosedException("pool '" + name + "' is closed: it takes no new tasks"
-                            + " (reboot() reopens it)");
+                    throw closed();
                 }
-                if (waking > 0 && idle.size() > 0 && queueHasRoom()) {
-                    enqueue(item); // a waking worker will pass it on (invariant 2)
-                    return;
+                boolean behind = queue != null && (waking.get() > 0 && idleCount > 0 || !queue.isEmpty());
+                if (behind && queue.offer(item) >= 0) {
+                    // Behind tasks already queued, or for a waking worker to pass on (invariant 2).
+                    toStart = dispatchLocked(false);
+                    break;
                 }
-                if ((idleWorker = idle.pop()) != null) {
+                if ((toStart = popIdle()) != null) {
                     if (queue != null) {
-                        waking++;
+                        waking.incrementAndGet();
                     }
+                    toStart.give(item);
                     break;
                 }
                 if (hasRoom()) {
-                    fresh = reserveWorker(item);
+                    toStart = reserveWorker(item);
+                    fresh = true;
                     break;
                 }
-                if (queueHasRoom()) {
-                    enqueue(item);
+                if (queue != null && queue.offer(item) >= 0) {
                     return;
                 }
                 if (nonblocking) {
@@ -238,6 +268,7 @@ public final class PoolEngine {
                     me = new BlockedCaller(item, lock.newCondition());
                     callers.addLast(me);
                     blocked = callers.size();
+                    continue; // look again: a lock-free poll may have freed a slot before it could see us (invariant 5)
                 }
                 awaitWorker(me);
             }
@@ -247,11 +278,131 @@ public final class PoolEngine {
             }
             lock.unlock();
         }
-        if (idleWorker != null) {
-            idleWorker.handOff(item);
-        } else {
-            launch(fresh, true);
+        if (toStart != null) {
+            start(toStart, fresh);
         }
+    }
+
+    /**
+     * Queued mode's lock-free path: appends {@code item} when that is what the locked path would do too (the pool is
+     * open, {@link #queueIsNext}, no caller blocked to overtake, a slot free), then makes sure it does not sit beside
+     * an idle worker or free room (invariant 2) or in a closed pool (invariant 3).
+     *
+     * @return whether the item was accepted; false when the locked path must decide
+     */
+    private boolean appendLockFree(Object item) {
+        if (state != OPEN || blocked > 0 || !queueIsNext()) {
+            return false;
+        }
+        long index = queue.offer(item);
+        if (index < 0) {
+            return false; // full: the locked path blocks or rejects
+        }
+        if (state != OPEN) {
+            // Taken already means run by a worker, or handed back by shutdownNow: accepted either way.
+            return !queue.withdraw(index, item); // withdrawn: the locked path rejects it
+        }
+        if (!queueIsNext()) {
+            dispatch(false);
+        }
+        return true;
+    }
+
+    /**
+     * Whether a new task belongs in the queue, as the locked path would decide: behind a waking worker that will pass
+     * it on, or because no worker is idle and there is no room to start one (invariant 2).
+     */
+    private boolean queueIsNext() {
+        if (idleCount > 0) {
+            return waking.get() > 0;
+        }
+        int c = capacity;
+        return c >= 0 && running >= c;
+    }
+
+    /**
+     * Polls the head of the queue; while the pool is open and callers are blocked, moves the first caller's task into
+     * the slot that frees (invariant 5; an appender may take that slot first, and the caller then waits for the next).
+     */
+    private Object pollQueued() {
+        Object task = queue.poll();
+        if (task != null) {
+            if (blocked > 0) {
+                lock.lock();
+                try {
+                    BlockedCaller first = callers.peekFirst();
+                    if (state == OPEN && first != null && queue.offer(first.item) >= 0) {
+                        takeFromHeadCaller();
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+        return task;
+    }
+
+    /** Gets a queued task moving if it sits beside an idle worker or free room (invariant 2); see dispatchLocked. */
+    private void dispatch(boolean evenIfWaking) {
+        Worker w;
+        lock.lock();
+        try {
+            w = dispatchLocked(evenIfWaking);
+        } finally {
+            lock.unlock();
+        }
+        if (w != null) {
+            start(w, false);
+        }
+    }
+
+    /**
+     * Hands the head of the queue to an idle worker (unless another worker is waking and will do it, or
+     * {@code evenIfWaking}), or reserves a worker for the queue when none is idle and there is room. Lock held.
+     *
+     * @return the worker to {@link #start} once the lock is released, or null
+     */
+    private Worker dispatchLocked(boolean evenIfWaking) {
+        if (queue == null || queue.isEmpty() || state == STOP) {
+            return null;
+        }
+        if (idle.size() == 0) {
+            return reserveForQueue();
+        }
+        if (waking.get() > 0 && !evenIfWaking) {
+            return null;
+        }
+        Object task = pollQueued();
+        if (task == null) {
+            return null; // a lock-free poll took it meanwhile
+        }
+        Worker w = popIdle();
+        waking.incrementAndGet();
+        w.give(task);
+        return w;
+    }
+
+    /**
+     * Wakes an idle worker that was given a payload, or launches a reserved one (with the caller's task:
+     * {@code fromCaller}). Lock not held.
+     */
+    private void start(Worker w, boolean fromCaller) {
+        if (w.thread == null) {
+            launch(w, fromCaller);
+        } else {
+            w.wake();
+        }
+    }
+
+    private PoolClosedException closed() {
+        return new PoolClosedException("pool '" + name + "' is closed: it takes no new tasks (reboot() reopens it)");
+    }
+
+    /** Lock held. */
+    private Worker popIdle() {
+        Worker w = idle.pop();
+        idleCount = idle.size();
+        return w;
     }
 
     /**
@@ -313,15 +464,8 @@ public final class PoolEngine {
                 + "; retry later, raise the capacity or add a queue (queueCapacity)";
     }
 
-    /** Lock held. */
-    private void enqueue(Object item) {
-        queue.addLast(item);
-        queued = queue.size();
-    }
-
-    /** Lock held. */
     private boolean queueHasRoom() {
-        return queue != null && (queueCapacity < 0 || queue.size() < queueCapacity);
+        return queue != null && queue.hasRoom();
     }
 
     /** Lock held. */
@@ -330,7 +474,7 @@ public final class PoolEngine {
         return c < 0 || running < c;
     }
 
-    /** Counts a new worker that will start with {@code firstTask}. Lock held. */
+    /** Counts a new worker that will start with {@code firstTask}, or with the queue's head when null. Lock held. */
     private Worker reserveWorker(Object firstTask) {
         Worker w = new Worker(this, firstTask);
         running++;
@@ -339,8 +483,8 @@ public final class PoolEngine {
     }
 
     /**
-     * Starts the thread of a reserved worker; lock not held. If that fails, the worker is retired and its first task
-     * goes back to the caller ({@code fromCaller}) or to the head of the queue.
+     * Starts the thread of a reserved worker; lock not held. If that fails, the worker is retired and the caller's task
+     * goes back to it ({@code fromCaller}); a worker started for the queue had taken nothing from it.
      */
     private void launch(Worker w, boolean fromCaller) {
         try {
@@ -352,31 +496,20 @@ public final class PoolEngine {
             t.start();
         } catch (Throwable e) {
             Worker replacement;
-            boolean dropped = false;
             lock.lock();
             try {
-                Object task = w.firstTask;
                 w.firstTask = null;
                 retire(w);
-                if (!fromCaller) {
-                    if (state == STOP) {
-                        dropped = true; // shutdownNow has already handed the queue back
-                    } else {
-                        queue.addFirst(task);
-                        queued = queue.size();
-                    }
-                }
                 // Tasks may have been queued behind this worker while it was counted; keep them moving.
-                replacement = fromCaller ? reserveForQueue() : null;
+                replacement = fromCaller ? dispatchLocked(false) : null;
             } finally {
                 lock.unlock();
             }
             if (replacement != null) {
-                launch(replacement, false);
+                start(replacement, false);
             }
             RejectedExecutionException r = new RejectedExecutionException("pool '" + name
-                    + "' could not start a worker thread" + (dropped ? " (a queued task was dropped)" : "")
-                    + ": " + e, e);
+                    + "' could not start a worker thread: " + e, e);
             if (fromCaller) {
                 throw r;
             }
@@ -384,14 +517,12 @@ public final class PoolEngine {
         }
     }
 
-    /** Reserves a worker for the head of the queue if it is stranded there with room to run. Lock held. */
+    /** Reserves a worker for the queue if tasks are stranded there with room to run. Lock held. */
     private Worker reserveForQueue() {
         if (queue == null || queue.isEmpty() || state == STOP || !hasRoom()) {
             return null;
         }
-        Worker w = reserveWorker(queue.pollFirst());
-        queued = queue.size();
-        return w;
+        return reserveWorker(null);
     }
 
     // ---------------------------------------------------------------- workers
@@ -401,6 +532,9 @@ public final class PoolEngine {
         Object item = w.firstTask;
         w.firstTask = null;
         try {
+            if (item == null) {
+                item = nextTask(w); // started for the queue
+            }
             while (item != null) {
                 runTask(item);
                 item = nextTask(w);
@@ -415,6 +549,12 @@ public final class PoolEngine {
      * the worker must leave: surplus after a shrink, the pool closed with nothing queued, or stopped while idle.
      */
     private Object nextTask(Worker w) {
+        if (queue != null) {
+            Object next = pollSpinning();
+            if (next != null) {
+                return next;
+            }
+        }
         lock.lock();
         try {
             int c = capacity;
@@ -422,13 +562,11 @@ public final class PoolEngine {
                 retire(w);
                 return null;
             }
-            if (queue != null && !queue.isEmpty()) {
-                Object next = queue.pollFirst();
-                if (state == OPEN && !callers.isEmpty()) {
-                    queue.addLast(takeFromHeadCaller()); // into the slot just freed (invariant 5)
+            if (queue != null && state != STOP) { // state first, then the queue (invariant 3)
+                Object next = pollQueued();
+                if (next != null) {
+                    return next;
                 }
-                queued = queue.size();
-                return next;
             }
             if (state != OPEN) {
                 retire(w);
@@ -439,47 +577,62 @@ public final class PoolEngine {
             }
             w.lastUsedNanos = System.nanoTime();
             idle.push(w);
+            idleCount = idle.size();
         } finally {
             lock.unlock();
+        }
+        if (queue != null && !queue.isEmpty()) {
+            dispatch(false); // an append may have missed us going idle (invariant 2)
         }
         Object next = w.awaitHandoff();
         if (next == Worker.STOP) {
             return null;
         }
         if (queue != null) {
-            passOnQueuedWork();
+            waking.decrementAndGet();
+            if (!queue.isEmpty()) {
+                dispatch(true); // awake now: pass the head of the queue on to one more idle worker (invariant 2)
+            }
         }
         return next;
     }
 
     /**
-     * Called by a worker that {@code execute} woke in queued mode: it is awake now, and hands the head of the queue to
-     * one more idle worker if both exist (invariant 2).
+     * Takes the head of the queue without the lock, spinning briefly while it is empty (workers of a busy pool then
+     * never go idle between tiny tasks). Returns null when it stays empty, or when the worker may have to leave (the
+     * locked path decides).
      */
-    private void passOnQueuedWork() {
-        Worker other = null;
-        Worker fresh = null;
-        Object task = null;
-        lock.lock();
-        try {
-            waking--;
-            if (!queue.isEmpty()) {
-                if ((other = idle.pop()) != null) {
-                    task = queue.pollFirst();
-                    queued = queue.size();
-                    waking++;
-                } else {
-                    fresh = reserveForQueue(); // the idle workers were purged meanwhile, leaving room
+    private Object pollSpinning() {
+        Object next = null;
+        if (mayTakeLockFree() && (next = pollQueued()) == null && Worker.spins() > 0 && startSpinning()) {
+            try {
+                for (int spins = QUEUE_SPINS; spins > 0 && state == OPEN && mayTakeLockFree(); spins--) {
+                    Thread.onSpinWait();
+                    if ((next = pollQueued()) != null) {
+                        break;
+                    }
                 }
+            } finally {
+                spinning.decrementAndGet();
             }
-        } finally {
-            lock.unlock();
         }
-        if (other != null) {
-            other.handOff(task);
-        } else if (fresh != null) {
-            launch(fresh, false);
+        return next;
+    }
+
+    /** Whether a worker may take from the queue without the lock: the pool is not stopped and it is not surplus. */
+    private boolean mayTakeLockFree() {
+        int c = capacity;
+        return state != STOP && (c < 0 || running <= c);
+    }
+
+    /** Counts the caller as a spinning worker if fewer than {@link #MAX_SPINNERS} are. */
+    private boolean startSpinning() {
+        for (int n; (n = spinning.get()) < MAX_SPINNERS; ) {
+            if (spinning.compareAndSet(n, n + 1)) {
+                return true;
+            }
         }
+        return false;
     }
 
     /** A worker thread leaves; if it died abnormally it is retired here and replaced when tasks are queued. */
@@ -491,12 +644,12 @@ public final class PoolEngine {
                 return;
             }
             retire(w);
-            replacement = reserveForQueue();
+            replacement = dispatchLocked(false);
         } finally {
             lock.unlock();
         }
         if (replacement != null) {
-            launch(replacement, false);
+            start(replacement, false);
         }
     }
 
@@ -576,20 +729,26 @@ public final class PoolEngine {
     /** Stops the idle workers unused for longer than the expiry (called by the {@link Purger}). */
     void purgeExpiredWorkers() {
         Worker[] expired;
+        Worker fresh;
         lock.lock();
         try {
             if (state != OPEN) {
                 return;
             }
             expired = idle.removeExpired(System.nanoTime() - expiryNanos);
+            idleCount = idle.size();
             for (Worker w : expired) {
                 retire(w);
             }
+            fresh = dispatchLocked(false); // an append may have seen the purged workers idle (invariant 2)
         } finally {
             lock.unlock();
         }
         for (Worker w : expired) {
             w.handOff(Worker.STOP);
+        }
+        if (fresh != null) {
+            start(fresh, false);
         }
     }
 
@@ -612,12 +771,13 @@ public final class PoolEngine {
             capacity = newCapacity;
             if (newCapacity > old) {
                 wakeAllCallers();
-                for (Worker w; (w = reserveForQueue()) != null; ) {
+                Worker w;
+                for (int n = queue == null ? 0 : queue.size(); n > 0 && (w = reserveForQueue()) != null; n--) {
                     toStart.add(w);
                 }
             } else {
                 Worker w;
-                while (running > newCapacity && (w = idle.pop()) != null) {
+                while (running > newCapacity && (w = popIdle()) != null) {
                     retire(w);
                     toStop.add(w);
                 }
@@ -667,16 +827,16 @@ public final class PoolEngine {
             }
             wakeAllCallers();
             idleWorkers = idle.removeAll();
+            idleCount = 0;
             for (Worker w : idleWorkers) {
                 retire(w);
             }
             if (target == STOP) {
                 if (queue != null) {
-                    for (Object item; (item = queue.pollFirst()) != null; ) {
+                    for (Object item; (item = queue.poll()) != null; ) {
                         Object p = item instanceof TimedTask t ? t.payload() : item;
                         drained.add(p == NULL_PAYLOAD ? null : p);
                     }
-                    queued = 0;
                 }
                 for (Worker w : workers) {
                     Thread t = w.thread;
@@ -711,7 +871,7 @@ public final class PoolEngine {
         }
         if (!awaitTermination(saturatedNanos(timeout), TimeUnit.NANOSECONDS)) {
             throw new TimeoutException("pool '" + name + "' still has " + running + " workers running and "
-                    + queued + " tasks queued after " + timeout);
+                    + queuedCount() + " tasks queued after " + timeout);
         }
     }
 
@@ -801,7 +961,11 @@ public final class PoolEngine {
 
     /** @return callers blocked in execute plus queued tasks */
     public int waiting() {
-        return blocked + queued;
+        return blocked + queuedCount();
+    }
+
+    private int queuedCount() {
+        return queue == null ? 0 : queue.size();
     }
 
     /** @return whether the pool has been released (and not rebooted) */

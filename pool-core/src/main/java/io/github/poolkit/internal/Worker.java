@@ -7,10 +7,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Hand-off protocol: a worker waiting for work sits in exactly one place, the pool's idle store. The one thread
  * that removes it from there (under the pool lock) owns it and writes the next payload, or {@link #STOP}, into
- * {@link #handoff} with a volatile write, then unparks it. The worker spins briefly, then parks, until it reads a
- * non-null slot with a volatile read, so everything the submitter did before {@code execute} happens-before the task
- * runs. The worker clears the slot before it can be put back in the idle store (under the lock), so a slot is never
- * written twice for one wait. No allocation is made per hand-off.
+ * {@link #handoff} with a volatile write ({@link #give}), then unparks it ({@link #wake}, which may wait until the lock
+ * is released). The worker spins briefly, then parks, until it reads a non-null slot with a volatile read, so
+ * everything the submitter did before {@code execute} happens-before the task runs. The worker clears the slot before
+ * it can be put back in the idle store (under the lock), so a slot is never written twice for one wait. No allocation
+ * is made per hand-off.
  */
 final class Worker implements Runnable {
 
@@ -47,13 +48,37 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Gives this idle worker its next payload. Called only by the thread that removed it from the idle store.
+     * Gives this idle worker its next payload and wakes it. Called only by the thread that removed it from the idle
+     * store.
      *
      * @param payload a task payload or {@link #STOP}
      */
     void handOff(Object payload) {
+        give(payload);
+        wake();
+    }
+
+    /**
+     * Puts this idle worker's next payload in its slot; {@link #wake} must follow. Called only by the thread that
+     * removed it from the idle store.
+     *
+     * @param payload a task payload or {@link #STOP}
+     */
+    void give(Object payload) {
         handoff = payload;
+    }
+
+    /** Unparks this worker after {@link #give}. */
+    void wake() {
         LockSupport.unpark(thread);
+    }
+
+    /**
+     * @return how many times the current thread may spin waiting for work before it parks: none on one core, or on a
+     *         virtual thread, which would hold one of the few carrier threads
+     */
+    static int spins() {
+        return Thread.currentThread().isVirtual() ? 0 : SPINS;
     }
 
     /**
@@ -64,8 +89,7 @@ final class Worker implements Runnable {
      */
     Object awaitHandoff() {
         Object p;
-        // A spinning virtual thread would hold one of the few carrier threads: park at once.
-        int spins = Thread.currentThread().isVirtual() ? 0 : SPINS;
+        int spins = spins();
         while ((p = handoff) == null) {
             if (spins > 0) {
                 spins--;

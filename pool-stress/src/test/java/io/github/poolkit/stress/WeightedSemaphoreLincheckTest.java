@@ -2,10 +2,8 @@ package io.github.poolkit.stress;
 
 import io.github.poolkit.WeightedSemaphore;
 import org.jetbrains.lincheck.datastructures.IntGen;
-import org.jetbrains.lincheck.datastructures.ModelCheckingOptions;
 import org.jetbrains.lincheck.datastructures.Operation;
 import org.jetbrains.lincheck.datastructures.Param;
-import org.jetbrains.lincheck.datastructures.StressOptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -79,22 +77,12 @@ public class WeightedSemaphoreLincheckTest {
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void modelChecking() {
-        new ModelCheckingOptions()
-                .iterations(LincheckBudget.ITERATIONS)
-                .invocationsPerIteration(LincheckBudget.INVOCATIONS)
-                .threads(2)
-                .actorsPerThread(3)
-                .check(getClass());
+        LincheckBudget.modelCheck(getClass());
     }
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void stress() {
-        new StressOptions()
-                .iterations(LincheckBudget.ITERATIONS)
-                .invocationsPerIteration(LincheckBudget.STRESS_INVOCATIONS)
-                .threads(2)
-                .actorsPerThread(3)
-                .check(getClass());
+        LincheckBudget.stress(getClass());
     }
 }

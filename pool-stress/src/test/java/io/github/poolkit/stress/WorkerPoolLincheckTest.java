@@ -53,30 +53,14 @@ class WorkerPoolLincheckTest {
             Thread second = new Thread(caller);
             first.start();
             second.start();
-            join(first);
-            join(second);
+            ScenarioThreads.join(first);
+            ScenarioThreads.join(second);
             Check.between("accepted tasks", accepted.get(), 1, 2);
             pool.release();
-            Check.that("the pool terminates", awaitTermination(pool));
+            Check.that("the pool terminates", ScenarioThreads.awaitTermination(pool));
             Check.equal("runs", runs.get(), accepted.get());
             Check.equal("running() after termination", pool.running(), 0);
             Check.equal("waiting() after termination", pool.waiting(), 0);
         });
-    }
-
-    private static void join(Thread t) {
-        try {
-            t.join();
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
-    }
-
-    private static boolean awaitTermination(WorkerPool pool) {
-        try {
-            return pool.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            throw new AssertionError(e);
-        }
     }
 }
