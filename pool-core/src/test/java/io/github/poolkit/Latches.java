@@ -1,0 +1,31 @@
+package io.github.poolkit;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/** Waiting on a latch inside a task or a test, bounded so that a lost wake-up fails the test instead of hanging it. */
+final class Latches {
+
+    /** How long a test waits for something that should happen at once. */
+    static final long PATIENCE_SECONDS = 10;
+
+    private Latches() {
+    }
+
+    /**
+     * Waits for {@code latch}, at most {@link #PATIENCE_SECONDS}.
+     *
+     * @param latch the latch
+     * @throws AssertionError if it is not released in time, or the wait is interrupted (the interrupt status is kept)
+     */
+    static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(PATIENCE_SECONDS, TimeUnit.SECONDS)) {
+                throw new AssertionError("latch not released in time");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+}
