@@ -96,9 +96,12 @@ def main(java, jar, work, out_path):
                ['-wi', '1', '-w', '1s', '-i', '3', '-r', '3s'])
     out += ['## 1. Tiny tasks: hot methods, queued WorkerPool and ThreadPoolExecutor', '',
             'JFR execution samples (every 1 ms per running thread) of `TinyTaskThroughput.oneProducer` (1 warm-up '
-            'of 1 s, 3 measured iterations of 3 s), by top frame. Lock acquire/release '
+            'of 1 s, 3 measured iterations of 3 s), by top frame. In ThreadPoolExecutor, lock acquire/release '
             '(`AbstractQueuedSynchronizer.compareAndSetState`, `setState`, `acquire`, `release`) and atomic counters '
-            'are the cost of moving a task between threads; in both executors they dominate, and the task itself '
+            'are the cost of moving a task between threads. The queued WorkerPool takes no lock on that path: its '
+            'top frames are the task queue\'s CASes (`VarHandle...compareAndSet` on the indices and the slots), the '
+            'worker spinning on the queue (`pollSpinning`) and the hand-offs to idle workers. '
+            '`AtomicInteger.decrementAndGet` is mostly the benchmark\'s own batch counter; the task itself '
             '(`Countdown.run`) barely shows.', '']
     for d, path in recs.items():
         rows, total = hot_methods(jfr, path)

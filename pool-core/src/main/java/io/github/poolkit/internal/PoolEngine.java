@@ -34,9 +34,9 @@ import java.util.function.Consumer;
  * ({@link TaskQueue}, which also keeps its bound), so in queued mode a busy pool takes and hands out tasks without the
  * lock: {@code execute} appends when the locked path would queue too (no worker is idle and there is no room to start
  * one, or a waking worker will pass the task on), and a finishing worker polls (one worker at a time spinning briefly
- * on a multi-core machine before it goes idle). Counters read without the lock are volatile (or atomic); the metric getters
- * ({@link #running()}, {@link #waiting()}, ...) return snapshots that may be stale by the time they are used, which is
- * all a gauge promises.
+ * on a multi-core machine before it goes idle; the other idle workers park at once). Counters read without the lock
+ * are volatile (or atomic); the metric getters ({@link #running()}, {@link #waiting()}, ...) return snapshots that may
+ * be stale by the time they are used, which is all a gauge promises.
  *
  * <p>Invariants (whenever the lock is free and no lock-free append or poll is half done):
  * <ol>
@@ -61,8 +61,8 @@ import java.util.function.Consumer;
  *       sees the pool closed withdraws its task and is rejected, unless a worker or {@code shutdownNow} took the task
  *       first, in which case it was accepted), or from the idle store; a worker that dies abnormally is
  *       replaced.</li>
- *   <li>A worker in the idle store is parked (or about to park) in {@link Worker#awaitHandoff()} with an empty slot;
- *       whoever removes it from the store is the only one allowed to hand it a payload.</li>
+ *   <li>A worker in the idle store is parked (or about to park) in {@link Worker#awaitHandoff(boolean)} with an
+ *       empty slot; whoever removes it from the store is the only one allowed to hand it a payload.</li>
  *   <li>Blocked callers wait in {@code callers}, a FIFO line of {@link BlockedCaller}s ({@code blocked} mirrors its
  *       size). Lock-free appends stand aside while {@code blocked > 0}, and a caller looks at the queue once more
  *       after joining the line. While the pool is open, a worker that takes a task from the queue while callers are
@@ -584,7 +584,7 @@ public final class PoolEngine {
         if (queue != null && !queue.isEmpty()) {
             dispatch(false); // an append may have missed us going idle (invariant 2)
         }
-        Object next = w.awaitHandoff();
+        Object next = w.awaitHandoff(queue == null); // queued: the queue's spinner is enough (see Worker)
         if (next == Worker.STOP) {
             return null;
         }

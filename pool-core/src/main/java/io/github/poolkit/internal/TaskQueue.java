@@ -20,9 +20,9 @@ import java.lang.invoke.VarHandle;
  *   <li><b>Append</b>: read {@code tail} = t, make sure the segment for t exists, check the bound
  *       ({@code t - head < capacity}; {@code head} only grows, so a stale read can only under-fill), then CAS
  *       {@code tail} from t to t + 1. The index is then the appender's alone; it stores the task in its slot. The
- *       CAS is the append's linearization point: a consumer that sees {@code tail > t} and an empty slot t waits the few
- *       instructions until the store lands (spinning, then yielding, should the appender be descheduled there; as in
- *       other array queues, this window is the one place a consumer depends on another thread's progress).</li>
+ *       CAS is the append's linearization point: a consumer that sees {@code tail > t} and an empty slot t waits the
+ *       few instructions until the store lands (spinning, then yielding, should the appender be descheduled there;
+ *       as in other array queues, this window is the one place a consumer depends on another thread's progress).</li>
  *   <li><b>Take</b>: read {@code head} = h and slot h. An empty slot below {@code tail} is being filled (wait); an
  *       empty slot at {@code tail} means the queue is empty. A task is claimed by CAS of {@code head} from h to h + 1,
  *       then the slot is CAS'ed from the task to {@link #TAKEN}. A slot already {@code TAKEN} or {@link #WITHDRAWN} is
