@@ -72,7 +72,7 @@ class FuncPoolTest {
 
     private void recordAndWait(Integer n) {
         started.add(n == null ? -1 : n);
-        awaitLatch(gate);
+        Latches.await(gate);
     }
 
     /** @return the next argument whose invocation started, waiting for it */
@@ -80,17 +80,6 @@ class FuncPoolTest {
         Integer n = started.poll(PATIENCE.toSeconds(), TimeUnit.SECONDS);
         assertThat(n).as("an invocation should have started").isNotNull();
         return n;
-    }
-
-    private static void awaitLatch(CountDownLatch latch) {
-        try {
-            if (!latch.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)) {
-                throw new AssertionError("latch not released in time");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(e);
-        }
     }
 
     private static void awaitUntil(org.awaitility.core.ThrowingRunnable assertion) {
@@ -130,7 +119,7 @@ class FuncPoolTest {
         for (int i = 0; i < n; i++) {
             pool.invoke(i);
         }
-        awaitLatch(done);
+        Latches.await(done);
         assertThat(nullCalls).hasValue(1);
         assertThat(calls).hasSize(n);
         assertThat(calls.values()).allSatisfy(c -> assertThat(c).hasValue(1));
@@ -145,7 +134,7 @@ class FuncPoolTest {
             done.countDown();
         }, PoolOptions.defaults());
         pool.invoke(null);
-        awaitLatch(done);
+        Latches.await(done);
         assertThat(seen.get()).isNull();
     }
 
@@ -185,7 +174,7 @@ class FuncPoolTest {
         for (Future<?> f : futures) {
             f.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
         }
-        awaitLatch(done);
+        Latches.await(done);
         assertThat(maxActive.get()).isBetween(1, capacity);
         assertThat(maxRunning.get()).isBetween(1, capacity);
         assertThat(calls).hasSize(invokers * perInvoker);
@@ -208,7 +197,7 @@ class FuncPoolTest {
         for (int i = 0; i < 5; i++) {
             pool.invoke(i);
         }
-        awaitLatch(panicked);
+        Latches.await(panicked);
         assertThat(panics).hasSize(5).allSatisfy(e -> assertThat(e)
                 .isInstanceOf(IllegalStateException.class).hasMessageStartingWith("boom "));
         pool.invoke(5);
@@ -242,7 +231,7 @@ class FuncPoolTest {
             done.countDown();
         }, PoolOptions.builder().name("thumbs").build());
         pool.invoke(1);
-        awaitLatch(done);
+        Latches.await(done);
         assertThat(threadName.get()).isEqualTo("thumbs-1");
     }
 
@@ -255,7 +244,7 @@ class FuncPoolTest {
             threadOf.put(n, Thread.currentThread());
             started.add(n);
             if (release.containsKey(n)) {
-                awaitLatch(release.get(n));
+                Latches.await(release.get(n));
             }
         }, PoolOptions.builder().preAlloc(preAlloc).disablePurge(true).build());
         pool.invoke(1);
@@ -283,7 +272,7 @@ class FuncPoolTest {
         FuncPool<Integer> pool = pool(1, n -> {
             started.add(n);
             if (n == 1) {
-                awaitLatch(releaseFirst);
+                Latches.await(releaseFirst);
             }
         }, PoolOptions.defaults());
         pool.invoke(1);
@@ -386,9 +375,9 @@ class FuncPoolTest {
         FuncPool<Integer> pool = pool(1, n -> {
             started.add(n);
             if (n == 1) {
-                awaitLatch(releaseFirst);
+                Latches.await(releaseFirst);
             } else {
-                awaitLatch(gate);
+                Latches.await(gate);
             }
         }, PoolOptions.builder().queueCapacity(1).build());
         pool.invoke(1);
@@ -437,7 +426,7 @@ class FuncPoolTest {
         ThreadFactory flaky = r -> {
             if (factoryCalls.getAndIncrement() == 0) {
                 factoryEntered.countDown();
-                awaitLatch(factoryMayFail);
+                Latches.await(factoryMayFail);
                 throw new IllegalStateException("no thread for you");
             }
             return new Thread(r);
@@ -445,7 +434,7 @@ class FuncPoolTest {
         FuncPool<Integer> pool = pool(1, started::add,
                 PoolOptions.builder().queueCapacity(4).threadFactory(flaky).build());
         Future<?> first = invokeInBackground(pool, 1);
-        awaitLatch(factoryEntered);
+        Latches.await(factoryEntered);
         pool.invoke(2); // the worker reserved for 1 fills the capacity, so 2 is queued
         assertThat(pool.waiting()).isEqualTo(1);
         factoryMayFail.countDown();
@@ -572,7 +561,7 @@ class FuncPoolTest {
         }
         FuncPool<Integer> pool = pool(3, n -> {
             started.add(n);
-            awaitLatch(release.getOrDefault(n, gate));
+            Latches.await(release.getOrDefault(n, gate));
         }, PoolOptions.builder().nonblocking(true).build());
         for (int i = 1; i <= 3; i++) {
             pool.invoke(i);
@@ -752,7 +741,7 @@ class FuncPoolTest {
         FuncPool<Integer> pool = FuncPool.create(1, n -> {
             if (n == 1) {
                 started.add(n);
-                awaitLatch(release);
+                Latches.await(release);
             }
             ran.add(n);
         }, PoolOptions.builder().queueCapacity(-1).build());
@@ -791,7 +780,7 @@ class FuncPoolTest {
         awaitUntil(() -> assertThat(pool.isClosed()).isTrue());
         closer.get().interrupt();
         assertThat(closing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        awaitLatch(interrupted);
+        Latches.await(interrupted);
         assertThat(pool.running()).isZero();
     }
 }

@@ -141,7 +141,8 @@ final class TaskQueue {
     }
 
     /**
-     * Takes a task back out, unless a consumer has taken it already.
+     * Takes a task back out, unless a consumer has taken it already. Called by the thread that appended it, after
+     * {@link #offer} returned, so the task is in its slot.
      *
      * @param index the index {@link #offer} returned for it
      * @param task  the task
@@ -156,9 +157,6 @@ final class TaskQueue {
             s = s.next; // linked: the index was handed out
         }
         int i = (int) (index - s.base);
-        while (SLOT.getAcquire(s.slots, i) == null) {
-            Thread.onSpinWait(); // only if called before offer's store lands, which the engine never does
-        }
         if (!SLOT.compareAndSet(s.slots, i, task, WITHDRAWN)) {
             return false;
         }
