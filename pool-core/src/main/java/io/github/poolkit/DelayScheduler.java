@@ -79,9 +79,11 @@ import java.util.concurrent.TimeUnit;
 public class DelayScheduler extends AbstractExecutorService implements ScheduledExecutorService {
 
     private final JobTimer timer;
+    private final WorkerPool pool;
 
-    private DelayScheduler(JobTimer timer) {
+    private DelayScheduler(JobTimer timer, WorkerPool pool) {
         this.timer = timer;
+        this.pool = pool;
     }
 
     /** The name used when the options carry the default pool name. */
@@ -125,7 +127,7 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
                 .preAlloc(false)
                 .build();
         WorkerPool pool = WorkerPool.create(workers, poolOptions);
-        return new DelayScheduler(JobTimer.start(name, pool));
+        return new DelayScheduler(JobTimer.start(name, pool), pool);
     }
 
     /**
@@ -171,6 +173,23 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
      */
     public int pending() {
         return timer.pending();
+    }
+
+    /** @return the scheduler's name: the name given in the options, or {@link #DEFAULT_NAME} */
+    public String name() {
+        return pool.name();
+    }
+
+    /**
+     * Reads the figures of the worker pool that runs the jobs: busy workers, jobs queued for a worker (due, not yet
+     * started) and the task counters. Jobs whose time has not yet come are not in it: see {@link #pending()}.
+     *
+     * @return a snapshot of the worker pool's figures; {@code closed} is true once the scheduler is shut down
+     */
+    public PoolStats stats() {
+        PoolStats s = pool.stats();
+        return s.closed() || !isShutdown() ? s : new PoolStats(s.capacity(), s.running(), s.busy(), s.queued(),
+                s.blocked(), s.completed(), s.failed(), s.rejected(), true);
     }
 
     /**

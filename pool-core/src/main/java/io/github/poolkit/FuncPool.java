@@ -30,7 +30,7 @@ import java.util.function.Consumer;
  *
  * @param <T> the type of the function's argument
  */
-public final class FuncPool<T> implements AutoCloseable {
+public final class FuncPool<T> implements Pool {
 
     private final PoolEngine engine;
 
@@ -143,6 +143,16 @@ public final class FuncPool<T> implements AutoCloseable {
      * {@link java.util.concurrent.ExecutorService#close()}: if interrupted meanwhile, running invocations are
      * interrupted and queued ones dropped, and the interrupt status is kept.
      */
+    @Override
+    public String name() {
+        return engine.name();
+    }
+
+    @Override
+    public PoolStats stats() {
+        return engine.stats();
+    }
+
     @Override
     public void close() {
         engine.closeAndAwait();

@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Aggregates ({@link #running()}, {@link #free()}, {@link #waiting()}, {@link #capacity()}) are sums of per-pool
  * snapshots, read without locking. Memory consistency effects are those of {@link WorkerPool}.
  */
-public class MultiPool extends AbstractExecutorService implements AutoCloseable {
+public class MultiPool extends AbstractExecutorService implements Pool {
 
     /** How {@link MultiPool#execute} picks a pool. */
     public enum LoadBalancing {
@@ -142,6 +142,30 @@ public class MultiPool extends AbstractExecutorService implements AutoCloseable 
         return c < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, (long) c * pools.length);
     }
 
+    /** @return the name given in the options; the sub-pools are named {@code <name>-<index>} */
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** @return the sub-pools' figures summed (capacity -1 when unlimited) */
+    @Override
+    public PoolStats stats() {
+        int running = 0, busy = 0, queued = 0, blocked = 0;
+        long completed = 0, failed = 0, rejected = 0;
+        for (WorkerPool p : pools) {
+            PoolStats s = p.stats();
+            running += s.running();
+            busy += s.busy();
+            queued += s.queued();
+            blocked += s.blocked();
+            completed += s.completed();
+            failed += s.failed();
+            rejected += s.rejected();
+        }
+        return new PoolStats(capacity(), running, busy, queued, blocked, completed, failed, rejected, isClosed());
+    }
+
     /** @return the summed running workers */
     public int running() {
         int sum = 0;
@@ -255,6 +279,30 @@ public class MultiPool extends AbstractExecutorService implements AutoCloseable 
     @Override
     public void shutdown() {
         release();
+    }
+
+    /**
+     * Releases every pool and waits until all have terminated, as {@link java.util.concurrent.ExecutorService#close()}
+     * does: if interrupted while waiting, stops them with {@link #shutdownNow()}, keeps waiting, and returns with the
+     * interrupt status set.
+     */
+    @Override
+    public void close() {
+        boolean interrupted = false;
+        release();
+        while (!isTerminated()) {
+            try {
+                awaitTermination(1, TimeUnit.DAYS);
+            } catch (InterruptedException e) {
+                if (!interrupted) {
+                    shutdownNow();
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Stops every pool as {@link WorkerPool#shutdownNow()}; returns their queued tasks, pool by pool. */

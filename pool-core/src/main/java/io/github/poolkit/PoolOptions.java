@@ -48,6 +48,8 @@ public final class PoolOptions {
     private final ThreadFactory threadFactory;
     private final String name;
     private final PoolListener listener;
+    private final Duration maxWait;
+    private final boolean virtualThreads;
 
     private PoolOptions(Builder b) {
         this.expiry = b.expiry;
@@ -60,6 +62,8 @@ public final class PoolOptions {
         this.threadFactory = b.threadFactory;
         this.name = b.name;
         this.listener = b.listener;
+        this.maxWait = b.maxWait;
+        this.virtualThreads = b.virtualThreads;
     }
 
     /** @return the default options */
@@ -127,11 +131,30 @@ public final class PoolOptions {
         return listener;
     }
 
+    /**
+     * Returns the longest a caller blocks in {@code execute}/{@code invoke}.
+     *
+     * @return the longest wait, or {@code null} when callers wait without limit
+     */
+    public Duration maxWait() {
+        return maxWait;
+    }
+
+    /**
+     * Returns whether each task runs on a fresh, unpooled virtual thread.
+     *
+     * @return {@code true} for unpooled virtual threads
+     */
+    public boolean virtualThreads() {
+        return virtualThreads;
+    }
+
     @Override
     public String toString() {
         return "PoolOptions[name=" + name + ", expiry=" + expiry + ", preAlloc=" + preAlloc
                 + ", maxBlockingTasks=" + maxBlockingTasks + ", nonblocking=" + nonblocking
-                + ", disablePurge=" + disablePurge + ", queueCapacity=" + queueCapacity + "]";
+                + ", disablePurge=" + disablePurge + ", queueCapacity=" + queueCapacity + ", maxWait=" + maxWait
+                + ", virtualThreads=" + virtualThreads + "]";
     }
 
     /** Builds {@link PoolOptions}. Not thread-safe; {@link #build()} may be called more than once. */
@@ -147,6 +170,8 @@ public final class PoolOptions {
         private ThreadFactory threadFactory;
         private String name = DEFAULT_NAME;
         private PoolListener listener;
+        private Duration maxWait;
+        private boolean virtualThreads;
 
         private Builder() {
         }
@@ -162,6 +187,8 @@ public final class PoolOptions {
             this.threadFactory = o.threadFactory;
             this.name = o.name;
             this.listener = o.listener;
+            this.maxWait = o.maxWait;
+            this.virtualThreads = o.virtualThreads;
         }
 
         /**
@@ -288,6 +315,38 @@ public final class PoolOptions {
         }
 
         /** @return the options */
+        /**
+         * The longest a caller blocks in {@code execute}/{@code invoke} when the pool cannot take its task; then it
+         * gets {@link PoolOverloadException} and the task is not run. {@code null} (the default): wait without limit;
+         * {@link Duration#ZERO}: do not wait, as {@link #nonblocking(boolean)}.
+         *
+         * @param maxWait the longest wait, {@code >= 0}, or {@code null} for no limit
+         * @return this builder
+         * @throws IllegalArgumentException if {@code maxWait} is negative
+         */
+        public Builder maxWait(Duration maxWait) {
+            if (maxWait != null && maxWait.isNegative()) {
+                throw new IllegalArgumentException("maxWait must be >= 0 but was " + maxWait
+                        + "; use Duration.ZERO to fail at once, or null to wait without limit");
+            }
+            this.maxWait = maxWait;
+            return this;
+        }
+
+        /**
+         * Whether tasks run on virtual threads that are not pooled: each accepted task starts a fresh virtual thread
+         * named {@code <name>-<n>}, and {@code capacity} bounds the tasks in flight. Every blocking, queueing,
+         * overload, tune and release rule is unchanged; {@code expiry} and {@code disablePurge} have no effect.
+         * Cannot be combined with {@code preAlloc} or a {@code threadFactory}.
+         *
+         * @param virtualThreads whether to run each task on a fresh virtual thread
+         * @return this builder
+         */
+        public Builder virtualThreads(boolean virtualThreads) {
+            this.virtualThreads = virtualThreads;
+            return this;
+        }
+
         public PoolOptions build() {
             return new PoolOptions(this);
         }

@@ -53,7 +53,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * and allocate nothing: one CAS each, as in {@link java.util.concurrent.Semaphore}. A thread that must wait allocates
  * one small queue node.
  */
-public class WeightedSemaphore {
+public class WeightedSemaphore implements PermitSemaphore {
 
     /*
      * Implementation overview.
@@ -140,6 +140,7 @@ public class WeightedSemaphore {
      *     of the {@code n} permits and the semaphore is as if the call had not been made (except for waiters granted
      *     because this one left the head of the line)
      */
+    @Override
     public void acquire(long n) throws InterruptedException {
         checkGrantable(n);
         if (Thread.interrupted()) {
@@ -159,6 +160,7 @@ public class WeightedSemaphore {
      * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()}
      * @throws InterruptedException as for {@link #acquire(long)}
      */
+    @Override
     public Permit acquirePermit(long n) throws InterruptedException {
         acquire(n);
         return new Permit(this, n);
@@ -184,6 +186,7 @@ public class WeightedSemaphore {
      * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()}, thrown at once (rather than returned as
      *     a failed future) to match {@link #acquire(long)}: it is a programming error, not an outcome
      */
+    @Override
     public CompletableFuture<Permit> acquireAsync(long n) {
         checkGrantable(n);
         if (tryAcquireFast(n)) {
@@ -211,6 +214,7 @@ public class WeightedSemaphore {
      * @return {@code true} if the permits were acquired; {@code false} if not, and always if {@code n > size()}
      * @throws IllegalArgumentException if {@code n < 0}
      */
+    @Override
     public boolean tryAcquire(long n) {
         checkNotNegative(n, "tryAcquire");
         return n <= size && tryAcquireFast(n);
@@ -232,6 +236,7 @@ public class WeightedSemaphore {
      * @throws InterruptedException if the thread is interrupted on entry or while waiting; the caller then holds none
      *     of the permits (see {@link #acquire(long)})
      */
+    @Override
     public boolean tryAcquire(long n, Duration timeout) throws InterruptedException {
         checkNotNegative(n, "tryAcquire");
         Objects.requireNonNull(timeout, "timeout must not be null; use Duration.ZERO not to wait");
@@ -258,6 +263,7 @@ public class WeightedSemaphore {
      * @throws IllegalStateException if {@code n > used()} ("released more than held"); the semaphore is then
      *     unchanged
      */
+    @Override
     public void release(long n) {
         checkNotNegative(n, "release");
         for (;;) {
@@ -280,6 +286,7 @@ public class WeightedSemaphore {
      *
      * @return the size given at construction
      */
+    @Override
     public long size() {
         return size;
     }
@@ -290,6 +297,7 @@ public class WeightedSemaphore {
      *
      * @return a value between 0 and {@link #size()}
      */
+    @Override
     public long used() {
         return state & USED;
     }
@@ -300,6 +308,7 @@ public class WeightedSemaphore {
      *
      * @return a value between 0 and {@link #size()}
      */
+    @Override
     public long available() {
         return size - used();
     }
@@ -310,6 +319,7 @@ public class WeightedSemaphore {
      *
      * @return the number of queued requests, {@code >= 0}
      */
+    @Override
     public int waiting() {
         return queue.size();
     }

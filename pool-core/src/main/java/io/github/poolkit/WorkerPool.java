@@ -46,7 +46,7 @@ import java.util.concurrent.TimeoutException;
  * <p>All methods are thread-safe. The metric methods ({@link #running()}, {@link #free()}, {@link #waiting()}) read
  * without locking and return a snapshot that may already be stale.
  */
-public class WorkerPool extends AbstractExecutorService implements AutoCloseable {
+public class WorkerPool extends AbstractExecutorService implements Pool {
 
     private final PoolEngine engine;
 
@@ -118,8 +118,14 @@ public class WorkerPool extends AbstractExecutorService implements AutoCloseable
     }
 
     /** @return the pool's name ({@link PoolOptions#name()}) */
+    @Override
     public String name() {
         return engine.name();
+    }
+
+    @Override
+    public PoolStats stats() {
+        return engine.stats();
     }
 
     /**
@@ -197,6 +203,16 @@ public class WorkerPool extends AbstractExecutorService implements AutoCloseable
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         return engine.awaitTermination(timeout, unit);
+    }
+
+    /**
+     * Releases the pool and waits until its running and queued tasks have finished, as
+     * {@link java.util.concurrent.ExecutorService#close()} does: if interrupted while waiting, stops the pool with
+     * {@link #shutdownNow()}, keeps waiting, and returns with the interrupt status set.
+     */
+    @Override
+    public void close() {
+        engine.closeAndAwait();
     }
 
     @Override

@@ -964,6 +964,17 @@ public final class PoolEngine {
         return blocked + queuedCount();
     }
 
+    /**
+     * @return a snapshot of the pool's figures. Provisional: busy is derived from running and idle workers, and the
+     *         task counters are not yet kept by the engine (they read 0)
+     */
+    public io.github.poolkit.PoolStats stats() {
+        int r = running;
+        int busy = Math.max(0, r - idleCount);
+        int c = capacity;
+        return new io.github.poolkit.PoolStats(c, r, busy, queuedCount(), blocked, 0L, 0L, 0L, state != OPEN);
+    }
+
     private int queuedCount() {
         return queue == null ? 0 : queue.size();
     }

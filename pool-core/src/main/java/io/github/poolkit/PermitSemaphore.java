@@ -1,0 +1,89 @@
+package io.github.poolkit;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A weighted semaphore with strict FIFO grants, whether it lives in this JVM ({@link WeightedSemaphore}) or is shared
+ * by several instances of a service. Code that injects a semaphore by this type does not change when the semaphore
+ * behind it moves from one JVM to a cluster.
+ *
+ * <p>Every implementation keeps the same rules: a request for {@code n} permits is granted when {@code n} permits are
+ * free and every earlier request has been granted or has given up (a large request is never starved); the
+ * {@code tryAcquire} forms never barge past a waiter; a request that gives up (timeout, interrupt, cancelled future)
+ * leaves the permits in use unchanged and lets the requests behind it that now fit go ahead; a request for more than
+ * {@link #size()} fails at once; releasing more than is held is detected and changes nothing.
+ */
+public interface PermitSemaphore {
+
+    /**
+     * Acquires {@code n} permits, blocking until they are granted in FIFO order.
+     *
+     * @param n the number of permits, {@code 0 <= n <= size()}
+     * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()}
+     * @throws InterruptedException     if interrupted on entry or while waiting; nothing is then held
+     */
+    void acquire(long n) throws InterruptedException;
+
+    /**
+     * Acquires {@code n} permits as {@link #acquire(long)} does and returns them as a {@link Permit} that releases
+     * them once when closed (try-with-resources).
+     *
+     * @param n the number of permits, {@code 0 <= n <= size()}
+     * @return the permit holding the {@code n} permits
+     * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()}
+     * @throws InterruptedException     if interrupted on entry or while waiting; nothing is then held
+     */
+    Permit acquirePermit(long n) throws InterruptedException;
+
+    /**
+     * Requests {@code n} permits without blocking a thread while they are not free.
+     *
+     * @param n the number of permits, {@code 0 <= n <= size()}
+     * @return a future completed with the permit when granted; cancelling it (or completing it otherwise) while the
+     *         request waits withdraws the request
+     * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()}
+     */
+    CompletableFuture<Permit> acquireAsync(long n);
+
+    /**
+     * Acquires {@code n} permits only if they are free and nobody waits (no barging).
+     *
+     * @param n the number of permits, {@code >= 0}
+     * @return whether the permits were acquired; {@code false} at once when {@code n > size()}
+     * @throws IllegalArgumentException if {@code n < 0}
+     */
+    boolean tryAcquire(long n);
+
+    /**
+     * Acquires {@code n} permits, waiting at most {@code timeout} for them in FIFO order.
+     *
+     * @param n       the number of permits, {@code >= 0}
+     * @param timeout the longest wait; zero or negative: do not wait
+     * @return whether the permits were acquired; on {@code false} nothing is held and the semaphore is as before
+     * @throws IllegalArgumentException if {@code n < 0}
+     * @throws InterruptedException     if interrupted on entry or while waiting; nothing is then held
+     */
+    boolean tryAcquire(long n, Duration timeout) throws InterruptedException;
+
+    /**
+     * Gives back {@code n} permits, which may grant waiting requests.
+     *
+     * @param n the number of permits, {@code >= 0}
+     * @throws IllegalArgumentException if {@code n < 0}
+     * @throws IllegalStateException    if that is more than is held ("released more than held"); nothing changes
+     */
+    void release(long n);
+
+    /** @return the total weight that may be held at once */
+    long size();
+
+    /** @return the permits in use */
+    long used();
+
+    /** @return {@code size() - used()}; may be negative for a moment after the size shrank below what is in use */
+    long available();
+
+    /** @return the requests waiting for their turn */
+    int waiting();
+}

@@ -1,0 +1,75 @@
+package io.github.poolkit;
+
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What every pool kind shares ({@link WorkerPool}, {@link FuncPool}, {@link MultiPool}), so that tools such as a
+ * metrics exporter, a health check or an admin endpoint can treat them alike.
+ *
+ * <p>All methods are thread-safe. The metric methods ({@link #running()}, {@link #free()}, {@link #waiting()},
+ * {@link #stats()}) read without locking and return a snapshot that may already be stale.
+ */
+public interface Pool extends AutoCloseable {
+
+    /** @return the pool's name ({@link PoolOptions#name()}), used in thread names, logs and metrics */
+    String name();
+
+    /** @return the most workers (or, for a {@link MultiPool}, their sum), or -1 when unlimited */
+    int capacity();
+
+    /**
+     * @return the workers alive: busy, or idle and not yet purged; a worker counts from the moment the pool decides
+     *         to start it until its thread leaves the pool
+     */
+    int running();
+
+    /** @return {@code max(0, capacity() - running())}, or -1 when unlimited */
+    int free();
+
+    /** @return callers blocked in {@code execute}/{@code invoke} plus tasks in the queue */
+    int waiting();
+
+    /**
+     * Reads every figure of the pool at once, for a metrics scrape or a health check.
+     *
+     * @return a snapshot; its fields are read one after another without a lock, so under load they may not add up
+     *         exactly, but each is a value the pool really had during the call
+     */
+    PoolStats stats();
+
+    /**
+     * Changes the capacity at run time. No-op when the pool is unlimited, when {@code capacity <= 0}, or with
+     * {@code preAlloc}. Growing wakes blocked callers at once; shrinking stops surplus idle workers at once and busy
+     * ones as they finish their task. Never blocks. For a {@link MultiPool} the value is the capacity of each pool.
+     *
+     * @param capacity the new capacity
+     */
+    void tune(int capacity);
+
+    /** @return whether the pool has been released and not rebooted */
+    boolean isClosed();
+
+    /**
+     * Closes the pool: new tasks are rejected, blocked callers get {@link PoolClosedException}, idle workers stop,
+     * running and queued tasks finish. Does not wait; a second call is a no-op.
+     */
+    void release();
+
+    /**
+     * Releases the pool, then waits until every worker has exited.
+     *
+     * @param timeout how long to wait
+     * @throws PoolClosedException  if the pool was already closed
+     * @throws TimeoutException     if workers are still running after the timeout (the pool stays closed)
+     * @throws InterruptedException if interrupted while waiting
+     */
+    void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException;
+
+    /** Reopens a released pool; no-op when open. It then accepts tasks again. */
+    void reboot();
+
+    /** Releases the pool and waits until its running and queued tasks have finished. */
+    @Override
+    void close();
+}

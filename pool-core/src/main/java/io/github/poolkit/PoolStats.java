@@ -1,0 +1,34 @@
+package io.github.poolkit;
+
+/**
+ * One snapshot of a pool's figures, read at once by {@link Pool#stats()}: what a metrics scrape, a health check or an
+ * admin endpoint shows.
+ *
+ * @param capacity  the most workers, or -1 when unlimited
+ * @param running   workers alive: busy, or idle and not yet purged
+ * @param busy      workers running a task now
+ * @param queued    tasks waiting in the queue
+ * @param blocked   callers blocked in {@code execute}/{@code invoke}
+ * @param completed tasks that ran to the end without throwing, since the pool was created
+ * @param failed    tasks that threw, since the pool was created (not counted in {@code completed})
+ * @param rejected  tasks refused since the pool was created: overload, closed pool, interrupted or timed-out wait
+ * @param closed    whether the pool is released
+ */
+public record PoolStats(int capacity, int running, int busy, int queued, int blocked,
+                        long completed, long failed, long rejected, boolean closed) {
+
+    /** @return {@code queued() + blocked()}: what {@link Pool#waiting()} reports */
+    public int waiting() {
+        return queued + blocked;
+    }
+
+    /** @return {@code max(0, capacity() - running())}, or -1 when unlimited: what {@link Pool#free()} reports */
+    public int free() {
+        return capacity < 0 ? -1 : Math.max(0, capacity - running);
+    }
+
+    /** @return whether the capacity is unlimited */
+    public boolean unlimited() {
+        return capacity < 0;
+    }
+}
