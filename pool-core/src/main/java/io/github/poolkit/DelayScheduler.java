@@ -125,6 +125,7 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
                 .nonblocking(false)
                 .maxBlockingTasks(0)
                 .preAlloc(false)
+                .taskDecorator(null) // jobs are decorated when scheduled, on the scheduling thread, not by the timer
                 .build();
         WorkerPool pool = WorkerPool.create(workers, poolOptions);
         return new DelayScheduler(JobTimer.start(name, pool), pool);

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * A pool of workers that all run one function, each invocation with its own argument: the Java counterpart of ants'
@@ -33,10 +34,14 @@ import java.util.function.Consumer;
 public final class FuncPool<T> implements Pool {
 
     private final PoolEngine engine;
+    private final Consumer<? super T> function;
+    /** With a decorator, the engine runs decorated Runnables; without, it passes the bare argument (no allocation). */
+    private final UnaryOperator<Runnable> decorator;
 
     private FuncPool(int capacity, Consumer<? super T> function, PoolOptions options) {
-        Objects.requireNonNull(function, "function");
-        this.engine = new PoolEngine(capacity, Objects.requireNonNull(options, "options"), argument -> {
+        this.function = Objects.requireNonNull(function, "function");
+        this.decorator = Objects.requireNonNull(options, "options").taskDecorator();
+        this.engine = new PoolEngine(capacity, options, decorator != null ? task -> ((Runnable) task).run() : argument -> {
             @SuppressWarnings("unchecked")
             T t = (T) argument;
             function.accept(t);
@@ -79,7 +84,11 @@ public final class FuncPool<T> implements Pool {
      * @throws RejectedExecutionException if the caller is interrupted while blocked (interrupt status set)
      */
     public void invoke(T argument) {
-        engine.execute(argument);
+        if (decorator == null) {
+            engine.execute(argument);
+        } else {
+            engine.execute(Objects.requireNonNull(decorator.apply(() -> function.accept(argument)), "decorated task"));
+        }
     }
 
     /** @return the most workers, or -1 when unlimited */

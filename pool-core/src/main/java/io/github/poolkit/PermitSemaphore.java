@@ -75,6 +75,17 @@ public interface PermitSemaphore {
      */
     void release(long n);
 
+    /**
+     * Changes the total weight at run time. Growing grants, in FIFO order, the waiting requests that now fit;
+     * shrinking below what is in use takes nothing back: new grants wait until {@code used()} fits the new size.
+     * FIFO order and the no-barging rule hold throughout. A waiting request larger than the new size fails
+     * with {@link IllegalArgumentException} in its caller, as it could never be granted.
+     *
+     * @param size the new total, {@code >= 0}
+     * @throws IllegalArgumentException if {@code size < 0}
+     */
+    void resize(long size);
+
     /** @return the total weight that may be held at once */
     long size();
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 
 /**
  * The immutable options of a {@link WorkerPool}, {@link FuncPool}, {@link MultiPool} or {@link DelayScheduler}, named
@@ -50,6 +51,7 @@ public final class PoolOptions {
     private final PoolListener listener;
     private final Duration maxWait;
     private final boolean virtualThreads;
+    private final UnaryOperator<Runnable> taskDecorator;
 
     private PoolOptions(Builder b) {
         this.expiry = b.expiry;
@@ -64,6 +66,7 @@ public final class PoolOptions {
         this.listener = b.listener;
         this.maxWait = b.maxWait;
         this.virtualThreads = b.virtualThreads;
+        this.taskDecorator = b.taskDecorator;
     }
 
     /** @return the default options */
@@ -149,6 +152,15 @@ public final class PoolOptions {
         return virtualThreads;
     }
 
+    /**
+     * Returns the decorator applied to every task when it is submitted.
+     *
+     * @return the decorator, or {@code null} for none
+     */
+    public UnaryOperator<Runnable> taskDecorator() {
+        return taskDecorator;
+    }
+
     @Override
     public String toString() {
         return "PoolOptions[name=" + name + ", expiry=" + expiry + ", preAlloc=" + preAlloc
@@ -172,6 +184,7 @@ public final class PoolOptions {
         private PoolListener listener;
         private Duration maxWait;
         private boolean virtualThreads;
+        private UnaryOperator<Runnable> taskDecorator;
 
         private Builder() {
         }
@@ -189,6 +202,7 @@ public final class PoolOptions {
             this.listener = o.listener;
             this.maxWait = o.maxWait;
             this.virtualThreads = o.virtualThreads;
+            this.taskDecorator = o.taskDecorator;
         }
 
         /**
@@ -344,6 +358,20 @@ public final class PoolOptions {
          */
         public Builder virtualThreads(boolean virtualThreads) {
             this.virtualThreads = virtualThreads;
+            return this;
+        }
+
+        /**
+         * Wraps every task when it is submitted, on the submitting thread, before the pool decides where it runs: the
+         * place to capture the caller's context (MDC, tracing, security) and restore it around the task. A
+         * {@link DelayScheduler} decorates a job once, when it is scheduled. The decorator must not return
+         * {@code null}; whatever it throws reaches the caller, and the task is then not accepted.
+         *
+         * @param taskDecorator the decorator, or {@code null} for none (the default)
+         * @return this builder
+         */
+        public Builder taskDecorator(UnaryOperator<Runnable> taskDecorator) {
+            this.taskDecorator = taskDecorator;
             return this;
         }
 

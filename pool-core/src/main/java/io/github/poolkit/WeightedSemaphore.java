@@ -286,6 +286,12 @@ public class WeightedSemaphore implements PermitSemaphore {
      *
      * @return the size given at construction
      */
+    /** Not yet supported: throws {@link UnsupportedOperationException}. */
+    @Override
+    public void resize(long size) {
+        throw new UnsupportedOperationException("resize is not implemented yet");
+    }
+
     @Override
     public long size() {
         return size;

@@ -9,6 +9,7 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 
 /**
  * A pool of at most {@code capacity} worker threads that run submitted tasks: the Java counterpart of ants'
@@ -49,11 +50,13 @@ import java.util.concurrent.TimeoutException;
 public class WorkerPool extends AbstractExecutorService implements Pool {
 
     private final PoolEngine engine;
+    private final UnaryOperator<Runnable> decorator;
 
     /** For subclasses in this package; see {@link #create(int, PoolOptions)}. */
     WorkerPool(int capacity, PoolOptions options) {
         this.engine = new PoolEngine(capacity, Objects.requireNonNull(options, "options"),
                 task -> ((Runnable) task).run());
+        this.decorator = options.taskDecorator();
     }
 
     /**
@@ -91,7 +94,8 @@ public class WorkerPool extends AbstractExecutorService implements Pool {
      */
     @Override
     public void execute(Runnable task) {
-        engine.execute(Objects.requireNonNull(task, "task"));
+        Objects.requireNonNull(task, "task");
+        engine.execute(decorator == null ? task : Objects.requireNonNull(decorator.apply(task), "decorated task"));
     }
 
     /** @return the most workers, or -1 when unlimited */
