@@ -1,0 +1,47 @@
+package io.github.poolkit;
+
+/**
+ * An option, or a combination of options, that a pool cannot be created with. It names the option, the value that
+ * was given and what to do instead, so that a tool that builds options from its own configuration (the Spring Boot
+ * starter, for one) can translate the message into its own property names.
+ *
+ * <p>The message reads {@code "<option> <problem>, was <value>: <fix>"}.
+ */
+public final class InvalidOptionException extends IllegalArgumentException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String option;
+    private final transient Object value;
+    private final String fix;
+
+    /**
+     * Creates the exception.
+     *
+     * @param option  the option's name as the builder spells it, e.g. {@code "queueCapacity"}
+     * @param value   the value that was given (may be {@code null})
+     * @param problem what is wrong with it, e.g. {@code "must be >= -1"}
+     * @param fix     what to do instead, e.g. {@code "use -1 for an unbounded queue, 0 for none"}
+     */
+    public InvalidOptionException(String option, Object value, String problem, String fix) {
+        super(option + " " + problem + ", was " + value + ": " + fix);
+        this.option = option;
+        this.value = value;
+        this.fix = fix;
+    }
+
+    /** @return the option's name as the builder spells it, e.g. {@code "queueCapacity"} or {@code "capacity"} */
+    public String option() {
+        return option;
+    }
+
+    /** @return the value that was given */
+    public Object value() {
+        return value;
+    }
+
+    /** @return what to do instead */
+    public String fix() {
+        return fix;
+    }
+}
