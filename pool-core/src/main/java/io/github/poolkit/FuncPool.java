@@ -163,6 +163,16 @@ public final class FuncPool<T> implements Pool {
     }
 
     @Override
+    public PoolOptions options() {
+        return engine.options();
+    }
+
+    @Override
+    public void reconfigure(PoolOptions options) {
+        engine.reconfigure(Objects.requireNonNull(options, "options"));
+    }
+
+    @Override
     public void close() {
         engine.closeAndAwait();
     }

@@ -166,6 +166,21 @@ public class MultiPool extends AbstractExecutorService implements Pool {
         return new PoolStats(capacity(), running, busy, queued, blocked, completed, failed, rejected, isClosed());
     }
 
+    /** @return the options of the first sub-pool, with the multi-pool's own name */
+    @Override
+    public PoolOptions options() {
+        return pools[0].options().toBuilder().name(name).build();
+    }
+
+    /** Reconfigures every sub-pool (their names are kept). */
+    @Override
+    public void reconfigure(PoolOptions options) {
+        Objects.requireNonNull(options, "options");
+        for (int i = 0; i < pools.length; i++) {
+            pools[i].reconfigure(options.toBuilder().name(name + "-" + i).build());
+        }
+    }
+
     /** @return the summed running workers */
     public int running() {
         int sum = 0;

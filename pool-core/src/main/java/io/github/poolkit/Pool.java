@@ -47,6 +47,26 @@ public interface Pool extends AutoCloseable {
      */
     void tune(int capacity);
 
+    /**
+     * Returns the options in force: those the pool was created with, as changed since by {@link #reconfigure}.
+     *
+     * @return the current options
+     */
+    PoolOptions options();
+
+    /**
+     * Changes, at run time, the options that can change live: {@code maxWait}, {@code maxBlockingTasks} and
+     * {@code nonblocking}. Callers already blocked keep waiting under the rules they entered with, except that a
+     * shorter {@code maxWait} or a switch to {@code nonblocking} applies to new callers only. Typical use:
+     * {@code pool.reconfigure(pool.options().toBuilder().maxWait(Duration.ofMillis(200)).build())}.
+     *
+     * @param options the new options; every other option must equal the current one
+     * @throws InvalidOptionException if an option is invalid, or differs from the current value but cannot change
+     *                                while the pool runs (the exception names it; a restart is needed); nothing is
+     *                                changed then
+     */
+    void reconfigure(PoolOptions options);
+
     /** @return whether the pool has been released and not rebooted */
     boolean isClosed();
 

@@ -132,6 +132,18 @@ public class WeightedSemaphore implements PermitSemaphore {
     }
 
     /**
+     * Creates a semaphore with {@code size} permits, all free, that reports every settled request to
+     * {@code listener}. (Not yet wired: the listener is not called yet.)
+     *
+     * @param size     the total weight that may be held at once, {@code >= 0}
+     * @param listener receives each settled request, or {@code null} for none
+     * @throws IllegalArgumentException if {@code size < 0}
+     */
+    public WeightedSemaphore(long size, SemaphoreListener listener) {
+        this(size);
+    }
+
+    /**
      * Acquires {@code n} permits, blocking until they are granted in FIFO order (see the class documentation).
      *
      * @param n the number of permits, {@code 0 <= n <= size()}

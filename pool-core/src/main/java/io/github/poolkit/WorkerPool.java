@@ -132,6 +132,16 @@ public class WorkerPool extends AbstractExecutorService implements Pool {
         return engine.stats();
     }
 
+    @Override
+    public PoolOptions options() {
+        return engine.options();
+    }
+
+    @Override
+    public void reconfigure(PoolOptions options) {
+        engine.reconfigure(Objects.requireNonNull(options, "options"));
+    }
+
     /**
      * Changes the capacity at run time. No-op when the pool is unlimited, when {@code capacity <= 0}, or with
      * {@code preAlloc}. Growing wakes blocked callers at once (and starts workers for queued tasks); shrinking stops

@@ -128,6 +128,7 @@ public final class PoolEngine {
     private final Set<Worker> workers = new HashSet<>();
     private Future<?> purge;
 
+    private volatile PoolOptions options;
     private volatile int state = OPEN;
     private volatile int capacity;
     private volatile int running;
@@ -145,6 +146,7 @@ public final class PoolEngine {
      */
     public PoolEngine(int capacity, PoolOptions options, Consumer<Object> runner) {
         check(capacity, options);
+        this.options = options;
         this.name = options.name();
         this.runner = runner;
         this.capacity = capacity <= 0 ? -1 : capacity;
@@ -937,6 +939,16 @@ public final class PoolEngine {
     }
 
     // ---------------------------------------------------------------- metrics (racy snapshots, see overview)
+
+    /** @return the options the pool was created with, as changed since by {@link #reconfigure} */
+    public PoolOptions options() {
+        return options;
+    }
+
+    /** Not yet supported: throws {@link UnsupportedOperationException}. */
+    public void reconfigure(PoolOptions changed) {
+        throw new UnsupportedOperationException("reconfigure is not implemented yet");
+    }
 
     /** @return the pool's name */
     public String name() {
