@@ -48,9 +48,14 @@ public class PoolkitAutoConfiguration {
     }
 
     @Bean
+    SemaphoreListeners semaphoreListeners() {
+        return new SemaphoreListeners();
+    }
+
+    @Bean
     PoolkitFactory poolkitFactory(PoolkitProperties properties, PoolTaskListeners poolTaskListeners,
-            PoolkitLifecycle poolkitLifecycle) {
-        return new PoolkitFactory(properties, poolTaskListeners, poolkitLifecycle);
+            SemaphoreListeners semaphoreListeners, PoolkitLifecycle poolkitLifecycle) {
+        return new PoolkitFactory(properties, poolTaskListeners, semaphoreListeners, poolkitLifecycle);
     }
 
     @Bean(name = PoolkitFactory.WORKER_POOL, destroyMethod = "release")

@@ -32,11 +32,14 @@ final class PoolkitFactory {
 
     private final PoolkitProperties properties;
     private final PoolTaskListeners listeners;
+    private final SemaphoreListeners semaphoreListeners;
     private final PoolkitLifecycle lifecycle;
 
-    PoolkitFactory(PoolkitProperties properties, PoolTaskListeners listeners, PoolkitLifecycle lifecycle) {
+    PoolkitFactory(PoolkitProperties properties, PoolTaskListeners listeners, SemaphoreListeners semaphoreListeners,
+            PoolkitLifecycle lifecycle) {
         this.properties = properties;
         this.listeners = listeners;
+        this.semaphoreListeners = semaphoreListeners;
         this.lifecycle = lifecycle;
     }
 
@@ -68,7 +71,7 @@ final class PoolkitFactory {
 
     /** @return the primary semaphore, from {@code poolkit.semaphore} */
     WeightedSemaphore primarySemaphore() {
-        return semaphore("poolkit.semaphore.size", properties.getSemaphore().getSize());
+        return semaphore(WEIGHTED_SEMAPHORE, "poolkit.semaphore.size", properties.getSemaphore().getSize());
     }
 
     /**
@@ -78,15 +81,15 @@ final class PoolkitFactory {
     WeightedSemaphore namedSemaphore(String name) {
         NamedSemaphore own = properties.getSemaphores().get(name);
         if (own.getSize() == null) {
-            return primarySemaphore();
+            return semaphore(name, "poolkit.semaphore.size", properties.getSemaphore().getSize());
         }
-        return semaphore("poolkit.semaphores." + name + ".size", own.getSize());
+        return semaphore(name, "poolkit.semaphores." + name + ".size", own.getSize());
     }
 
-    private static WeightedSemaphore semaphore(String property, long size) {
+    private WeightedSemaphore semaphore(String beanName, String property, long size) {
         check(size >= 0, property, size, "a semaphore's size cannot be negative",
                 "set " + property + " to zero or a positive number of permits");
-        return new WeightedSemaphore(size);
+        return new WeightedSemaphore(size, semaphoreListeners.listenerFor(beanName));
     }
 
     /** @return the delay scheduler, from {@code poolkit.scheduler} */
@@ -102,6 +105,7 @@ final class PoolkitFactory {
         DelayScheduler delayScheduler = DelayScheduler.create(scheduler.getWorkers(), PoolOptions.builder()
                 .name(DELAY_SCHEDULER)
                 .panicHandler(new PoolPanicLogger(DELAY_SCHEDULER))
+                .listener(listeners.listenerFor(DELAY_SCHEDULER))
                 .build());
         lifecycle.manage(DELAY_SCHEDULER, delayScheduler, timeout);
         return delayScheduler;

@@ -1,76 +1,159 @@
 package io.github.poolkit.autoconfigure.actuate;
 
-import java.util.Map;
+import java.time.Duration;
 import java.util.function.ToDoubleFunction;
 
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
-import io.github.poolkit.WeightedSemaphore;
-import io.github.poolkit.WorkerPool;
+import io.github.poolkit.DelayScheduler;
+import io.github.poolkit.MultiPool;
+import io.github.poolkit.PermitSemaphore;
+import io.github.poolkit.Pool;
+import io.github.poolkit.PoolStats;
 import io.github.poolkit.autoconfigure.PoolTaskListeners;
+import io.github.poolkit.autoconfigure.SemaphoreListeners;
 
 /**
- * Binds poolkit's meters, each tagged {@code name} = the bean name.
- * <ul>
- *   <li>Gauges of every {@link WorkerPool} bean: {@code poolkit.pool.running}, {@code poolkit.pool.waiting},
- *       {@code poolkit.pool.free} and {@code poolkit.pool.capacity} (the last two are -1 when unlimited).</li>
- *   <li>Gauges of every {@link WeightedSemaphore} bean: {@code poolkit.semaphore.used},
- *       {@code poolkit.semaphore.waiting}, {@code poolkit.semaphore.available}, {@code poolkit.semaphore.size}.</li>
- *   <li>For the pools poolkit created: the counter {@code poolkit.pool.tasks} (tag {@code outcome}) and the timers
- *       {@code poolkit.pool.task.duration} and {@code poolkit.pool.task.wait} ({@link PoolTaskMeters}), fed by the
- *       listener each pool got at creation; tasks finished before the registry is bound are not counted.</li>
- * </ul>
+ * Binds the meters of every pool, scheduler and semaphore bean of the context, each tagged {@code name} = the bean
+ * name: Micrometer's executor conventions ({@code executor.*}, as {@code ExecutorServiceMetrics} names them, so that
+ * ready-made executor dashboards work) and poolkit's own {@code poolkit.*} meters. {@code docs/spring-boot.md} lists
+ * them all with their meaning.
  *
- * <p>Gauges read the pools' counters without locking when the registry samples them; each read is a racy snapshot,
- * fine for monitoring.
+ * <p>A pool's gauges and counters share one {@link StatsSnapshot}: a scrape reads each pool once. The beans are looked
+ * up when the registry is bound, after every singleton exists; a bean created later (a lazy one) gets no meters.
+ * Timers need events: they are attached to the listeners that poolkit gave the pools, scheduler and semaphores it
+ * created; beans the application made without such a listener have gauges and counters only.
  */
 public class PoolMetrics implements MeterBinder {
 
-    private final Map<String, WorkerPool> pools;
-    private final Map<String, WeightedSemaphore> semaphores;
-    private final PoolTaskListeners listeners;
+    /** How long one read of a pool serves its meters: long enough for one scrape, far shorter than between two. */
+    static final Duration SNAPSHOT_AGE = Duration.ofMillis(100);
+
+    private final PoolkitBeans beans;
+    private final PoolTaskListeners poolListeners;
+    private final SemaphoreListeners semaphoreListeners;
 
     /**
-     * @param pools      the pools by bean name
-     * @param semaphores the semaphores by bean name
-     * @param listeners  the listeners of the pools poolkit created, to attach the task meters to
+     * @param beans              where to find the pools, schedulers and semaphores
+     * @param poolListeners      the listeners of the pools poolkit created, to attach the task timers to
+     * @param semaphoreListeners the listeners of the semaphores poolkit created, to attach the acquire timer to
      */
-    public PoolMetrics(Map<String, WorkerPool> pools, Map<String, WeightedSemaphore> semaphores,
-            PoolTaskListeners listeners) {
-        this.pools = Map.copyOf(pools);
-        this.semaphores = Map.copyOf(semaphores);
-        this.listeners = listeners;
+    public PoolMetrics(PoolkitBeans beans, PoolTaskListeners poolListeners, SemaphoreListeners semaphoreListeners) {
+        this.beans = beans;
+        this.poolListeners = poolListeners;
+        this.semaphoreListeners = semaphoreListeners;
     }
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        pools.forEach((name, pool) -> {
-            gauge(registry, "poolkit.pool.running", "Workers alive: busy, or idle and not yet purged", name, pool,
-                    WorkerPool::running);
-            gauge(registry, "poolkit.pool.waiting", "Callers blocked in execute plus queued tasks", name, pool,
-                    WorkerPool::waiting);
-            gauge(registry, "poolkit.pool.free", "Workers that may still be started; -1 when unlimited", name, pool,
-                    WorkerPool::free);
-            gauge(registry, "poolkit.pool.capacity", "Most workers alive at once; -1 when unlimited", name, pool,
-                    WorkerPool::capacity);
-            if (listeners.isReporting(name)) {
-                listeners.attach(name, new PoolTaskMeters(registry, name));
-            }
-        });
-        semaphores.forEach((name, semaphore) -> {
-            gauge(registry, "poolkit.semaphore.used", "Weight held", name, semaphore, WeightedSemaphore::used);
-            gauge(registry, "poolkit.semaphore.waiting", "Callers waiting in line", name, semaphore,
-                    WeightedSemaphore::waiting);
-            gauge(registry, "poolkit.semaphore.available", "Weight free: size - used", name, semaphore,
-                    WeightedSemaphore::available);
-            gauge(registry, "poolkit.semaphore.size", "Total weight", name, semaphore, WeightedSemaphore::size);
-        });
+        beans.pools().forEach((name, pool) -> bindPool(registry, name, pool));
+        beans.schedulers().forEach((name, scheduler) -> bindScheduler(registry, name, scheduler));
+        beans.semaphores().forEach((name, semaphore) -> bindSemaphore(registry, name, semaphore));
     }
 
-    private static <T> void gauge(MeterRegistry registry, String meter, String description, String name, T target,
-            ToDoubleFunction<T> value) {
-        Gauge.builder(meter, target, value).description(description).tag("name", name).register(registry);
+    private void bindPool(MeterRegistry registry, String name, Pool pool) {
+        StatsSnapshot stats = new StatsSnapshot(pool::stats, SNAPSHOT_AGE);
+        bindExecutor(registry, name, stats, s -> queueRoom(pool, s));
+    }
+
+    private void bindScheduler(MeterRegistry registry, String name, DelayScheduler scheduler) {
+        StatsSnapshot stats = new StatsSnapshot(scheduler::stats, SNAPSHOT_AGE);
+        bindExecutor(registry, name, stats, s -> Integer.MAX_VALUE);
+        Gauge.builder("poolkit.scheduler.pending", scheduler, DelayScheduler::pending)
+                .description("Jobs whose time has not yet come").tag("name", name).baseUnit(BaseUnits.TASKS)
+                .register(registry);
+        Gauge.builder("executor.delayed", scheduler, DelayScheduler::pending)
+                .description("Delayed tasks scheduled but not yet ready for execution").tag("name", name)
+                .baseUnit(BaseUnits.TASKS).register(registry);
+    }
+
+    /** The meters a pool and a scheduler share, and its task timers when poolkit gave it a listener. */
+    private void bindExecutor(MeterRegistry registry, String name, StatsSnapshot stats,
+            ToDoubleFunction<PoolStats> queueRoom) {
+        executorGauge(registry, "executor.active", "Workers running a task now", BaseUnits.THREADS, name, stats,
+                PoolStats::busy);
+        executorGauge(registry, "executor.pool.size", "Workers alive: busy plus idle", BaseUnits.THREADS, name,
+                stats, PoolStats::running);
+        executorGauge(registry, "executor.pool.max", "Most workers alive at once; Integer.MAX_VALUE when unlimited",
+                BaseUnits.THREADS, name, stats, s -> s.unlimited() ? Integer.MAX_VALUE : s.capacity());
+        executorGauge(registry, "executor.queued", "Tasks waiting: queued plus callers blocked in execute",
+                BaseUnits.TASKS, name, stats, PoolStats::waiting);
+        executorGauge(registry, "executor.queue.remaining",
+                "Room left in the queue; 0 without one, Integer.MAX_VALUE when unbounded", BaseUnits.TASKS, name,
+                stats, queueRoom);
+        FunctionCounter.builder("executor.completed", stats, s -> s.get().completed() + s.get().failed())
+                .description("Tasks that finished running, normally or by throwing").baseUnit(BaseUnits.TASKS)
+                .tag("name", name).register(registry);
+
+        gauge(registry, "poolkit.pool.capacity", "Most workers alive at once; -1 when unlimited", name, stats,
+                PoolStats::capacity);
+        gauge(registry, "poolkit.pool.running", "Workers alive: busy, or idle and not yet purged", name, stats,
+                PoolStats::running);
+        gauge(registry, "poolkit.pool.busy", "Workers running a task now", name, stats, PoolStats::busy);
+        gauge(registry, "poolkit.pool.waiting", "Queued tasks plus callers blocked in execute", name, stats,
+                PoolStats::waiting);
+        gauge(registry, "poolkit.pool.queued", "Tasks in the queue", name, stats, PoolStats::queued);
+        gauge(registry, "poolkit.pool.blocked", "Callers blocked in execute", name, stats, PoolStats::blocked);
+        gauge(registry, "poolkit.pool.free", "Workers that may still be started; -1 when unlimited", name, stats,
+                PoolStats::free);
+        tasks(registry, name, stats, "completed", PoolStats::completed);
+        tasks(registry, name, stats, "failed", PoolStats::failed);
+        tasks(registry, name, stats, "rejected", PoolStats::rejected);
+        if (poolListeners.isReporting(name)) {
+            poolListeners.attach(name, new PoolTaskMeters(registry, name));
+        }
+    }
+
+    private void bindSemaphore(MeterRegistry registry, String name, PermitSemaphore semaphore) {
+        semaphoreGauge(registry, "poolkit.semaphore.used", "Weight held", name, semaphore, PermitSemaphore::used);
+        semaphoreGauge(registry, "poolkit.semaphore.waiting", "Requests waiting in line", name, semaphore,
+                PermitSemaphore::waiting);
+        semaphoreGauge(registry, "poolkit.semaphore.available", "Weight free: size - used", name, semaphore,
+                PermitSemaphore::available);
+        semaphoreGauge(registry, "poolkit.semaphore.size", "Total weight", name, semaphore, PermitSemaphore::size);
+        if (semaphoreListeners.isReporting(name)) {
+            semaphoreListeners.attach(name, new SemaphoreAcquireMeters(registry, name));
+        }
+    }
+
+    /**
+     * Room left in a pool's queue: 0 without a queue, {@code Integer.MAX_VALUE} when unbounded; a {@link MultiPool}
+     * has one queue per pool.
+     */
+    private static double queueRoom(Pool pool, PoolStats stats) {
+        long perPool = pool.options().queueCapacity();
+        if (perPool < 0) {
+            return Integer.MAX_VALUE;
+        }
+        long queues = (pool instanceof MultiPool multiPool) ? multiPool.size() : 1;
+        return Math.max(0, perPool * queues - stats.queued());
+    }
+
+    private static void executorGauge(MeterRegistry registry, String meter, String description, String baseUnit,
+            String name, StatsSnapshot stats, ToDoubleFunction<PoolStats> value) {
+        Gauge.builder(meter, stats, s -> value.applyAsDouble(s.get())).description(description).baseUnit(baseUnit)
+                .tag("name", name).register(registry);
+    }
+
+    private static void gauge(MeterRegistry registry, String meter, String description, String name,
+            StatsSnapshot stats, ToDoubleFunction<PoolStats> value) {
+        Gauge.builder(meter, stats, s -> value.applyAsDouble(s.get())).description(description).tag("name", name)
+                .register(registry);
+    }
+
+    private static void tasks(MeterRegistry registry, String name, StatsSnapshot stats, String outcome,
+            ToDoubleFunction<PoolStats> value) {
+        FunctionCounter.builder("poolkit.pool.tasks", stats, s -> value.applyAsDouble(s.get()))
+                .description("Tasks a pool finished or refused since it was created, by outcome").tag("name", name)
+                .tag("outcome", outcome).register(registry);
+    }
+
+    private static void semaphoreGauge(MeterRegistry registry, String meter, String description, String name,
+            PermitSemaphore semaphore, ToDoubleFunction<PermitSemaphore> value) {
+        Gauge.builder(meter, semaphore, value).description(description).tag("name", name).register(registry);
     }
 }

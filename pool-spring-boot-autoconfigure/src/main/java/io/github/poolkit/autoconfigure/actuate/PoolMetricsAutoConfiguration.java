@@ -13,10 +13,10 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 
-import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
 import io.github.poolkit.autoconfigure.PoolTaskListeners;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
+import io.github.poolkit.autoconfigure.SemaphoreListeners;
 
 /**
  * Auto-configuration of poolkit's Micrometer meters ({@link PoolMetrics}) when Micrometer is on the classpath and a
@@ -25,7 +25,7 @@ import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
         SimpleMetricsExportAutoConfiguration.class, PoolkitAutoConfiguration.class })
 @ConditionalOnClass({ WorkerPool.class, MeterBinder.class })
-@ConditionalOnBean({ MeterRegistry.class, PoolTaskListeners.class })
+@ConditionalOnBean({ MeterRegistry.class, PoolTaskListeners.class, SemaphoreListeners.class })
 public class PoolMetricsAutoConfiguration {
 
     /** Created by Spring. */
@@ -34,8 +34,8 @@ public class PoolMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    PoolMetrics poolMetrics(ListableBeanFactory beanFactory, PoolTaskListeners poolTaskListeners) {
-        return new PoolMetrics(beanFactory.getBeansOfType(WorkerPool.class),
-                beanFactory.getBeansOfType(WeightedSemaphore.class), poolTaskListeners);
+    PoolMetrics poolMetrics(ListableBeanFactory beanFactory, PoolTaskListeners poolTaskListeners,
+            SemaphoreListeners semaphoreListeners) {
+        return new PoolMetrics(new PoolkitBeans(beanFactory), poolTaskListeners, semaphoreListeners);
     }
 }

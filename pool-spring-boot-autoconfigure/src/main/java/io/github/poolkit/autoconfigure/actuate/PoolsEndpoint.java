@@ -1,149 +1,244 @@
 package io.github.poolkit.autoconfigure.actuate;
 
+import java.time.Duration;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
-import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.convert.DurationStyle;
 
+import io.github.poolkit.DelayScheduler;
+import io.github.poolkit.PermitSemaphore;
+import io.github.poolkit.Pool;
+import io.github.poolkit.PoolOptions;
+import io.github.poolkit.PoolStats;
 import io.github.poolkit.WeightedSemaphore;
-import io.github.poolkit.WorkerPool;
 
 /**
- * The {@code pools} Actuator endpoint: the state of every {@link WorkerPool} and {@link WeightedSemaphore} bean, and
- * run-time tuning of a pool's capacity.
+ * The {@code pools} Actuator endpoint: the state of every pool, scheduler and semaphore bean of the context, and
+ * run-time changes to their settings.
  *
  * <ul>
- *   <li>{@code GET /actuator/pools}: {@code {"pools": {bean: {capacity, running, waiting, free, closed}},
- *       "semaphores": {bean: {size, used, waiting, available}}}}</li>
- *   <li>{@code GET /actuator/pools/{name}}: one entry of either kind; 404 when no such bean.</li>
- *   <li>{@code POST /actuator/pools/{name}} with {@code {"capacity": N}}: {@code tune(N)}, answers the pool's new
- *       state; 400 when the name is not a pool or N is not positive. Needs
+ *   <li>{@code GET /actuator/pools}: {@code {"pools": {bean: {...}}, "schedulers": {bean: {...}},
+ *       "semaphores": {bean: {...}}}}. {@code pools} holds every {@link Pool} bean ({@code WorkerPool},
+ *       {@code FuncPool}, {@code MultiPool}, whoever created it), {@code schedulers} every {@link DelayScheduler},
+ *       {@code semaphores} every {@link PermitSemaphore}.</li>
+ *   <li>{@code GET /actuator/pools/{name}}: the entry of that name, of any kind; 404 when there is none.</li>
+ *   <li>{@code POST /actuator/pools/{name}}: changes settings at run time, see {@link #change}. Needs
  *       {@code management.endpoint.pools.access=unrestricted}: the endpoint is read-only by default.</li>
  * </ul>
  *
- * <p>Every figure is a racy snapshot taken without locking the pool, each read on its own, so an entry's numbers may
- * come from slightly different instants; that is fine for monitoring.
+ * <p>The beans are looked up at each call, so a bean created after start-up is listed as soon as it exists. Each pool
+ * or scheduler entry comes from one {@link Pool#stats()} snapshot, so its figures belong together.
  */
 @Endpoint(id = "pools", defaultAccess = Access.READ_ONLY)
 public class PoolsEndpoint {
 
-    private final Map<String, WorkerPool> pools;
-    private final Map<String, WeightedSemaphore> semaphores;
+    private final PoolkitBeans beans;
 
-    /**
-     * @param pools      the pools by bean name
-     * @param semaphores the semaphores by bean name
-     */
-    public PoolsEndpoint(Map<String, WorkerPool> pools, Map<String, WeightedSemaphore> semaphores) {
-        this.pools = Map.copyOf(pools);
-        this.semaphores = Map.copyOf(semaphores);
+    /** @param beans where to find the pools, schedulers and semaphores */
+    public PoolsEndpoint(PoolkitBeans beans) {
+        this.beans = beans;
     }
 
-    /** @return every pool and semaphore, by bean name, sorted */
+    /** @return every pool, scheduler and semaphore, by bean name, sorted */
     @ReadOperation
     public PoolsDescriptor pools() {
-        Map<String, PoolDescriptor> poolEntries = new TreeMap<>();
-        pools.forEach((name, pool) -> poolEntries.put(name, PoolDescriptor.of(pool)));
-        Map<String, SemaphoreDescriptor> semaphoreEntries = new TreeMap<>();
-        semaphores.forEach((name, semaphore) -> semaphoreEntries.put(name, SemaphoreDescriptor.of(semaphore)));
-        return new PoolsDescriptor(poolEntries, semaphoreEntries);
+        SortedMap<String, PoolDescriptor> pools = new TreeMap<>();
+        beans.pools().forEach((name, pool) -> pools.put(name, PoolDescriptor.of(pool)));
+        SortedMap<String, SchedulerDescriptor> schedulers = new TreeMap<>();
+        beans.schedulers().forEach((name, scheduler) -> schedulers.put(name, SchedulerDescriptor.of(scheduler)));
+        SortedMap<String, SemaphoreDescriptor> semaphores = new TreeMap<>();
+        beans.semaphores().forEach((name, semaphore) -> semaphores.put(name, SemaphoreDescriptor.of(semaphore)));
+        return new PoolsDescriptor(pools, schedulers, semaphores);
     }
 
     /**
      * @param name a bean name
-     * @return the pool or semaphore of that name, or {@code null} (HTTP 404) when there is none
+     * @return the pool, scheduler or semaphore of that name, or {@code null} (HTTP 404) when there is none
      */
     @ReadOperation
-    public Entry pool(@Selector String name) {
-        WorkerPool pool = pools.get(name);
+    public @Nullable Entry pool(@Selector String name) {
+        Pool pool = beans.pools().get(name);
         if (pool != null) {
             return PoolDescriptor.of(pool);
         }
-        WeightedSemaphore semaphore = semaphores.get(name);
+        DelayScheduler scheduler = beans.schedulers().get(name);
+        if (scheduler != null) {
+            return SchedulerDescriptor.of(scheduler);
+        }
+        PermitSemaphore semaphore = beans.semaphores().get(name);
         return (semaphore != null) ? SemaphoreDescriptor.of(semaphore) : null;
     }
 
     /**
-     * Changes a pool's capacity with {@link WorkerPool#tune(int)} (a no-op for unlimited or pre-allocated pools).
+     * Changes settings at run time. A pool takes {@code capacity} ({@link Pool#tune(int)}), {@code maxWait} (a
+     * duration such as {@code "200ms"}; {@code "-1"} or {@code ""} for no limit), {@code maxBlockingTasks} and
+     * {@code nonblocking} ({@link Pool#reconfigure}); a semaphore takes {@code size}
+     * ({@link PermitSemaphore#resize(long)}). The values are all checked before anything changes.
      *
-     * @param name     the pool's bean name
-     * @param capacity the new capacity, positive
-     * @return the pool's state after the change
-     * @throws InvalidEndpointRequestException (HTTP 400) when {@code name} is not a pool or {@code capacity <= 0}
+     * @param name             a bean name
+     * @param capacity         a pool's new capacity, positive
+     * @param maxWait          a pool's new longest wait in {@code execute}
+     * @param maxBlockingTasks a pool's new limit of blocked callers, {@code >= 0} (0: no limit)
+     * @param nonblocking      whether the pool refuses at once instead of making callers wait
+     * @param size             a semaphore's new size, {@code >= 0}
+     * @return 200 with the entry's new state; 404 when there is no such bean; 400 with an RFC 9457 problem body
+     *         naming the field when a value is invalid or does not apply to that bean (nothing is changed then)
      */
     @WriteOperation
-    public PoolDescriptor tune(@Selector String name, int capacity) {
-        WorkerPool pool = pools.get(name);
-        if (pool == null) {
-            String reason = "No pool named '" + name + "'" + (semaphores.containsKey(name)
-                    ? ": it is a semaphore, whose size cannot be changed" : "; known pools: " + pools.keySet());
-            throw new InvalidEndpointRequestException(reason, reason);
+    public WebEndpointResponse<Object> change(@Selector String name, @Nullable String capacity,
+            @Nullable String maxWait, @Nullable String maxBlockingTasks, @Nullable String nonblocking,
+            @Nullable String size) {
+        SettingsChange change = new SettingsChange(capacity, maxWait, maxBlockingTasks, nonblocking, size);
+        try {
+            Pool pool = beans.pools().get(name);
+            if (pool != null) {
+                change.applyTo(pool);
+                return new WebEndpointResponse<>(PoolDescriptor.of(pool));
+            }
+            PermitSemaphore semaphore = beans.semaphores().get(name);
+            if (semaphore != null) {
+                change.applyTo(semaphore);
+                return new WebEndpointResponse<>(SemaphoreDescriptor.of(semaphore));
+            }
+            if (beans.schedulers().containsKey(name)) {
+                throw new InvalidSettingException(change.firstField(), "'" + name + "' is a scheduler, whose "
+                        + "settings cannot change at run time; change poolkit.scheduler and restart");
+            }
+            return EndpointProblem.notFound("No pool, scheduler or semaphore named '" + name + "'; known: "
+                    + beans.pools().keySet() + ", " + beans.semaphores().keySet());
         }
-        if (capacity <= 0) {
-            String reason = "Capacity must be positive, was " + capacity;
-            throw new InvalidEndpointRequestException(reason, reason);
+        catch (InvalidSettingException ex) {
+            return EndpointProblem.badRequest(ex);
         }
-        pool.tune(capacity);
-        return PoolDescriptor.of(pool);
     }
 
-    /** One pool or semaphore in the endpoint's answer. */
-    public sealed interface Entry extends OperationResponseBody permits PoolDescriptor, SemaphoreDescriptor {
+    /** One pool, scheduler or semaphore in the endpoint's answer. */
+    public sealed interface Entry extends OperationResponseBody
+            permits PoolDescriptor, SchedulerDescriptor, SemaphoreDescriptor {
     }
 
     /**
      * The answer of {@code GET /actuator/pools}.
      *
      * @param pools      the pools by bean name
+     * @param schedulers the schedulers by bean name
      * @param semaphores the semaphores by bean name
      */
-    public record PoolsDescriptor(Map<String, PoolDescriptor> pools, Map<String, SemaphoreDescriptor> semaphores)
-            implements OperationResponseBody {
+    public record PoolsDescriptor(Map<String, PoolDescriptor> pools, Map<String, SchedulerDescriptor> schedulers,
+            Map<String, SemaphoreDescriptor> semaphores) implements OperationResponseBody {
     }
 
     /**
-     * A pool's state.
+     * A pool's state, from one {@link PoolStats} snapshot, and the settings that can change at run time.
      *
-     * @param capacity the capacity, -1 when unlimited
-     * @param running  workers alive
-     * @param waiting  callers blocked in {@code execute} plus queued tasks
-     * @param free     {@code capacity - running}, -1 when unlimited
-     * @param closed   whether the pool was released
+     * @param capacity         the most workers, -1 when unlimited
+     * @param running          workers alive: busy plus idle
+     * @param busy             workers running a task now
+     * @param waiting          {@code queued + blocked}
+     * @param queued           tasks in the queue
+     * @param blocked          callers blocked in {@code execute}
+     * @param free             workers that may still be started, -1 when unlimited
+     * @param closed           whether the pool was released
+     * @param completed        tasks that ran to the end since the pool was created
+     * @param failed           tasks that threw
+     * @param rejected         tasks refused: overload, closed pool, interrupted or timed-out wait
+     * @param maxWait          the longest a caller waits in {@code execute}, such as {@code "200ms"}; {@code null}
+     *                         when there is no limit
+     * @param maxBlockingTasks the most callers blocked at once, 0 for no limit
+     * @param nonblocking      whether the pool refuses at once instead of making callers wait
      */
-    public record PoolDescriptor(int capacity, int running, int waiting, int free, boolean closed) implements Entry {
+    public record PoolDescriptor(int capacity, int running, int busy, int waiting, int queued, int blocked, int free,
+            boolean closed, long completed, long failed, long rejected, @Nullable String maxWait,
+            int maxBlockingTasks, boolean nonblocking) implements Entry {
 
         /**
          * @param pool a pool
          * @return its state now
          */
-        public static PoolDescriptor of(WorkerPool pool) {
-            return new PoolDescriptor(pool.capacity(), pool.running(), pool.waiting(), pool.free(), pool.isClosed());
+        public static PoolDescriptor of(Pool pool) {
+            PoolStats s = pool.stats();
+            PoolOptions options = pool.options();
+            Duration maxWait = options.maxWait();
+            return new PoolDescriptor(s.capacity(), s.running(), s.busy(), s.waiting(), s.queued(), s.blocked(),
+                    s.free(), s.closed(), s.completed(), s.failed(), s.rejected(),
+                    (maxWait != null) ? DurationStyle.SIMPLE.print(maxWait) : null, options.maxBlockingTasks(),
+                    options.nonblocking());
         }
     }
 
     /**
-     * A semaphore's state.
+     * A scheduler's state: its jobs not yet due, and its worker pool's figures from one {@link PoolStats} snapshot.
+     *
+     * @param pending   jobs whose time has not yet come
+     * @param capacity  the scheduler's workers
+     * @param running   workers alive
+     * @param busy      workers running a job now
+     * @param waiting   {@code queued + blocked}
+     * @param queued    due jobs waiting for a worker
+     * @param blocked   always 0: the scheduler's queue is unbounded
+     * @param free      workers that may still be started
+     * @param closed    whether the scheduler was shut down
+     * @param completed jobs that ran to the end
+     * @param failed    jobs that threw
+     * @param rejected  jobs refused
+     */
+    public record SchedulerDescriptor(int pending, int capacity, int running, int busy, int waiting, int queued,
+            int blocked, int free, boolean closed, long completed, long failed, long rejected) implements Entry {
+
+        /**
+         * @param scheduler a scheduler
+         * @return its state now
+         */
+        public static SchedulerDescriptor of(DelayScheduler scheduler) {
+            PoolStats s = scheduler.stats();
+            return new SchedulerDescriptor(scheduler.pending(), s.capacity(), s.running(), s.busy(), s.waiting(),
+                    s.queued(), s.blocked(), s.free(), s.closed(), s.completed(), s.failed(), s.rejected());
+        }
+    }
+
+    /**
+     * A semaphore's state. When its figures cannot be read (a cluster-wide semaphore whose store is unreachable), the
+     * numbers are -1 and {@code error} says why.
      *
      * @param size      the total weight
      * @param used      the weight held
-     * @param waiting   callers waiting in line
+     * @param waiting   requests waiting in line
      * @param available {@code size - used}
+     * @param scope     {@code "local"} for a {@link WeightedSemaphore} in this JVM, {@code "cluster"} for one shared
+     *                  by several instances
+     * @param error     why the figures could not be read, or {@code null}
      */
-    public record SemaphoreDescriptor(long size, long used, int waiting, long available) implements Entry {
+    public record SemaphoreDescriptor(long size, long used, int waiting, long available, String scope,
+            @Nullable String error) implements Entry {
 
         /**
          * @param semaphore a semaphore
          * @return its state now
          */
-        public static SemaphoreDescriptor of(WeightedSemaphore semaphore) {
-            return new SemaphoreDescriptor(semaphore.size(), semaphore.used(), semaphore.waiting(),
-                    semaphore.available());
+        public static SemaphoreDescriptor of(PermitSemaphore semaphore) {
+            String scope = (semaphore instanceof WeightedSemaphore) ? "local" : "cluster";
+            try {
+                return new SemaphoreDescriptor(semaphore.size(), semaphore.used(), semaphore.waiting(),
+                        semaphore.available(), scope, null);
+            }
+            catch (RuntimeException ex) {
+                return new SemaphoreDescriptor(-1, -1, -1, -1, scope, String.valueOf(ex));
+            }
+        }
+
+        /** @return whether the figures could be read */
+        boolean readable() {
+            return error == null;
         }
     }
 }

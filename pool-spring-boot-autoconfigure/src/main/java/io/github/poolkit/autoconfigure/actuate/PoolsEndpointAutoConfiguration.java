@@ -8,7 +8,6 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
-import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 
@@ -28,7 +27,6 @@ public class PoolsEndpointAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     PoolsEndpoint poolsEndpoint(ListableBeanFactory beanFactory) {
-        return new PoolsEndpoint(beanFactory.getBeansOfType(WorkerPool.class),
-                beanFactory.getBeansOfType(WeightedSemaphore.class));
+        return new PoolsEndpoint(new PoolkitBeans(beanFactory));
     }
 }

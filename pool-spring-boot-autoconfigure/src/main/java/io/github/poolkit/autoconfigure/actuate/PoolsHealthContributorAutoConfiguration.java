@@ -28,6 +28,6 @@ public class PoolsHealthContributorAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "poolsHealthIndicator")
     PoolsHealthIndicator poolsHealthIndicator(ListableBeanFactory beanFactory) {
-        return new PoolsHealthIndicator(beanFactory.getBeansOfType(WorkerPool.class));
+        return new PoolsHealthIndicator(new PoolkitBeans(beanFactory));
     }
 }

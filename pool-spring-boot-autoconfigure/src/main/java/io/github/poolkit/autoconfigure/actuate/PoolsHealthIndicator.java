@@ -1,6 +1,6 @@
 package io.github.poolkit.autoconfigure.actuate;
 
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -8,49 +8,67 @@ import java.util.TreeMap;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
-import io.github.poolkit.WorkerPool;
+import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.PoolDescriptor;
+import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SchedulerDescriptor;
+import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SemaphoreDescriptor;
 
 /**
- * Health contributor {@code pools}: UP while every {@link WorkerPool} bean is open, DOWN once any has been released.
- * Details: {@code pools}, each pool's {@code capacity}, {@code running}, {@code waiting}, {@code free} and
- * {@code closed} by bean name; and, when DOWN, {@code closed}, the names of the released pools.
+ * Health contributor {@code pools}: UP while every pool and scheduler bean is open and every semaphore's figures can
+ * be read; DOWN once a pool or scheduler is closed (detail {@code closed}: their names) or a semaphore cannot be read,
+ * such as a cluster-wide semaphore whose store is unreachable (detail {@code unreadable}: name to error).
  *
- * <p>Reads each pool's counters without locking (a racy snapshot, fine for monitoring).
+ * <p>Details {@code pools}, {@code schedulers} and {@code semaphores} hold the same entries as the {@code pools}
+ * endpoint, each pool or scheduler from one stats snapshot. The beans are looked up at each check.
  */
 public class PoolsHealthIndicator extends AbstractHealthIndicator {
 
-    private final Map<String, WorkerPool> pools;
+    private final PoolkitBeans beans;
 
-    /** @param pools the pools by bean name */
-    public PoolsHealthIndicator(Map<String, WorkerPool> pools) {
+    /** @param beans where to find the pools, schedulers and semaphores */
+    public PoolsHealthIndicator(PoolkitBeans beans) {
         super("Pools health check failed");
-        this.pools = new TreeMap<>(pools);
+        this.beans = beans;
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        Map<String, Object> details = new LinkedHashMap<>();
-        pools.forEach((name, pool) -> details.put(name, describe(pool)));
-        List<String> closed = pools.entrySet().stream()
-                .filter(entry -> entry.getValue().isClosed())
-                .map(Map.Entry::getKey)
-                .toList();
-        builder.withDetail("pools", details);
-        if (closed.isEmpty()) {
+        List<String> closed = new ArrayList<>();
+        Map<String, PoolDescriptor> pools = new TreeMap<>();
+        beans.pools().forEach((name, pool) -> {
+            PoolDescriptor entry = PoolDescriptor.of(pool);
+            pools.put(name, entry);
+            if (entry.closed()) {
+                closed.add(name);
+            }
+        });
+        Map<String, SchedulerDescriptor> schedulers = new TreeMap<>();
+        beans.schedulers().forEach((name, scheduler) -> {
+            SchedulerDescriptor entry = SchedulerDescriptor.of(scheduler);
+            schedulers.put(name, entry);
+            if (entry.closed()) {
+                closed.add(name);
+            }
+        });
+        Map<String, SemaphoreDescriptor> semaphores = new TreeMap<>();
+        Map<String, String> unreadable = new TreeMap<>();
+        beans.semaphores().forEach((name, semaphore) -> {
+            SemaphoreDescriptor entry = SemaphoreDescriptor.of(semaphore);
+            semaphores.put(name, entry);
+            if (!entry.readable()) {
+                unreadable.put(name, entry.error());
+            }
+        });
+        builder.withDetail("pools", pools).withDetail("schedulers", schedulers).withDetail("semaphores", semaphores);
+        if (closed.isEmpty() && unreadable.isEmpty()) {
             builder.up();
+            return;
         }
-        else {
-            builder.down().withDetail("closed", closed);
+        builder.down();
+        if (!closed.isEmpty()) {
+            builder.withDetail("closed", closed.stream().sorted().toList());
         }
-    }
-
-    private static Map<String, Object> describe(WorkerPool pool) {
-        Map<String, Object> map = new LinkedHashMap<>();
-        map.put("capacity", pool.capacity());
-        map.put("running", pool.running());
-        map.put("waiting", pool.waiting());
-        map.put("free", pool.free());
-        map.put("closed", pool.isClosed());
-        return map;
+        if (!unreadable.isEmpty()) {
+            builder.withDetail("unreadable", unreadable);
+        }
     }
 }

@@ -49,6 +49,9 @@ class PoolsActuatorHttpTests {
     void listsPoolsAndSemaphores() throws Exception {
         JsonNode body = getJson("/actuator/pools", 200);
         JsonNode reports = body.get("pools").get("reports");
+        assertThat(reports.propertyNames()).contains("capacity", "running", "busy", "waiting", "queued", "blocked",
+                "free", "closed", "completed", "failed", "rejected", "maxBlockingTasks", "nonblocking");
+        assertThat(reports.has("maxWait")).as("absent: no limit").isFalse();
         assertThat(reports.get("capacity").asInt()).isEqualTo(4);
         assertThat(reports.get("running").asInt()).isZero();
         assertThat(reports.get("waiting").asInt()).isZero();
@@ -60,13 +63,19 @@ class PoolsActuatorHttpTests {
         assertThat(gpu.get("used").asLong()).isZero();
         assertThat(gpu.get("waiting").asInt()).isZero();
         assertThat(gpu.get("available").asLong()).isEqualTo(16);
+        assertThat(gpu.get("scope").asString()).isEqualTo("local");
         assertThat(body.get("semaphores").has("weightedSemaphore")).isTrue();
+        JsonNode scheduler = body.get("schedulers").get("delayScheduler");
+        assertThat(scheduler.propertyNames()).contains("pending", "capacity", "running", "busy", "waiting", "queued",
+                "blocked", "free", "closed", "completed", "failed", "rejected");
+        assertThat(scheduler.get("capacity").asInt()).isEqualTo(4);
     }
 
     @Test
     void readsOneEntryOfEitherKindAnd404ForUnknownNames() throws Exception {
         assertThat(getJson("/actuator/pools/workerPool", 200).get("capacity").asInt()).isEqualTo(256);
         assertThat(getJson("/actuator/pools/gpu-memory", 200).get("size").asLong()).isEqualTo(16);
+        assertThat(getJson("/actuator/pools/delayScheduler", 200).get("pending").asInt()).isZero();
         assertThat(send(HttpRequest.newBuilder(uri("/actuator/pools/nope")).GET()).statusCode()).isEqualTo(404);
     }
 
@@ -78,10 +87,24 @@ class PoolsActuatorHttpTests {
         assertThat(response.statusCode()).isEqualTo(200);
         assertThat(json.readTree(response.body()).get("capacity").asInt()).isEqualTo(8);
         assertThat(getJson("/actuator/pools/reports", 200).get("capacity").asInt()).isEqualTo(8);
-        HttpResponse<String> bad = send(HttpRequest.newBuilder(uri("/actuator/pools/reports"))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"capacity\": 0}")));
+        HttpResponse<String> bad = post("/actuator/pools/reports", "{\"capacity\": 8, \"maxWait\": \"soon\"}");
         assertThat(bad.statusCode()).isEqualTo(400);
+        assertThat(bad.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        JsonNode problem = json.readTree(bad.body());
+        assertThat(problem.get("status").asInt()).isEqualTo(400);
+        assertThat(problem.get("title").asString()).isEqualTo("Bad Request");
+        assertThat(problem.get("field").asString()).isEqualTo("maxWait");
+        assertThat(problem.get("detail").asString()).contains("soon");
+        assertThat(post("/actuator/pools/reports", "{\"capacity\": 0}").statusCode()).isEqualTo(400);
+        assertThat(getJson("/actuator/pools/reports", 200).get("capacity").asInt()).isEqualTo(8);
+    }
+
+    @Test
+    void writingAnUnknownNameIs404() throws Exception {
+        HttpResponse<String> response = post("/actuator/pools/nope", "{\"capacity\": 3}");
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(json.readTree(response.body()).get("detail").asString()).contains("nope");
     }
 
     @Test
@@ -98,13 +121,26 @@ class PoolsActuatorHttpTests {
         JsonNode size = getJson("/actuator/metrics/poolkit.semaphore.size?tag=name:gpu-memory", 200);
         assertThat(size.get("measurements").get(0).get("value").asDouble()).isEqualTo(16);
         workerPool.submit(() -> { }).get(10, TimeUnit.SECONDS);
-        await().atMost(10, TimeUnit.SECONDS).until(() -> getJson(
-                "/actuator/metrics/poolkit.pool.tasks?tag=name:workerPool&tag=outcome:completed", 200)
+        await().atMost(10, TimeUnit.SECONDS).until(() -> getJson("/actuator/metrics/executor?tag=name:workerPool", 200)
                 .get("measurements").get(0).get("value").asDouble() >= 1);
+        assertThat(send(HttpRequest.newBuilder(uri(
+                "/actuator/metrics/poolkit.pool.tasks?tag=name:workerPool&tag=outcome:completed")).GET())
+                .statusCode()).isEqualTo(200);
         assertThat(getJson("/actuator/metrics/poolkit.pool.task.duration?tag=name:workerPool", 200)
                 .get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(1);
         assertThat(send(HttpRequest.newBuilder(uri("/actuator/metrics/poolkit.pool.task.wait")).GET()).statusCode())
                 .isEqualTo(200);
+        assertThat(getJson("/actuator/metrics/executor.pool.max?tag=name:reports", 200)
+                .get("measurements").get(0).get("value").asDouble()).isEqualTo(4);
+        assertThat(getJson("/actuator/metrics/executor.pool.max?tag=name:delayScheduler", 200)
+                .get("measurements").get(0).get("value").asDouble()).isEqualTo(4);
+        assertThat(getJson("/actuator/metrics/executor.idle?tag=name:workerPool", 200)
+                .get("measurements").get(0).get("value").asDouble()).isGreaterThanOrEqualTo(1);
+    }
+
+    private HttpResponse<String> post(String path, String body) throws Exception {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
     private JsonNode getJson(String path, int expectedStatus) throws Exception {

@@ -1,0 +1,27 @@
+package io.github.poolkit.autoconfigure.actuate;
+
+/**
+ * A run-time change that cannot be made: the value is invalid, or the setting does not apply to that bean or cannot
+ * change while it runs. Names the field so that the endpoint's problem body and the refresh log can point at it.
+ * Nothing has been changed when it is thrown.
+ */
+public final class InvalidSettingException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final String field;
+
+    /**
+     * @param field  the setting's name as a write spells it, e.g. {@code "maxWait"}
+     * @param detail what is wrong and what to do instead
+     */
+    public InvalidSettingException(String field, String detail) {
+        super(field + ": " + detail);
+        this.field = field;
+    }
+
+    /** @return the setting's name as a write spells it, e.g. {@code "maxWait"} */
+    public String field() {
+        return field;
+    }
+}
