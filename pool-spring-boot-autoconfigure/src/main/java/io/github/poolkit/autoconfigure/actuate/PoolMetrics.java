@@ -1,6 +1,9 @@
 package io.github.poolkit.autoconfigure.actuate;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 import io.micrometer.core.instrument.FunctionCounter;
@@ -23,7 +26,8 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * ready-made executor dashboards work) and poolkit's own {@code poolkit.*} meters. {@code docs/spring-boot.md} lists
  * them all with their meaning.
  *
- * <p>A pool's gauges and counters share one {@link StatsSnapshot}: a scrape reads each pool once. The beans are looked
+ * <p>A pool's gauges and counters share one {@link StatsSnapshot}: a scrape reads each pool once. Micrometer holds
+ * a gauge's object weakly, so this binder keeps the snapshots for as long as it lives (the context). The beans are looked
  * up when the registry is bound, after every singleton exists; a bean created later (a lazy one) gets no meters.
  * Timers need events: they are attached to the listeners that poolkit gave the pools, scheduler and semaphores it
  * created; beans the application made without such a listener have gauges and counters only.
@@ -36,6 +40,7 @@ public class PoolMetrics implements MeterBinder {
     private final PoolkitBeans beans;
     private final PoolTaskListeners poolListeners;
     private final SemaphoreListeners semaphoreListeners;
+    private final List<StatsSnapshot> snapshots = new CopyOnWriteArrayList<>();
 
     /**
      * @param beans              where to find the pools, schedulers and semaphores
@@ -56,12 +61,12 @@ public class PoolMetrics implements MeterBinder {
     }
 
     private void bindPool(MeterRegistry registry, String name, Pool pool) {
-        StatsSnapshot stats = new StatsSnapshot(pool::stats, SNAPSHOT_AGE);
+        StatsSnapshot stats = snapshot(pool::stats);
         bindExecutor(registry, name, stats, s -> queueRoom(pool, s));
     }
 
     private void bindScheduler(MeterRegistry registry, String name, DelayScheduler scheduler) {
-        StatsSnapshot stats = new StatsSnapshot(scheduler::stats, SNAPSHOT_AGE);
+        StatsSnapshot stats = snapshot(scheduler::stats);
         bindExecutor(registry, name, stats, s -> Integer.MAX_VALUE);
         Gauge.builder("poolkit.scheduler.pending", scheduler, DelayScheduler::pending)
                 .description("Jobs whose time has not yet come").tag("name", name).baseUnit(BaseUnits.TASKS)
@@ -69,6 +74,12 @@ public class PoolMetrics implements MeterBinder {
         Gauge.builder("executor.delayed", scheduler, DelayScheduler::pending)
                 .description("Delayed tasks scheduled but not yet ready for execution").tag("name", name)
                 .baseUnit(BaseUnits.TASKS).register(registry);
+    }
+
+    private StatsSnapshot snapshot(Supplier<PoolStats> source) {
+        StatsSnapshot snapshot = new StatsSnapshot(source, SNAPSHOT_AGE);
+        snapshots.add(snapshot);
+        return snapshot;
     }
 
     /** The meters a pool and a scheduler share, and its task timers when poolkit gave it a listener. */

@@ -66,6 +66,10 @@ class PoolMetricsTests {
                     .isEqualTo("tasks");
             assertThat(registry.get("executor.completed").tag("name", "reports").functionCounter().getId()
                     .getType()).isEqualTo(Meter.Type.COUNTER);
+            System.gc();
+            assertThat(value(registry, "executor.pool.max", "reports")).as("snapshot survives GC").isEqualTo(4);
+            assertThat(registry.get("executor.completed").tag("name", "reports").functionCounter().count())
+                    .isNotNaN();
         });
     }
 

@@ -1,0 +1,214 @@
+package io.github.poolkit.autoconfigure.refresh;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.function.Consumer;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.env.Environment;
+
+import io.github.poolkit.PermitSemaphore;
+import io.github.poolkit.Pool;
+import io.github.poolkit.autoconfigure.PoolTaskListeners;
+import io.github.poolkit.autoconfigure.SemaphoreListeners;
+import io.github.poolkit.autoconfigure.actuate.InvalidSettingException;
+import io.github.poolkit.autoconfigure.actuate.PoolkitBeans;
+import io.github.poolkit.autoconfigure.actuate.SettingsChange;
+
+/**
+ * Applies changed {@code poolkit.*} keys in place when Spring Cloud reports them ({@link EnvironmentChangeEvent}:
+ * a config-server refresh, a Kubernetes ConfigMap reload, {@code POST /actuator/refresh}).
+ *
+ * <p>Keys that can change live: a pool's {@code capacity}, {@code max-wait}, {@code max-blocking-tasks} and
+ * {@code nonblocking}, and a semaphore's {@code size}. A key of {@code poolkit.pool} (or {@code poolkit.semaphore})
+ * changes the primary bean and every named one that does not set that key itself, as at start-up. The changes of one
+ * bean are checked together, with the same rules as the {@code pools} endpoint's writes; an invalid value is logged as
+ * a WARN naming the key and the bean keeps its settings. Every other key (queue capacity, virtual threads,
+ * pre-allocation, expiry, the scheduler's, ...) is logged as a WARN that names it and says a restart is needed. A key
+ * that was removed leaves the bean as it is, also with a WARN.
+ *
+ * <p>Only the beans poolkit created from these properties are changed; the application's own pools have no keys.
+ */
+public class PoolkitRefreshListener implements ApplicationListener<EnvironmentChangeEvent> {
+
+    private static final Log logger = LogFactory.getLog(PoolkitRefreshListener.class);
+
+    private static final String PRIMARY_POOL = "workerPool";
+    private static final String PRIMARY_SEMAPHORE = "weightedSemaphore";
+
+    /** The keys a pool can change live, kebab-case, to the endpoint's field names. */
+    private static final Map<String, String> POOL_FIELDS = Map.of("capacity", "capacity", "max-wait", "maxWait",
+            "max-blocking-tasks", "maxBlockingTasks", "nonblocking", "nonblocking");
+
+    private final Environment environment;
+    private final PoolkitBeans beans;
+    private final PoolTaskListeners poolListeners;
+    private final SemaphoreListeners semaphoreListeners;
+
+    /**
+     * @param environment        where the new values are read
+     * @param beans              the pools and semaphores
+     * @param poolListeners      tells which pools poolkit created
+     * @param semaphoreListeners tells which semaphores poolkit created
+     */
+    public PoolkitRefreshListener(Environment environment, PoolkitBeans beans, PoolTaskListeners poolListeners,
+            SemaphoreListeners semaphoreListeners) {
+        this.environment = environment;
+        this.beans = beans;
+        this.poolListeners = poolListeners;
+        this.semaphoreListeners = semaphoreListeners;
+    }
+
+    @Override
+    public void onApplicationEvent(EnvironmentChangeEvent event) {
+        Binder binder = Binder.get(environment);
+        Map<String, Map<String, String>> poolChanges = new TreeMap<>();
+        Map<String, Map<String, String>> semaphoreChanges = new TreeMap<>();
+        for (String key : event.getKeys()) {
+            PoolkitKey parsed = PoolkitKey.parse(key);
+            if (parsed == null) {
+                continue;
+            }
+            if (parsed.name() != null && !poolBeans().contains(parsed.name())
+                    && !semaphoreBeans().contains(parsed.name())) {
+                logger.warn("Property " + key + " configures '" + parsed.name() + "', which did not exist at "
+                        + "start-up; restart the application to create it");
+                continue;
+            }
+            String value = binder.bind(parsed.canonical(), String.class).orElse(null);
+            if (value == null) {
+                logger.warn("Property " + key + " was removed; the beans it configured keep their current value "
+                        + "until a restart");
+                continue;
+            }
+            if (parsed.isPool() && POOL_FIELDS.containsKey(parsed.leaf())) {
+                for (String bean : targets(binder, parsed, poolBeans(), PRIMARY_POOL, "poolkit.pools")) {
+                    poolChanges.computeIfAbsent(bean, name -> new LinkedHashMap<>())
+                            .put(POOL_FIELDS.get(parsed.leaf()), value);
+                }
+            }
+            else if (parsed.isSemaphore() && parsed.leaf().equals("size")) {
+                for (String bean : targets(binder, parsed, semaphoreBeans(), PRIMARY_SEMAPHORE,
+                        "poolkit.semaphores")) {
+                    semaphoreChanges.computeIfAbsent(bean, name -> new LinkedHashMap<>()).put("size", value);
+                }
+            }
+            else {
+                logger.warn("Property " + key + " changed to '" + value + "' but cannot change while the application "
+                        + "runs; restart the application to apply it");
+            }
+        }
+        Map<String, Pool> pools = beans.pools();
+        poolChanges.forEach((bean, fields) -> apply(bean, fields, change -> change.applyTo(pools.get(bean))));
+        Map<String, PermitSemaphore> semaphores = beans.semaphores();
+        semaphoreChanges.forEach((bean, fields) -> apply(bean, fields,
+                change -> change.applyTo(semaphores.get(bean))));
+    }
+
+    /** The beans a key configures: the named one, or the primary and every named one that inherits the key. */
+    private static Set<String> targets(Binder binder, PoolkitKey key, Set<String> created, String primary,
+            String namedPrefix) {
+        if (key.name() != null) {
+            return Set.of(key.name());
+        }
+        Set<String> inheriting = new TreeSet<>();
+        for (String bean : created) {
+            if (bean.equals(primary)
+                    || !binder.bind(namedPrefix + PoolkitKey.element(bean) + "." + key.leaf(), String.class).isBound()) {
+                inheriting.add(bean);
+            }
+        }
+        return inheriting;
+    }
+
+    private Set<String> poolBeans() {
+        Set<String> created = new TreeSet<>(beans.pools().keySet());
+        created.removeIf(name -> !poolListeners.isReporting(name));
+        return created;
+    }
+
+    private Set<String> semaphoreBeans() {
+        Set<String> created = new TreeSet<>(beans.semaphores().keySet());
+        created.removeIf(name -> !semaphoreListeners.isReporting(name));
+        return created;
+    }
+
+    private static void apply(String bean, Map<String, String> fields,
+            Consumer<SettingsChange> application) {
+        SettingsChange change = new SettingsChange(fields.get("capacity"), fields.get("maxWait"),
+                fields.get("maxBlockingTasks"), fields.get("nonblocking"), fields.get("size"));
+        try {
+            application.accept(change);
+            logger.info("Applied " + fields + " to '" + bean + "' after a configuration refresh");
+        }
+        catch (InvalidSettingException ex) {
+            logger.warn("Could not apply " + fields + " to '" + bean + "' after a configuration refresh, nothing "
+                    + "was changed: " + ex.getMessage());
+        }
+    }
+
+    /**
+     * A {@code poolkit.*} key, parsed.
+     *
+     * @param kind  {@code pool}, {@code pools}, {@code semaphore}, {@code semaphores} or anything else
+     * @param name  the named bean for {@code pools}/{@code semaphores}, else {@code null}
+     * @param leaf  the setting, kebab-case
+     */
+    record PoolkitKey(String kind, @Nullable String name, String leaf) {
+
+        static @Nullable PoolkitKey parse(String key) {
+            if (!key.regionMatches(true, 0, "poolkit.", 0, 8)) {
+                return null;
+            }
+            String[] parts = key.substring(8).split("\\.");
+            String kind = kebab(parts[0]);
+            boolean named = kind.equals("pools") || kind.equals("semaphores");
+            if (named && parts.length == 3) {
+                return new PoolkitKey(kind, parts[1], kebab(parts[2]));
+            }
+            if (!named && parts.length == 2) {
+                return new PoolkitKey(kind, null, kebab(parts[1]));
+            }
+            return new PoolkitKey(kind, null, key.substring(8));
+        }
+
+        boolean isPool() {
+            return kind.equals("pool") || (kind.equals("pools") && name != null);
+        }
+
+        boolean isSemaphore() {
+            return kind.equals("semaphore") || (kind.equals("semaphores") && name != null);
+        }
+
+        String canonical() {
+            return "poolkit." + kind + ((name != null) ? element(name) : "") + "." + leaf;
+        }
+
+        /** @return a map key as a property name element: {@code .key}, or {@code [key]} when not kebab-case */
+        static String element(String name) {
+            return name.matches("[a-z0-9][a-z0-9-]*") ? "." + name : "[" + name + "]";
+        }
+
+        private static String kebab(String element) {
+            StringBuilder kebab = new StringBuilder();
+            for (char c : element.toCharArray()) {
+                if (Character.isUpperCase(c)) {
+                    kebab.append('-').append(Character.toLowerCase(c));
+                }
+                else {
+                    kebab.append(c == '_' ? '-' : c);
+                }
+            }
+            return kebab.toString().toLowerCase(Locale.ROOT);
+        }
+    }
+}

@@ -1,0 +1,145 @@
+package io.github.poolkit.autoconfigure.refresh;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
+import org.springframework.cloud.context.refresh.ContextRefresher;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.env.MapPropertySource;
+
+import io.github.poolkit.WeightedSemaphore;
+import io.github.poolkit.WorkerPool;
+import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
+
+/**
+ * Changed {@code poolkit.*} keys reported by Spring Cloud's {@link EnvironmentChangeEvent} are applied in place, with
+ * spring-cloud-context on the classpath: once through the event itself, once through Spring Cloud's own
+ * {@link ContextRefresher} re-reading a changed configuration file, as a ConfigMap reload does.
+ */
+@Timeout(60)
+@ExtendWith(OutputCaptureExtension.class)
+class PoolkitRefreshTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class,
+                    PoolkitRefreshAutoConfiguration.class))
+            .withPropertyValues("poolkit.pools.reports.capacity=4", "poolkit.pools.small.capacity=2",
+                    "poolkit.pools.inherits.queue-capacity=1", "poolkit.semaphores.gpu.size=10");
+
+    @Test
+    void aChangedCapacityIsAppliedToThePrimaryAndToEveryPoolThatInheritsIt(CapturedOutput output) {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pool.capacity", "12", "poolkit.pools.reports.capacity", "6"));
+            assertThat(context.getBean("workerPool", WorkerPool.class).capacity()).isEqualTo(12);
+            assertThat(context.getBean("inherits", WorkerPool.class).capacity()).isEqualTo(12);
+            assertThat(context.getBean("reports", WorkerPool.class).capacity()).isEqualTo(6);
+            assertThat(context.getBean("small", WorkerPool.class).capacity()).isEqualTo(2);
+        });
+    }
+
+    @Test
+    void camelCaseKeysBindToo() {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pools.small.capacity", "5"));
+            assertThat(context.getBean("small", WorkerPool.class).capacity()).isEqualTo(5);
+        });
+    }
+
+    @Test
+    void anInvalidValueChangesNothingAndIsLogged(CapturedOutput output) {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pools.reports.capacity", "-3"));
+            assertThat(context.getBean("reports", WorkerPool.class).capacity()).isEqualTo(4);
+            assertThat(output).contains("Could not apply {capacity=-3} to 'reports'")
+                    .contains("capacity: must be positive, was -3");
+        });
+    }
+
+    @Test
+    void keysThatCannotChangeLiveAreNamedWithARestartHint(CapturedOutput output) {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pools.reports.queue-capacity", "9", "poolkit.pool.virtualThreads",
+                    "true", "poolkit.pool.pre-alloc", "true", "poolkit.scheduler.workers", "8",
+                    "poolkit.pools.brand-new.capacity", "3"));
+            assertThat(output)
+                    .contains("Property poolkit.pools.reports.queue-capacity changed to '9' but cannot change while "
+                            + "the application runs; restart the application to apply it")
+                    .contains("Property poolkit.pool.virtualThreads changed to 'true' but cannot change")
+                    .contains("Property poolkit.pool.pre-alloc changed to 'true' but cannot change")
+                    .contains("Property poolkit.scheduler.workers changed to '8' but cannot change")
+                    .contains("'brand-new', which did not exist at start-up; restart the application to create it");
+            assertThat(context.getBean("reports", WorkerPool.class).options().queueCapacity()).isZero();
+        });
+    }
+
+    @Test
+    @Disabled("needs Pool.reconfigure from core-engine")
+    void maxWaitMaxBlockingTasksAndNonblockingAreApplied() {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pools.reports.max-wait", "250ms",
+                    "poolkit.pools.reports.maxBlockingTasks", "3", "poolkit.pools.reports.nonblocking", "true"));
+            WorkerPool reports = context.getBean("reports", WorkerPool.class);
+            assertThat(reports.options().maxWait()).isEqualTo(Duration.ofMillis(250));
+            assertThat(reports.options().maxBlockingTasks()).isEqualTo(3);
+            assertThat(reports.options().nonblocking()).isTrue();
+        });
+    }
+
+    @Test
+    @Disabled("needs PermitSemaphore.resize from core-misc")
+    void aSemaphoreIsResized() {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.semaphores.gpu.size", "20"));
+            assertThat(context.getBean("gpu", WeightedSemaphore.class).size()).isEqualTo(20);
+        });
+    }
+
+    @Test
+    void springCloudsContextRefresherAppliesAChangedConfigurationFile(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("poolkit.properties");
+        Files.writeString(file, "poolkit.pools.reports.capacity=4\n");
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(RefreshableApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("spring.config.import=file:" + file)
+                .run()) {
+            WorkerPool reports = context.getBean("reports", WorkerPool.class);
+            assertThat(reports.capacity()).isEqualTo(4);
+            Files.writeString(file, "poolkit.pools.reports.capacity=7\n");
+            Set<String> changed = context.getBean(ContextRefresher.class).refresh();
+            assertThat(changed).contains("poolkit.pools.reports.capacity");
+            assertThat(reports.capacity()).isEqualTo(7);
+        }
+    }
+
+    private static void refresh(ConfigurableApplicationContext context, Map<String, String> changes) {
+        Map<String, Object> source = new HashMap<>(changes);
+        context.getEnvironment().getPropertySources().addFirst(new MapPropertySource("refreshed", source));
+        context.publishEvent(new EnvironmentChangeEvent(context, changes.keySet()));
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class RefreshableApplication {
+    }
+}
