@@ -1,16 +1,26 @@
 // poolkit sample dashboard: polls /actuator/pools every second, keeps the last minute of samples and draws them
-// on one <canvas> per pool and per semaphore. No libraries, no build step.
+// on one <canvas> per pool, per scheduler and per semaphore. No libraries, no build step.
+// A pool's workers are busy (running a task) or idle (alive, waiting for one): idle = running - busy. What waits
+// is either queued (a task in the pool's queue) or blocked (a caller stuck in execute because the queue is full).
 (function () {
   "use strict";
 
   const HISTORY = 60;          // samples kept per series: one minute at one sample a second
   const POLL_MILLIS = 1000;
-  const COLORS = { running: "#1f77b4", waiting: "#d62728", free: "#2ca02c", used: "#ff7f0e", available: "#2ca02c" };
-  const POOL_SERIES = ["running", "waiting", "free"];
+  const COLORS = { busy: "#1f77b4", idle: "#9ecae1", queued: "#ff7f0e", blocked: "#d62728", pending: "#9467bd",
+    used: "#ff7f0e", available: "#2ca02c" };
+  const POOL_SERIES = ["busy", "idle", "queued", "blocked"];
+  const SCHEDULER_SERIES = ["pending", "busy", "queued"];
   const SEMAPHORE_SERIES = ["used", "available"];
+  // The numbers of each card, one line per group.
+  const POOL_FIELDS = [["capacity", "free", "closed", "rejected"], ["busy", "idle", "running"],
+    ["queued", "blocked", "waiting"]];
+  const SCHEDULER_FIELDS = [["capacity", "pending", "closed", "completed"], ["busy", "idle", "running"],
+    ["queued"]];
+  const SEMAPHORE_FIELDS = [["size", "used", "available", "waiting", "scope"]];
 
-  // name -> { latest: {...numbers}, series: { running: [..], ... } }; readable from the browser console (and tests).
-  const state = { pools: {}, semaphores: {}, samples: 0 };
+  // name -> { latest: {...numbers}, series: { busy: [..], ... } }; readable from the browser console (and tests).
+  const state = { pools: {}, schedulers: {}, semaphores: {}, samples: 0 };
   window.poolkitDashboard = state;
 
   function $(id) { return document.getElementById(id); }
@@ -21,9 +31,9 @@
     status.className = ok ? "" : "down";
   }
 
-  // Creates the card of one pool or semaphore the first time it is seen; the element ids are stable:
+  // Creates the card of one pool, scheduler or semaphore the first time it is seen; the element ids are stable:
   // <kind>-<name>-<field> for each number and <kind>-<name>-chart for the canvas.
-  function card(container, kind, name, fields) {
+  function card(container, kind, name, lines) {
     const id = kind + "-" + name;
     let element = $(id);
     if (element) {
@@ -35,19 +45,21 @@
     const title = document.createElement("h3");
     title.textContent = name;
     element.appendChild(title);
-    const numbers = document.createElement("div");
-    numbers.className = "numbers";
-    fields.forEach(function (field, index) {
-      if (index > 0) {
-        numbers.appendChild(document.createTextNode(" \u00b7 "));
-      }
-      numbers.appendChild(document.createTextNode(field + " "));
-      const value = document.createElement("span");
-      value.id = id + "-" + field;
-      value.textContent = "-";
-      numbers.appendChild(value);
+    lines.forEach(function (fields) {
+      const numbers = document.createElement("div");
+      numbers.className = "numbers";
+      fields.forEach(function (field, index) {
+        if (index > 0) {
+          numbers.appendChild(document.createTextNode(" \u00b7 "));
+        }
+        numbers.appendChild(document.createTextNode(field + " "));
+        const value = document.createElement("span");
+        value.id = id + "-" + field;
+        value.textContent = "-";
+        numbers.appendChild(value);
+      });
+      element.appendChild(numbers);
     });
-    element.appendChild(numbers);
     const canvas = document.createElement("canvas");
     canvas.id = id + "-chart";
     canvas.width = 360;
@@ -120,33 +132,39 @@
     });
   }
 
-  function show(kind, name, sample, fields) {
-    fields.forEach(function (field) {
-      const value = $(kind + "-" + name + "-" + field);
-      if (value) {
-        value.textContent = String(sample[field]);
+  function show(kind, name, sample, lines) {
+    lines.forEach(function (fields) {
+      fields.forEach(function (field) {
+        const value = $(kind + "-" + name + "-" + field);
+        if (value) {
+          value.textContent = String(sample[field]);
+        }
+      });
+    });
+  }
+
+  // Shows every entry of one section of the snapshot: its card, its numbers and its chart.
+  function renderSection(entries, container, kind, store, lines, series, ceiling) {
+    Object.keys(entries || {}).sort().forEach(function (name) {
+      const sample = Object.assign({}, entries[name]);
+      if (sample.running !== undefined) {
+        sample.idle = Math.max(0, sample.running - sample.busy);
       }
+      const element = card(container, kind, name, lines);
+      element.classList.toggle("closed", sample.closed === true);
+      const entry = record(store, name, sample, series);
+      show(kind, name, sample, lines);
+      draw($(kind + "-" + name + "-chart"), entry, series, ceiling(sample));
     });
   }
 
   function render(snapshot) {
-    const pools = snapshot.pools || {};
-    Object.keys(pools).sort().forEach(function (name) {
-      const sample = pools[name];
-      const element = card($("pools"), "pool", name, ["capacity", "running", "waiting", "free", "closed", "rejected"]);
-      element.classList.toggle("closed", sample.closed === true);
-      const entry = record(state.pools, name, sample, POOL_SERIES);
-      show("pool", name, sample, ["capacity", "running", "waiting", "free", "closed"]);
-      draw($("pool-" + name + "-chart"), entry, POOL_SERIES, sample.capacity);
-    });
-    const semaphores = snapshot.semaphores || {};
-    Object.keys(semaphores).sort().forEach(function (name) {
-      const sample = semaphores[name];
-      card($("semaphores"), "semaphore", name, ["size", "used", "available", "waiting"]);
-      const entry = record(state.semaphores, name, sample, SEMAPHORE_SERIES);
-      show("semaphore", name, sample, ["size", "used", "available", "waiting"]);
-      draw($("semaphore-" + name + "-chart"), entry, SEMAPHORE_SERIES, sample.size);
-    });
+    renderSection(snapshot.pools, $("pools"), "pool", state.pools, POOL_FIELDS, POOL_SERIES,
+      function (s) { return s.capacity; });
+    renderSection(snapshot.schedulers, $("schedulers"), "scheduler", state.schedulers, SCHEDULER_FIELDS,
+      SCHEDULER_SERIES, function (s) { return s.capacity; });
+    renderSection(snapshot.semaphores, $("semaphores"), "semaphore", state.semaphores, SEMAPHORE_FIELDS,
+      SEMAPHORE_SERIES, function (s) { return s.size; });
     state.samples++;
     $("sample-count").textContent = String(state.samples);
   }
@@ -169,23 +187,10 @@
     return response.json();
   }
 
-  // The starter counts every task a pool refuses (poolkit.pool.tasks, outcome=rejected): a running total of
-  // back-pressure, shown as text next to each pool.
-  async function showRejected(poolNames) {
-    const totals = await Promise.all(poolNames.map(function (name) {
-      return getJson("/actuator/metrics/poolkit.pool.tasks?tag=name:" + encodeURIComponent(name) + "&tag=outcome:rejected")
-        .then(function (metric) { return metric.measurements[0].value; });
-    }));
-    poolNames.forEach(function (name, i) {
-      $("pool-" + name + "-rejected").textContent = String(totals[i]);
-    });
-  }
-
   async function poll() {
     try {
       const snapshot = await getJson("/actuator/pools");
       render(snapshot);
-      await showRejected(Object.keys(snapshot.pools || {}));
       const pending = await getJson("/api/reminders");
       $("reminders-pending-count").textContent = String(pending.length);
       listReminders("reminders-pending", pending);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 
 import io.github.poolkit.sample.ApiClient.Answer;
 import org.junit.jupiter.api.BeforeEach;
@@ -125,21 +126,25 @@ class SampleApplicationEndToEndTest {
 
     @Test
     void renderHoldsPermitsWhileItWorksAndAnswers429WhenTheBudgetIsSpokenFor() {
-        Answer whole = api.post("/api/render?sizeMb=512&millis=2000&waitMs=15000");
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(semaphore("image-rendering").path("used").asLong()).isZero());
+        Answer whole = api.post("/api/render?sizeMb=512&millis=2000");
         assertThat(whole.status()).isEqualTo(202);
         assertThat(whole.json().path("sizeMb").asLong()).isEqualTo(512);
         assertThat(whole.json().path("availableMb").asLong()).isZero();
         assertThat(semaphore("image-rendering").path("used").asLong()).isEqualTo(512);
 
-        Answer refused = api.post("/api/render?sizeMb=1&millis=10&waitMs=50");
+        Answer refused = api.post("/api/render?sizeMb=1&millis=10");
         assertProblem(refused, 429);
         assertThat(refused.retryAfter()).isEqualTo("1");
-        assertThat(refused.json().path("detail").asString()).contains("1 MB", "512 MB");
+        assertThat(refused.json().path("detail").asString())
+                .contains("1 permits of semaphore 'image-rendering'", "not granted within 500ms");
+        assertThat(semaphore("image-rendering").path("used").asLong()).isEqualTo(512);
 
         // When the rendering finishes its permits come back, and a new request gets them.
         await().atMost(PATIENCE).untilAsserted(() ->
                 assertThat(semaphore("image-rendering").path("used").asLong()).isZero());
-        assertThat(api.post("/api/render?sizeMb=1&millis=10&waitMs=5000").status()).isEqualTo(202);
+        assertThat(api.post("/api/render?sizeMb=1&millis=10").status()).isEqualTo(202);
     }
 
     // ---- reminders ------------------------------------------------------------------------------------------
@@ -189,6 +194,31 @@ class SampleApplicationEndToEndTest {
                 .containsPattern("poolkit_pool_capacity\\{[^}]*name=\"reports\"[^}]*} 2(\\.0)?")
                 .containsPattern("poolkit_semaphore_size\\{[^}]*name=\"image-rendering\"[^}]*} 512(\\.0)?")
                 .containsPattern("poolkit_pool_tasks_total\\{[^}]*outcome=\"rejected\"[^}]*}");
+    }
+
+    @Test
+    void prometheusScrapeShowsExecutorSeriesForEveryPoolAndTheScheduler() {
+        assertThat(api.post("/api/pools/workerPool/jobs?count=2&millis=10").status()).isEqualTo(200);
+        await().atMost(PATIENCE).untilAsserted(() -> assertThat(api.get("/actuator/prometheus").body())
+                .containsPattern("executor_seconds_count\\{[^}]*name=\"workerPool\"[^}]*} [1-9]"));
+
+        String scrape = api.get("/actuator/prometheus").body();
+
+        for (String name : List.of("workerPool", "reports", "delayScheduler")) {
+            for (String series : List.of("executor_active_threads", "executor_pool_size_threads",
+                    "executor_pool_max_threads", "executor_queued_tasks", "executor_queue_remaining_tasks",
+                    "executor_completed_tasks_total", "executor_seconds_count", "executor_idle_seconds_count")) {
+                assertThat(scrape).as(series + " of " + name)
+                        .containsPattern(series + "\\{[^}]*name=\"" + name + "\"[^}]*} ");
+            }
+        }
+        assertThat(scrape)
+                .containsPattern("executor_pool_max_threads\\{[^}]*name=\"workerPool\"[^}]*} 8(\\.0)?\n")
+                .containsPattern("executor_pool_max_threads\\{[^}]*name=\"delayScheduler\"[^}]*} 2(\\.0)?\n")
+                .containsPattern("executor_queue_remaining_tasks\\{[^}]*name=\"reports\"[^}]*} [0-3](\\.0)?\n")
+                .containsPattern("executor_delayed_tasks\\{[^}]*name=\"delayScheduler\"[^}]*} ")
+                .containsPattern("poolkit_semaphore_acquire_seconds_count\\{[^}]*name=\"image-rendering\"[^}]*"
+                        + "outcome=\"acquired\"[^}]*} ");
     }
 
     @Test

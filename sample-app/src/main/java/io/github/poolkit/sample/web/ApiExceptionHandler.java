@@ -64,15 +64,20 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     /**
-     * Answers a task a pool refused outside the sample's own checks (a pool closing during shut-down, say) with
-     * {@code 429 Too Many Requests}.
+     * Answers a refusal by poolkit with {@code 429 Too Many Requests} and {@code Retry-After: 1}: a pool that refused
+     * a task, or the render budget's {@code @Permits} whose permits did not come in time
+     * ({@link io.github.poolkit.PoolOverloadException} names the semaphore, the weight and the wait). The sample maps
+     * it here because its catch-all handler below would otherwise turn it into a {@code 500}; an application without
+     * such a handler gets the same answer from the poolkit starter.
      *
-     * @param e the pool's refusal
-     * @return the problem document
+     * @param e the refusal
+     * @return the problem document and the header
      */
     @ExceptionHandler(RejectedExecutionException.class)
-    public ProblemDetail rejected(RejectedExecutionException e) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, e.getMessage());
+    public ResponseEntity<ProblemDetail> rejected(RejectedExecutionException e) {
+        return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
+                .header(HttpHeaders.RETRY_AFTER, "1")
+                .body(ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, e.getMessage()));
     }
 
     /**

@@ -82,6 +82,8 @@ class ApiExceptionHandlerTest {
 
     @Test
     void poolRefusalOutsideTheSamplesChecksIs429() {
-        assertThat(handler.rejected(new PoolOverloadException("full")).getStatus()).isEqualTo(429);
+        assertThat(handler.rejected(new PoolOverloadException("full")).getStatusCode().value()).isEqualTo(429);
+        assertThat(handler.rejected(new PoolOverloadException("full")).getHeaders().getFirst("Retry-After"))
+                .isEqualTo("1");
     }
 }
