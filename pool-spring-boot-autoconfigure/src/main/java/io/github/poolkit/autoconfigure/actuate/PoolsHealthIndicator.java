@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
@@ -30,25 +32,27 @@ public class PoolsHealthIndicator extends AbstractHealthIndicator {
         this.beans = beans;
     }
 
+    /** Describes each bean, adding the names of the closed ones to {@code closed}. */
+    private static <B, D> Map<String, D> describe(Map<String, B> beans, Function<B, D> describer,
+            Predicate<D> isClosed, List<String> closed) {
+        Map<String, D> entries = new TreeMap<>();
+        beans.forEach((name, bean) -> {
+            D entry = describer.apply(bean);
+            entries.put(name, entry);
+            if (isClosed.test(entry)) {
+                closed.add(name);
+            }
+        });
+        return entries;
+    }
+
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         List<String> closed = new ArrayList<>();
-        Map<String, PoolDescriptor> pools = new TreeMap<>();
-        beans.pools().forEach((name, pool) -> {
-            PoolDescriptor entry = PoolDescriptor.of(pool);
-            pools.put(name, entry);
-            if (entry.closed()) {
-                closed.add(name);
-            }
-        });
-        Map<String, SchedulerDescriptor> schedulers = new TreeMap<>();
-        beans.schedulers().forEach((name, scheduler) -> {
-            SchedulerDescriptor entry = SchedulerDescriptor.of(scheduler);
-            schedulers.put(name, entry);
-            if (entry.closed()) {
-                closed.add(name);
-            }
-        });
+        Map<String, PoolDescriptor> pools = describe(beans.pools(), PoolDescriptor::of, PoolDescriptor::closed,
+                closed);
+        Map<String, SchedulerDescriptor> schedulers = describe(beans.schedulers(), SchedulerDescriptor::of,
+                SchedulerDescriptor::closed, closed);
         Map<String, SemaphoreDescriptor> semaphores = new TreeMap<>();
         Map<String, String> unreadable = new TreeMap<>();
         beans.semaphores().forEach((name, semaphore) -> {
