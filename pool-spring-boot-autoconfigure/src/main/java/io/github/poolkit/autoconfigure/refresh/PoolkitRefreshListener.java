@@ -12,6 +12,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyNameException;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.Environment;
@@ -84,7 +85,14 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
                         + "start-up; restart the application to create it");
                 continue;
             }
-            String value = binder.bind(parsed.canonical(), String.class).orElse(null);
+            String value;
+            try {
+                value = binder.bind(parsed.canonical(), String.class).orElse(null);
+            }
+            catch (InvalidConfigurationPropertyNameException ex) {
+                logger.warn("Property " + key + " is not a valid poolkit key and was ignored: " + ex.getMessage());
+                continue;
+            }
             if (value == null) {
                 logger.warn("Property " + key + " was removed; the beans it configured keep their current value "
                         + "until a restart");
@@ -202,7 +210,10 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
             StringBuilder kebab = new StringBuilder();
             for (char c : element.toCharArray()) {
                 if (Character.isUpperCase(c)) {
-                    kebab.append('-').append(Character.toLowerCase(c));
+                    if (!kebab.isEmpty() && kebab.charAt(kebab.length() - 1) != '-') {
+                        kebab.append('-');
+                    }
+                    kebab.append(Character.toLowerCase(c));
                 }
                 else {
                     kebab.append(c == '_' ? '-' : c);

@@ -20,6 +20,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -59,9 +60,16 @@ class PoolkitRefreshTests {
     }
 
     @Test
+    void backsOffWithoutSpringCloud() {
+        runner.withClassLoader(new FilteredClassLoader(EnvironmentChangeEvent.class))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(PoolkitRefreshListener.class));
+        runner.run(context -> assertThat(context).hasSingleBean(PoolkitRefreshListener.class));
+    }
+
+    @Test
     void camelCaseKeysBindToo() {
         runner.run(context -> {
-            refresh(context, Map.of("poolkit.pools.small.capacity", "5"));
+            refresh(context, Map.of("poolkit.pools.small.Capacity", "5"));
             assertThat(context.getBean("small", WorkerPool.class).capacity()).isEqualTo(5);
         });
     }
