@@ -186,8 +186,8 @@ class PoolMetricsTests {
             assertThat(value(registry, "poolkit.semaphore.available", "gpu")).isEqualTo(6);
             assertThat(value(registry, "poolkit.semaphore.waiting", "gpu")).isZero();
             for (AcquireOutcome outcome : AcquireOutcome.values()) {
-                assertThat(registry.get("poolkit.semaphore.acquire").tag("name", "gpu")
-                        .tag("outcome", outcome.name().toLowerCase()).timer().count()).isZero();
+                assertThat(registry.find("poolkit.semaphore.acquire").tag("name", "gpu")
+                        .tag("outcome", outcome.name().toLowerCase()).timer()).as(outcome.name()).isNotNull();
             }
         });
     }

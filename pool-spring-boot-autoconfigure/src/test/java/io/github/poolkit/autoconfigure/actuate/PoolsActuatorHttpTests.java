@@ -32,7 +32,9 @@ import tools.jackson.databind.json.JsonMapper;
         "management.endpoint.pools.access=unrestricted",
         "management.endpoint.health.show-details=always",
         "poolkit.pools.reports.capacity=4",
-        "poolkit.semaphores.gpu-memory.size=16" })
+        "poolkit.semaphores.gpu-memory.size=16",
+        "poolkit.pools.resizable.capacity=2",
+        "poolkit.semaphores.resizable-memory.size=16" })
 @Timeout(60)
 class PoolsActuatorHttpTests {
 
@@ -114,16 +116,16 @@ class PoolsActuatorHttpTests {
     @Test
     @Disabled("needs Pool.reconfigure from core-engine and PermitSemaphore.resize from core-misc")
     void changesMaxWaitNonblockingAndASemaphoresSizeOverHttp() throws Exception {
-        HttpResponse<String> pool = post("/actuator/pools/reports",
+        HttpResponse<String> pool = post("/actuator/pools/resizable",
                 "{\"maxWait\": \"200ms\", \"maxBlockingTasks\": 3, \"nonblocking\": true}");
         assertThat(pool.statusCode()).as(pool.body()).isEqualTo(200);
-        JsonNode reports = getJson("/actuator/pools/reports", 200);
-        assertThat(reports.get("maxWait").asString()).isEqualTo("200ms");
-        assertThat(reports.get("maxBlockingTasks").asInt()).isEqualTo(3);
-        assertThat(reports.get("nonblocking").asBoolean()).isTrue();
-        HttpResponse<String> semaphore = post("/actuator/pools/gpu-memory", "{\"size\": 32}");
+        JsonNode resizable = getJson("/actuator/pools/resizable", 200);
+        assertThat(resizable.get("maxWait").asString()).isEqualTo("200ms");
+        assertThat(resizable.get("maxBlockingTasks").asInt()).isEqualTo(3);
+        assertThat(resizable.get("nonblocking").asBoolean()).isTrue();
+        HttpResponse<String> semaphore = post("/actuator/pools/resizable-memory", "{\"size\": 32}");
         assertThat(semaphore.statusCode()).as(semaphore.body()).isEqualTo(200);
-        assertThat(getJson("/actuator/pools/gpu-memory", 200).get("size").asLong()).isEqualTo(32);
+        assertThat(getJson("/actuator/pools/resizable-memory", 200).get("size").asLong()).isEqualTo(32);
     }
 
     @Test
