@@ -96,7 +96,7 @@ public class PoolMetrics implements MeterBinder {
         executorGauge(registry, "executor.queue.remaining",
                 "Room left in the queue; 0 without one, Integer.MAX_VALUE when unbounded", BaseUnits.TASKS, name,
                 stats, queueRoom);
-        FunctionCounter.builder("executor.completed", stats, s -> s.get().completed() + s.get().failed())
+        FunctionCounter.builder("executor.completed", stats, s -> finished(s.get()))
                 .description("Tasks that finished running, normally or by throwing").baseUnit(BaseUnits.TASKS)
                 .tag("name", name).register(registry);
 
@@ -129,6 +129,11 @@ public class PoolMetrics implements MeterBinder {
         if (semaphoreListeners.isReporting(name)) {
             semaphoreListeners.attach(name, new SemaphoreAcquireMeters(registry, name));
         }
+    }
+
+    /** @return tasks that finished running, normally or by throwing, as {@code ThreadPoolExecutor} counts them */
+    private static double finished(PoolStats stats) {
+        return stats.completed() + stats.failed();
     }
 
     /**
