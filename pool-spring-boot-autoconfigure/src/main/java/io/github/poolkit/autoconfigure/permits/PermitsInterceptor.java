@@ -10,6 +10,7 @@ import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
@@ -75,9 +76,17 @@ final class PermitsInterceptor implements MethodInterceptor {
             throw new IllegalStateException("@Permits not found on " + method);
         }
         String name = permits.value();
-        PermitSemaphore semaphore = name.isEmpty() ? beanFactory.getBean(PermitSemaphore.class)
-                : beanFactory.getBean(name, PermitSemaphore.class);
         String where = "@Permits on " + method.getDeclaringClass().getSimpleName() + "." + method.getName();
+        PermitSemaphore semaphore;
+        try {
+            semaphore = name.isEmpty() ? beanFactory.getBean(PermitSemaphore.class)
+                    : beanFactory.getBean(name, PermitSemaphore.class);
+        }
+        catch (BeansException ex) {
+            throw new IllegalStateException(where + ": no single semaphore bean " + (name.isEmpty() ? "(primary)"
+                    : "named '" + name + "'") + " (" + ex.getMessage() + "); define it, e.g. poolkit.semaphores."
+                    + (name.isEmpty() ? "<name>" : name) + ".size, or name an existing PermitSemaphore bean", ex);
+        }
         Expression weight;
         try {
             weight = PARSER.parseExpression(permits.weight());

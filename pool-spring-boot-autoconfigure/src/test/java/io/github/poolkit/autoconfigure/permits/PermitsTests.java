@@ -108,6 +108,14 @@ class PermitsTests {
                 .hasMessageContaining("weight '#p0' gave x, not a whole number of permits"));
     }
 
+    @Test
+    void anUnknownSemaphoreIsNamedWithTheFix() {
+        runner.run(context -> assertThatThrownBy(() -> context.getBean(Guarded.class).unknown())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("@Permits on Guarded.unknown: no single semaphore bean named 'nope'")
+                .hasMessageContaining("poolkit.semaphores.nope.size"));
+    }
+
     /** A bean with guarded methods. */
     static class Guarded {
 
@@ -138,6 +146,10 @@ class PermitsTests {
 
         @Permits(value = "gpu", weight = "#p0")
         public void badWeight(String text) {
+        }
+
+        @Permits("nope")
+        public void unknown() {
         }
     }
 }
