@@ -108,6 +108,9 @@ class PoolsActuatorHttpTests {
         HttpResponse<String> bad = post("/actuator/pools/reports", "{\"nonblocking\": 3}");
         assertThat(bad.statusCode()).isEqualTo(400);
         assertThat(json.readTree(bad.body()).get("field").asString()).isEqualTo("nonblocking");
+        HttpResponse<String> empty = post("/actuator/pools/reports", "{}");
+        assertThat(empty.statusCode()).isEqualTo(400);
+        assertThat(json.readTree(empty.body()).get("detail").asString()).contains("nothing to change");
         HttpResponse<String> negative = post("/actuator/pools/gpu-memory", "{\"size\": -1}");
         assertThat(negative.statusCode()).isEqualTo(400);
         assertThat(json.readTree(negative.body()).get("field").asString()).isEqualTo("size");
