@@ -1,5 +1,6 @@
 package io.github.poolkit;
 
+import io.github.poolkit.internal.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -278,7 +279,7 @@ public class MultiPool extends AbstractExecutorService implements Pool {
         for (WorkerPool p : pools) {
             p.release();
         }
-        if (!awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
+        if (!awaitTermination(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
             throw new TimeoutException("multi-pool still has " + running() + " workers running after " + timeout);
         }
     }

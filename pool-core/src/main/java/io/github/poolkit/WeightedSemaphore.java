@@ -1,7 +1,9 @@
 package io.github.poolkit;
 
+import io.github.poolkit.internal.Durations;
 import io.github.poolkit.internal.SemaphoreWaitQueue;
 import io.github.poolkit.internal.SemaphoreWaiter;
+import io.github.poolkit.internal.Spin;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
@@ -99,8 +101,8 @@ public class WeightedSemaphore implements PermitSemaphore {
     private static final long WAITERS = Long.MIN_VALUE;
     private static final long USED = Long.MAX_VALUE;
 
-    /** Spins of a platform thread before it parks to wait; only worth it when another core can grant meanwhile. */
-    private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 256 : 0;
+    /** Spins before parking to wait (see Spin for when they are allowed): a grant often comes within that time. */
+    private static final int SPINS = 256;
 
     private static final VarHandle STATE;
 
@@ -261,7 +263,7 @@ public class WeightedSemaphore implements PermitSemaphore {
         if (tryAcquireFast(n)) {
             return true;
         }
-        long nanos = toNanosSaturated(timeout);
+        long nanos = Durations.toNanosSaturated(timeout);
         return nanos > 0 && awaitGrant(n, true, nanos);
     }
 
@@ -480,7 +482,7 @@ public class WeightedSemaphore implements PermitSemaphore {
         boolean timedOut = false;
         // Spin briefly first: under contention a grant often comes within a short critical section, and a waiter
         // that sees it without parking saves the unpark/wake-up round trip (AQS does the same).
-        int spins = Thread.currentThread().isVirtual() ? 0 : SPINS;
+        int spins = Spin.budget(SPINS);
         while (waiter.isWaiting()) {
             if (Thread.interrupted()) {
                 interrupted = true;
@@ -537,14 +539,6 @@ public class WeightedSemaphore implements PermitSemaphore {
     private IllegalStateException releasedMoreThanHeld(long n, long used) {
         return new IllegalStateException("released more than held: release(" + n + ") with only " + used
                 + " of " + size + " permits in use; release only permits that were acquired");
-    }
-
-    private static long toNanosSaturated(Duration timeout) {
-        try {
-            return timeout.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return timeout.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
     }
 
     /** A thread blocked in awaitGrant; woken by unparking it. */

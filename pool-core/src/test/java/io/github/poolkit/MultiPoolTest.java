@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Behaviour of {@link MultiPool} as API.md states it. Tasks that must stay busy wait on {@link #gate}; the threads
+ * Behaviour of {@link MultiPool} as its javadoc states it. Tasks that must stay busy wait on {@link #gate}; the threads
  * that started tasks are read from {@link #started}; callers that may block run on {@link #callers}.
  */
 @Timeout(20)
@@ -426,6 +426,27 @@ class MultiPoolTest {
         assertThatThrownBy(() -> pool.releaseTimeout(Duration.ofMillis(50))).isInstanceOf(TimeoutException.class);
         assertThat(pool.isClosed()).isTrue();
         assertThat(pool.running()).isEqualTo(1);
+    }
+
+    @Test
+    void releaseTimeoutAcceptsTimeoutsTooLongForNanoseconds() throws Exception {
+        // Duration.toNanos() overflows for both: the wait must saturate, not throw ArithmeticException.
+        MultiPool forever = pool(2, 1, LoadBalancing.ROUND_ROBIN);
+        forever.execute(busy());
+        nextStarted();
+        Future<?> releasing = callers.submit(() -> {
+            forever.releaseTimeout(Duration.ofSeconds(Long.MAX_VALUE));
+            return null;
+        });
+        awaitUntil(() -> assertThat(forever.isClosed()).isTrue());
+        assertThat(releasing).isNotDone();
+        gate.countDown();
+        releasing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        assertThat(forever.isTerminated()).isTrue();
+
+        MultiPool never = pool(2, 1, LoadBalancing.ROUND_ROBIN);
+        never.releaseTimeout(Duration.ofSeconds(Long.MIN_VALUE)); // idle: terminated at once, no wait needed
+        assertThat(never.isTerminated()).isTrue();
     }
 
     @Test
