@@ -1,5 +1,6 @@
 package io.github.poolkit;
 
+import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 import io.github.poolkit.internal.Durations;
 import io.github.poolkit.internal.SemaphoreWaitQueue;
 import io.github.poolkit.internal.SemaphoreWaiter;
@@ -32,7 +33,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *       its turn.</li>
  *   <li>A request for more than {@link #size()} permits could never be granted: {@code acquire},
  *       {@code acquirePermit} and {@code acquireAsync} throw {@link IllegalArgumentException}, both
- *       {@code tryAcquire} forms return {@code false} at once.</li>
+ *       {@code tryAcquire} forms return {@code false} at once. A request that waits when {@link #resize(long)}
+ *       shrinks the semaphore below it fails with {@link IllegalArgumentException} in the same way.</li>
  *   <li>When a waiting request gives up (timeout, interrupt, cancelled future) it leaves the line without changing
  *       the permits in use; if it was first in line, the requests behind it that now fit are granted at once.</li>
  * </ul>
@@ -51,54 +53,84 @@ import java.util.concurrent.locks.ReentrantLock;
  * left pending in the thread's interrupt status and the call returns normally. A timed wait whose grant races with
  * its timeout and wins returns {@code true}. {@link #acquireAsync(long)} never blocks.
  *
+ * <h2>Changing the size</h2>
+ * {@link #resize(long)} changes the size at run time. Growing grants at once, in FIFO order, the waiting requests that
+ * now fit. Shrinking takes nothing back: if more permits are in use than the new size, {@link #available()} is
+ * negative and new grants wait until enough permits have been released. Waiting requests larger than the new size are
+ * refused ({@link IllegalArgumentException}), as they could never be granted; the line behind them moves on as if
+ * they had withdrawn. FIFO order and the no-barging rule hold throughout.
+ *
+ * <h2>Listener</h2>
+ * A {@link SemaphoreListener} given at construction hears once of every settled request (granted, timed out,
+ * interrupted, cancelled, refused), with the time it waited; a semaphore without one does not read the clock on its
+ * fast paths.
+ *
  * <p>Thread-safe. When nobody waits, {@code acquire}, both {@code tryAcquire} forms and {@code release} take no lock
  * and allocate nothing: one CAS each, as in {@link java.util.concurrent.Semaphore}. A thread that must wait allocates
- * one small queue node.
+ * one small queue node. After the size has been lowered below the largest size it ever had, every operation takes the
+ * internal lock (briefly: uncontended, a few nanoseconds more) until the size is raised back to that high mark.
  */
-public class WeightedSemaphore implements PermitSemaphore {
+public final class WeightedSemaphore implements PermitSemaphore {
 
     /*
      * Implementation overview.
      *
-     * State. One long word, 'state' = used | (WAITERS if anybody may be queued), where WAITERS is the sign bit and
-     * used (bits 0..62) is the number of permits in use. Keeping the "somebody waits" flag in the same word as 'used'
-     * is what makes the lock-free fast paths safe: a single CAS checks "nobody waits" and takes the permits
+     * State. One long word, 'state' = used | (LOCKED if the lock must be taken), where LOCKED is the sign bit and used
+     * (bits 0..62) is the number of permits in use. LOCKED is raised while anybody may be queued, and also while the
+     * size is below its high mark 'cap' (after a shrink) and while a resize runs. Keeping the flag in the same word as
+     * 'used' is what makes the lock-free fast paths safe: a single CAS checks "lock not needed" and takes the permits
      * atomically, so it can never overtake a waiter.
      *
-     * Lock. 'lock' guards 'queue' (the FIFO line of SemaphoreWaiters) and every change of the WAITERS bit, and every
-     * change of 'state' while WAITERS is set. Waiters are allocated only on the slow path.
+     * Size. 'size' is the current size; it changes only under the lock with LOCKED raised. 'cap' is the bound the
+     * lock-free fast paths check against: the highest size ever set, so it never decreases. The fast paths read
+     * 'state' and then 'cap', and CAS 'state'; a resize may complete between those reads and the CAS and leave
+     * 'state' exactly as the fast path read it (ABA), so the fast path's check must stay true for any later 'cap'.
+     * It does because 'cap' only grows and, by I7, equals 'size' whenever the CAS can succeed.
+     *
+     * Lock. 'lock' guards 'queue' (the FIFO line of SemaphoreWaiters), every change of the LOCKED bit, of 'size' and
+     * 'cap', and every change of 'state' while LOCKED is set. Waiters are allocated only on the slow path.
      *
      * Invariants:
-     *  I1. 0 <= used <= size.
-     *  I2. WAITERS is raised and cleared only under the lock; the queue changes only under the lock. Whenever the
-     *      lock is free, WAITERS is set iff the queue is non-empty. (grantOrEnqueue raises WAITERS an instant before
-     *      it appends, both under the lock.)
-     *  I3. While WAITERS is set, 'state' changes only under the lock: the fast paths CAS from a value with WAITERS
-     *      clear and so cannot succeed. Hence lock holders may write 'state' with a plain volatile store while WAITERS
+     *  I1. 0 <= used; used <= size except after a shrink, until enough permits have been released.
+     *  I2. LOCKED is raised and cleared only under the lock; the queue changes only under the lock. Whenever the lock
+     *      is free, LOCKED is set iff the queue is non-empty or size < cap. (grantOrEnqueue raises LOCKED an instant
+     *      before it appends, both under the lock; resize raises it for its whole critical section.)
+     *  I3. While LOCKED is set, 'state' changes only under the lock: the fast paths CAS from a value with LOCKED
+     *      clear and so cannot succeed. Hence lock holders may write 'state' with a plain volatile store while LOCKED
      *      is set; while it is clear, everybody (lock holders included) changes 'state' by CAS.
      *  I4. Whenever the lock is free, the head waiter does not fit: used + head.permits > size. Every lock holder
-     *      that lowers 'used' or removes the head calls grantWaiters before unlocking. So a fast-path release (only
-     *      possible with WAITERS clear, i.e. nobody queued) never has anybody to grant.
-     *  I5. FIFO: permits are taken only (a) by a CAS that saw WAITERS clear, i.e. with an empty queue, or (b) by
-     *      grantWaiters, from the head of the queue, stopping at the first waiter that does not fit. Nobody overtakes
-     *      a queued waiter.
+     *      that lowers 'used', raises 'size' or removes the head calls grantWaiters before unlocking. So a fast-path
+     *      release (only possible with LOCKED clear, i.e. nobody queued) never has anybody to grant.
+     *  I5. FIFO: permits are taken only (a) by a CAS that saw LOCKED clear, i.e. with an empty queue, (b) under the
+     *      lock with an empty queue, or (c) by grantWaiters, from the head of the queue, stopping at the first waiter
+     *      that does not fit. Nobody overtakes a queued waiter.
      *  I6. No permit is lost: a waiter's status moves once, under the lock, from WAITING to GRANTED (its permits are
-     *      then counted in 'used') or to CANCELLED (removed, 'used' untouched). A requester that gives up calls
-     *      withdraw, which succeeds only while WAITING; if the grant won, the requester either keeps the permits
-     *      (timeout: returns true) or releases them (interrupt; a future that was cancelled or completed by someone
-     *      else first).
+     *      then counted in 'used'), to CANCELLED (removed, 'used' untouched) or to REFUSED (removed by a shrink below
+     *      its request, 'used' untouched). A requester that gives up calls withdraw, which succeeds only while
+     *      WAITING; if the grant won, the requester either keeps the permits (timeout: returns true) or releases them
+     *      (interrupt; a future that was cancelled or completed by someone else first).
+     *  I7. Whenever LOCKED is clear, size == cap; 'cap' never decreases. A fast-path acquire that read (s, c) and
+     *      whose CAS from s succeeds at time T had s + n <= c <= cap(T) == size(T): the grant is valid at T whatever
+     *      resizes ran between its reads and its CAS.
+     *  I8. 'resizes' is odd exactly while a resize is in its critical section (even otherwise); readers that combine
+     *      'size' and 'state' (available) retry until they saw the same even value around their reads.
      *
      * Waking happens after unlocking (wakeAll): a woken thread does not run into the lock we still hold, and future
      * callbacks never run under the lock. grantWaiters writes 'state' before marking waiters GRANTED, so a requester
      * that sees its grant also sees 'used' including its permits.
      *
-     * Racy reads: used(), available() and waiting() read volatile fields without the lock; they are snapshots,
-     * never torn ('used' and WAITERS come from one read). The fast paths' reads are validated by their CAS. A
+     * Racy reads: used(), size() and waiting() read one volatile field each without the lock; available() combines
+     * two under I8. They are snapshots, never torn. The fast paths' reads are validated by their CAS (and I7). A
      * requester polls its waiter's volatile status without the lock and re-checks under the lock before acting on
      * WAITING (withdraw).
+     *
+     * Listener. Every public acquiring method reports exactly one outcome per call that got past argument checks
+     * (settle). The clock is read only when a listener is set.
      */
 
-    private static final long WAITERS = Long.MIN_VALUE;
+    private static final System.Logger LOG = System.getLogger("io.github.poolkit");
+
+    private static final long LOCKED = Long.MIN_VALUE;
     private static final long USED = Long.MAX_VALUE;
 
     /** Spins before parking to wait (see Spin for when they are allowed): a grant often comes within that time. */
@@ -114,10 +146,13 @@ public class WeightedSemaphore implements PermitSemaphore {
         }
     }
 
-    private final long size;
     private final ReentrantLock lock = new ReentrantLock();
     private final SemaphoreWaitQueue queue = new SemaphoreWaitQueue();
+    private final SemaphoreListener listener;
     private volatile long state;
+    private volatile long size;
+    private volatile long cap;
+    private volatile int resizes;
 
     /**
      * Creates a semaphore with {@code size} permits, all free.
@@ -126,30 +161,30 @@ public class WeightedSemaphore implements PermitSemaphore {
      * @throws IllegalArgumentException if {@code size < 0}
      */
     public WeightedSemaphore(long size) {
-        if (size < 0) {
-            throw new IllegalArgumentException(
-                    "size must be >= 0 but was " + size + "; pass the total number of permits the semaphore holds");
-        }
-        this.size = size;
+        this(size, null);
     }
 
     /**
      * Creates a semaphore with {@code size} permits, all free, that reports every settled request to
-     * {@code listener}. (Not yet wired: the listener is not called yet.)
+     * {@code listener} (see {@link SemaphoreListener}).
      *
      * @param size     the total weight that may be held at once, {@code >= 0}
      * @param listener receives each settled request, or {@code null} for none
      * @throws IllegalArgumentException if {@code size < 0}
      */
     public WeightedSemaphore(long size, SemaphoreListener listener) {
-        this(size);
+        checkSize(size);
+        this.size = size;
+        this.cap = size;
+        this.listener = listener;
     }
 
     /**
      * Acquires {@code n} permits, blocking until they are granted in FIFO order (see the class documentation).
      *
      * @param n the number of permits, {@code 0 <= n <= size()}
-     * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()} (such a request could never be granted)
+     * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()} (such a request could never be granted),
+     *     also when the semaphore shrinks below {@code n} while the request waits
      * @throws InterruptedException if the thread is interrupted on entry or while waiting; the caller then holds none
      *     of the {@code n} permits and the semaphore is as if the call had not been made (except for waiters granted
      *     because this one left the head of the line)
@@ -158,9 +193,12 @@ public class WeightedSemaphore implements PermitSemaphore {
     public void acquire(long n) throws InterruptedException {
         checkGrantable(n);
         if (Thread.interrupted()) {
+            settle(n, 0L, AcquireOutcome.INTERRUPTED);
             throw new InterruptedException();
         }
-        if (!tryAcquireFast(n)) {
+        if (tryAcquireFast(n)) {
+            settleAtOnce(n, AcquireOutcome.ACQUIRED);
+        } else {
             awaitGrant(n, false, 0L);
         }
     }
@@ -171,7 +209,8 @@ public class WeightedSemaphore implements PermitSemaphore {
      *
      * @param n the number of permits, {@code 0 <= n <= size()}
      * @return the granted permits; {@link Permit#close()} releases them once
-     * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()}
+     * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()}, also when the semaphore shrinks below
+     *     {@code n} while the request waits
      * @throws InterruptedException as for {@link #acquire(long)}
      */
     @Override
@@ -190,7 +229,8 @@ public class WeightedSemaphore implements PermitSemaphore {
      * unchanged; if it was first in line, the requests behind it that now fit are granted at once. If the grant and
      * the cancellation race and the cancellation wins, the granted permits are released again, so none leak. If the
      * grant wins, the future holds a {@link Permit} the caller must close. Cancelling a stage derived from the future
-     * (e.g. via {@code thenApply}) does not withdraw the request.
+     * (e.g. via {@code thenApply}) does not withdraw the request. If the semaphore shrinks below {@code n} while the
+     * request waits, the future completes exceptionally with {@link IllegalArgumentException}.
      *
      * <p>Dependent stages registered without an {@code Async} suffix may run in the thread whose release granted the
      * request, or in the calling thread if it is granted at once.
@@ -204,17 +244,19 @@ public class WeightedSemaphore implements PermitSemaphore {
     public CompletableFuture<Permit> acquireAsync(long n) {
         checkGrantable(n);
         if (tryAcquireFast(n)) {
+            settleAtOnce(n, AcquireOutcome.ACQUIRED);
             return CompletableFuture.completedFuture(new Permit(this, n));
         }
-        AsyncWaiter waiter = new AsyncWaiter(n);
-        if (grantOrEnqueue(waiter)) {
+        AsyncWaiter waiter = new AsyncWaiter(n, clock());
+        if (grantOrEnqueue(waiter, waiter.since)) {
+            settle(n, waiter.since, AcquireOutcome.ACQUIRED);
             return CompletableFuture.completedFuture(new Permit(this, n));
         }
         // Any completion other than our grant (cancel, orTimeout, complete by the caller) withdraws the request.
-        // If the grant completed it, the waiter is no longer WAITING and this is a no-op.
+        // If the grant or a refusal completed it, the waiter is no longer WAITING and this is a no-op.
         waiter.future.whenComplete((permit, failure) -> {
-            if (waiter.isWaiting()) {
-                withdraw(waiter);
+            if (waiter.isWaiting() && withdraw(waiter)) {
+                settle(n, waiter.since, AcquireOutcome.CANCELLED);
             }
         });
         return waiter.future;
@@ -231,7 +273,9 @@ public class WeightedSemaphore implements PermitSemaphore {
     @Override
     public boolean tryAcquire(long n) {
         checkNotNegative(n, "tryAcquire");
-        return n <= size && tryAcquireFast(n);
+        boolean acquired = tryAcquireFast(n) || tryAcquireLocked(n);
+        settleAtOnce(n, acquired ? AcquireOutcome.ACQUIRED : AcquireOutcome.REJECTED);
+        return acquired;
     }
 
     /**
@@ -245,7 +289,8 @@ public class WeightedSemaphore implements PermitSemaphore {
      * @param n the number of permits, {@code >= 0}
      * @param timeout how long to wait at most
      * @return {@code true} if the permits were acquired; {@code false} on timeout, and at once if {@code n > size()}
-     * @throws IllegalArgumentException if {@code n < 0}
+     * @throws IllegalArgumentException if {@code n < 0}, or if the semaphore shrinks below {@code n} while the request
+     *     waits (it could then never be granted)
      * @throws NullPointerException if {@code timeout} is null
      * @throws InterruptedException if the thread is interrupted on entry or while waiting; the caller then holds none
      *     of the permits (see {@link #acquire(long)})
@@ -255,16 +300,24 @@ public class WeightedSemaphore implements PermitSemaphore {
         checkNotNegative(n, "tryAcquire");
         Objects.requireNonNull(timeout, "timeout must not be null; use Duration.ZERO not to wait");
         if (n > size) {
+            settleAtOnce(n, AcquireOutcome.REJECTED);
             return false;
         }
         if (Thread.interrupted()) {
+            settle(n, 0L, AcquireOutcome.INTERRUPTED);
             throw new InterruptedException();
         }
         if (tryAcquireFast(n)) {
+            settleAtOnce(n, AcquireOutcome.ACQUIRED);
             return true;
         }
         long nanos = Durations.toNanosSaturated(timeout);
-        return nanos > 0 && awaitGrant(n, true, nanos);
+        if (nanos <= 0) {
+            boolean acquired = tryAcquireLocked(n);
+            settleAtOnce(n, acquired ? AcquireOutcome.ACQUIRED : AcquireOutcome.REJECTED);
+            return acquired;
+        }
+        return awaitGrant(n, true, nanos);
     }
 
     /**
@@ -282,7 +335,7 @@ public class WeightedSemaphore implements PermitSemaphore {
         checkNotNegative(n, "release");
         for (;;) {
             long s = state;
-            if (s < 0) { // WAITERS: only under the lock (I3), and waiters may now fit (I4)
+            if (s < 0) { // LOCKED: only under the lock (I3), and waiters may now fit (I4)
                 releaseLocked(n);
                 return;
             }
@@ -296,16 +349,49 @@ public class WeightedSemaphore implements PermitSemaphore {
     }
 
     /**
-     * Returns the number of permits this semaphore holds in all; it never changes.
+     * Changes the size. Growing grants at once, in FIFO order, the waiting requests that now fit. Shrinking takes no
+     * permit back: while more permits are in use than the new size, {@link #available()} is negative and no request
+     * is granted (not even one for zero permits) until enough have been released. Waiting requests for more than the
+     * new size are refused: their callers get {@link IllegalArgumentException} (an {@link #acquireAsync} future
+     * completes exceptionally with it), and the line behind them moves on as if they had withdrawn. FIFO order and the
+     * no-barging rule hold throughout; resizing to the current size changes nothing.
      *
-     * @return the size given at construction
+     * @param newSize the new total weight that may be held at once, {@code >= 0}
+     * @throws IllegalArgumentException if {@code newSize < 0}
      */
-    /** Not yet supported: throws {@link UnsupportedOperationException}. */
     @Override
-    public void resize(long size) {
-        throw new UnsupportedOperationException("resize is not implemented yet");
+    public void resize(long newSize) {
+        checkSize(newSize);
+        SemaphoreWaiter refused;
+        SemaphoreWaiter granted;
+        lock.lock();
+        try {
+            long s = raiseLocked();
+            resizes++; // odd: size and state may disagree until the matching increment (I8)
+            if (newSize > cap) {
+                cap = newSize; // cap only grows (I7)
+            }
+            size = newSize;
+            refused = queue.takeLargerThan(newSize);
+            for (SemaphoreWaiter w = refused; w != null; w = w.nextInBatch()) {
+                w.markRefused();
+            }
+            state = s; // LOCKED stays raised; grantWaiters drops it if the queue is empty and size == cap (I2, I7)
+            granted = grantWaiters();
+            resizes++;
+        } finally {
+            lock.unlock();
+        }
+        wakeAll(refused);
+        wakeAll(granted);
     }
 
+    /**
+     * Returns the number of permits this semaphore holds in all: the size given at construction or to the last
+     * {@link #resize(long)}.
+     *
+     * @return the current size, {@code >= 0}
+     */
     @Override
     public long size() {
         return size;
@@ -315,7 +401,8 @@ public class WeightedSemaphore implements PermitSemaphore {
      * Returns the number of permits in use (acquired and not yet released). A snapshot when others are acquiring or
      * releasing.
      *
-     * @return a value between 0 and {@link #size()}
+     * @return a value {@code >= 0}; at most {@link #size()}, unless the size was lowered below what was in use and not
+     *     enough has been released since
      */
     @Override
     public long used() {
@@ -323,14 +410,24 @@ public class WeightedSemaphore implements PermitSemaphore {
     }
 
     /**
-     * Returns {@code size() - used()}, from one snapshot of {@code used()}. Free permits may still be unavailable to
+     * Returns {@code size() - used()}, from one consistent snapshot of both. Free permits may still be unavailable to
      * a new request if somebody waits (see the class documentation).
      *
-     * @return a value between 0 and {@link #size()}
+     * @return a value between {@code -used()} and {@link #size()}: negative after the size was lowered below what is
+     *     in use, until enough permits have been released
      */
     @Override
     public long available() {
-        return size - used();
+        for (;;) {
+            int before = resizes;
+            long s = state;
+            long z = size;
+            if ((before & 1) == 0 && resizes == before) { // no resize overlapped the two reads (I8)
+                return z - (s & USED);
+            }
+            lock.lock(); // a resize is running: wait for it rather than spin
+            lock.unlock();
+        }
     }
 
     /**
@@ -356,11 +453,11 @@ public class WeightedSemaphore implements PermitSemaphore {
 
     // ---- fast paths (no lock, no allocation) ----
 
-    /** Takes n permits by CAS if nobody waits and they fit (I5a); false otherwise. */
+    /** Takes n permits by CAS if the lock is not needed and they fit (I5a, I7); false otherwise. */
     private boolean tryAcquireFast(long n) {
         for (;;) {
             long s = state;
-            if (s < 0 || n > size - s) { // somebody waits, or not enough free (s == used here)
+            if (s < 0 || n > cap - s) { // lock needed, or not enough free (s == used and cap == size here)
                 return false;
             }
             if (STATE.compareAndSet(this, s, s + n)) {
@@ -372,41 +469,99 @@ public class WeightedSemaphore implements PermitSemaphore {
     // ---- slow paths (under the lock) ----
 
     /**
-     * Grants the waiter's permits at once if nobody waits and they fit, else raises WAITERS and appends the waiter.
-     * Returns true if granted (the waiter is then not queued and stays WAITING, unused).
+     * tryAcquire(n) after the fast path failed: false if the permits are taken or somebody waits, else decided under
+     * the lock (the fast path may have failed only because a resize, or a size below the high mark, raised LOCKED).
      */
-    private boolean grantOrEnqueue(SemaphoreWaiter waiter) {
+    private boolean tryAcquireLocked(long n) {
+        for (;;) {
+            long s = state;
+            if (s >= 0) { // as the fast path (I7)
+                if (n > cap - s) {
+                    return false;
+                }
+                if (STATE.compareAndSet(this, s, s + n)) {
+                    return true;
+                }
+            } else if (queue.size() > 0) {
+                return false; // somebody waits now: never barge (I5)
+            } else {
+                lock.lock();
+                try {
+                    return queue.isEmpty() && takeIfFits(n);
+                } finally {
+                    lock.unlock();
+                }
+            }
+        }
+    }
+
+    /** Lock held, queue empty: takes n permits if they fit under the current size (I5b). */
+    private boolean takeIfFits(long n) {
+        for (;;) {
+            long s = state;
+            long used = s & USED;
+            if (n > size - used) {
+                return false;
+            }
+            if (s < 0) {
+                state = s + n; // LOCKED: nobody else writes (I3)
+                return true;
+            }
+            if (STATE.compareAndSet(this, s, s + n)) { // LOCKED clear: fast paths may race (I3)
+                return true;
+            }
+        }
+    }
+
+    /**
+     * Grants the waiter's permits at once if nobody waits and they fit, else raises LOCKED and appends the waiter.
+     * Returns true if granted (the waiter is then not queued and stays WAITING, unused). A request larger than the
+     * current size (the semaphore shrank since the caller checked) is refused with IllegalArgumentException, reported
+     * to the listener as waiting since {@code since}.
+     */
+    private boolean grantOrEnqueue(SemaphoreWaiter waiter, long since) {
         long n = waiter.permits();
         lock.lock();
         try {
-            for (;;) {
-                long s = state;
-                if (s < 0) {
-                    break; // somebody waits: join the line (I5)
-                }
-                if (n <= size - s) {
-                    if (STATE.compareAndSet(this, s, s + n)) {
-                        waiter.markGranted(); // never queued, but never left looking like a waiter either
-                        return true;
-                    }
-                } else if (STATE.compareAndSet(this, s, s | WAITERS)) {
-                    break; // from now on 'state' changes only under the lock (I3), so "does not fit" stays true (I4)
-                }
+            if (n > size) {
+                settle(n, since, AcquireOutcome.REJECTED);
+                throw tooLarge(n, size);
             }
+            if (!queue.isEmpty()) {
+                queue.add(waiter); // the head does not fit (I4), so neither may we (I5)
+                return false;
+            }
+            if (takeIfFits(n)) {
+                waiter.markGranted(); // never queued, but never left looking like a waiter either
+                return true;
+            }
+            // From now on 'state' changes only under the lock (I3). A fast-path release may have come between the
+            // check above and raising LOCKED, so let grantWaiters decide again (I4): it grants us if we now fit.
+            raiseLocked();
             queue.add(waiter);
-            return false;
+            return grantWaiters() != null;
         } finally {
             lock.unlock();
         }
     }
 
-    /** release(n) when somebody waits (or did when release looked). */
+    /** Lock held: sets LOCKED (by CAS, as fast paths may race while it is clear) and returns the new state. */
+    private long raiseLocked() {
+        for (;;) {
+            long s = state;
+            if (s < 0 || STATE.compareAndSet(this, s, s | LOCKED)) {
+                return s | LOCKED;
+            }
+        }
+    }
+
+    /** release(n) when the lock is needed (or was when release looked). */
     private void releaseLocked(long n) {
         SemaphoreWaiter granted;
         lock.lock();
         try {
             long s;
-            do { // a CAS loop because WAITERS may have been cleared before we got the lock (I3)
+            do { // a CAS loop because LOCKED may have been cleared before we got the lock (I3)
                 s = state;
                 long used = s & USED;
                 if (n > used) {
@@ -421,16 +576,17 @@ public class WeightedSemaphore implements PermitSemaphore {
     }
 
     /**
-     * Lock held, WAITERS set: grants the waiters at the head that fit, in order (I4, I5b), and clears WAITERS if the
-     * queue empties. Returns the granted batch, to be woken after unlocking.
+     * Lock held, LOCKED set: grants the waiters at the head that fit, in order (I4, I5c), and clears LOCKED if the
+     * queue is empty and the size is at its high mark (I2, I7). Returns the granted batch, to be woken after
+     * unlocking.
      */
     private SemaphoreWaiter grantWaiters() {
         long used = state & USED;
-        SemaphoreWaiter batch = queue.takeFitting(size - used);
+        SemaphoreWaiter batch = queue.takeFitting(size - used); // negative after a shrink: nobody fits
         for (SemaphoreWaiter w = batch; w != null; w = w.nextInBatch()) {
             used += w.permits();
         }
-        state = queue.isEmpty() ? used : used | WAITERS; // plain store: WAITERS is set, nobody else writes (I3)
+        state = queue.isEmpty() && size == cap ? used : used | LOCKED; // plain store: LOCKED is set (I3)
         for (SemaphoreWaiter w = batch; w != null; w = w.nextInBatch()) {
             w.markGranted(); // after the store above, so a granted requester sees its permits in used()
         }
@@ -439,7 +595,7 @@ public class WeightedSemaphore implements PermitSemaphore {
 
     /**
      * Takes a still-waiting request out of the line, leaving 'used' unchanged; if it was the head, grants the
-     * followers that now fit. Returns false if the request had already been granted (I6).
+     * followers that now fit. Returns false if the request had already been granted or refused (I6).
      */
     private boolean withdraw(SemaphoreWaiter waiter) {
         SemaphoreWaiter granted = null;
@@ -450,7 +606,7 @@ public class WeightedSemaphore implements PermitSemaphore {
             }
             boolean wasHead = queue.remove(waiter);
             waiter.markCancelled();
-            if (wasHead) { // the new head may fit; and if the queue is now empty, this clears WAITERS (I2)
+            if (wasHead) { // the new head may fit; and if the queue is now empty, this may clear LOCKED (I2)
                 granted = grantWaiters();
             }
         } finally {
@@ -469,13 +625,16 @@ public class WeightedSemaphore implements PermitSemaphore {
     }
 
     /**
-     * Blocks the current thread until its request for n permits is granted (true), the timeout elapses (false), or
-     * it is interrupted (InterruptedException). See the class documentation for the race rules (I6).
+     * Blocks the current thread until its request for n permits is granted (true), the timeout elapses (false), it
+     * is interrupted (InterruptedException) or refused by a shrink (IllegalArgumentException). See the class
+     * documentation for the race rules (I6).
      */
     private boolean awaitGrant(long n, boolean timed, long nanos) throws InterruptedException {
+        long since = clock();
         long deadline = timed ? System.nanoTime() + nanos : 0L;
         ThreadWaiter waiter = new ThreadWaiter(n);
-        if (grantOrEnqueue(waiter)) {
+        if (grantOrEnqueue(waiter, since)) {
+            settle(n, since, AcquireOutcome.ACQUIRED);
             return true;
         }
         boolean interrupted = false;
@@ -502,30 +661,83 @@ public class WeightedSemaphore implements PermitSemaphore {
                 LockSupport.parkNanos(this, remaining);
             }
         }
-        if (!interrupted && !timedOut) {
-            return true; // only this thread withdraws a ThreadWaiter, so "not waiting" here means granted
-        }
-        if (withdraw(waiter)) { // left the line before any grant: the semaphore is as before
+        if ((interrupted || timedOut) && withdraw(waiter)) { // left the line before any grant: as before
+            settle(n, since, interrupted ? AcquireOutcome.INTERRUPTED : AcquireOutcome.TIMEOUT);
             if (interrupted) {
                 throw new InterruptedException();
             }
             return false;
         }
-        // The grant won the race with our giving up.
-        if (interrupted) {
+        // Settled by somebody else (only this thread withdraws a ThreadWaiter): granted or refused, maybe racing
+        // with our giving up.
+        if (waiter.isRefused()) {
+            settle(n, since, AcquireOutcome.REJECTED);
+            if (interrupted) {
+                Thread.currentThread().interrupt(); // not ours to swallow: the refusal is what we report
+            }
+            throw tooLarge(n, size);
+        }
+        if (interrupted) { // the grant won the race with the interrupt: give the permits back
             release(n);
+            settle(n, since, AcquireOutcome.INTERRUPTED);
             throw new InterruptedException();
         }
+        settle(n, since, AcquireOutcome.ACQUIRED);
         return true;
+    }
+
+    // ---- listener ----
+
+    /** The start of a wait for the listener, or 0 when there is no listener (no clock read then). */
+    private long clock() {
+        return listener == null ? 0L : System.nanoTime();
+    }
+
+    /** Reports a request settled without waiting; costs one field read when there is no listener. */
+    private void settleAtOnce(long n, AcquireOutcome outcome) {
+        if (listener != null) {
+            notifyListener(n, 0L, outcome);
+        }
+    }
+
+    /** Reports a request that started waiting at {@code since} (from {@link #clock()}). */
+    private void settle(long n, long since, AcquireOutcome outcome) {
+        if (listener != null) {
+            notifyListener(n, since == 0L ? 0L : Math.max(0L, System.nanoTime() - since), outcome);
+        }
+    }
+
+    private void notifyListener(long n, long waitedNanos, AcquireOutcome outcome) {
+        try {
+            listener.requestSettled(n, waitedNanos, outcome);
+        } catch (RuntimeException | Error e) {
+            if (e instanceof VirtualMachineError fatal) {
+                throw fatal;
+            }
+            LOG.log(System.Logger.Level.WARNING, "the listener of " + this + " threw; ignored", e);
+        }
     }
 
     // ---- helpers ----
 
     private void checkGrantable(long n) {
         checkNotNegative(n, "acquire");
-        if (n > size) {
-            throw new IllegalArgumentException("cannot acquire " + n + " permits from a semaphore of size " + size
-                    + ": the request could never be granted; ask for at most size() permits");
+        long current = size;
+        if (n > current) {
+            settleAtOnce(n, AcquireOutcome.REJECTED);
+            throw tooLarge(n, current);
+        }
+    }
+
+    private static IllegalArgumentException tooLarge(long n, long size) {
+        return new IllegalArgumentException("cannot acquire " + n + " permits from a semaphore of size " + size
+                + ": the request could never be granted; ask for at most size() permits");
+    }
+
+    private static void checkSize(long size) {
+        if (size < 0) {
+            throw new IllegalArgumentException(
+                    "size must be >= 0 but was " + size + "; pass the total number of permits the semaphore holds");
         }
     }
 
@@ -558,15 +770,24 @@ public class WeightedSemaphore implements PermitSemaphore {
     /** A request from acquireAsync; woken by completing its future. */
     private final class AsyncWaiter extends SemaphoreWaiter {
         private final CompletableFuture<Permit> future = new CompletableFuture<>();
+        private final long since;
 
-        AsyncWaiter(long permits) {
+        AsyncWaiter(long permits, long since) {
             super(permits);
+            this.since = since;
         }
 
         @Override
         public void wake() {
-            if (!future.complete(new Permit(WeightedSemaphore.this, permits()))) {
-                release(permits()); // the future was cancelled or completed first: give the grant back (I6)
+            long n = permits();
+            if (isRefused()) {
+                settle(n, since, AcquireOutcome.REJECTED);
+                future.completeExceptionally(tooLarge(n, size));
+            } else if (future.complete(new Permit(WeightedSemaphore.this, n))) {
+                settle(n, since, AcquireOutcome.ACQUIRED);
+            } else {
+                release(n); // the future was cancelled or completed first: give the grant back (I6)
+                settle(n, since, AcquireOutcome.CANCELLED);
             }
         }
     }

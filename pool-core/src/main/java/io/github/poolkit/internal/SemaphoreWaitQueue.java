@@ -120,4 +120,31 @@ public final class SemaphoreWaitQueue {
         size -= taken;
         return first;
     }
+
+    /**
+     * Removes every waiter whose request is larger than {@code limit} (after a shrink, such a request could never be
+     * granted), keeping the others in their order.
+     *
+     * @param limit the largest request that may stay, {@code >= 0}
+     * @return the first waiter removed, the others linked by {@link SemaphoreWaiter#nextInBatch()} in line order, or
+     *     {@code null} if every request fits
+     */
+    public SemaphoreWaiter takeLargerThan(long limit) {
+        SemaphoreWaiter first = null;
+        SemaphoreWaiter last = null;
+        for (SemaphoreWaiter w = head; w != null; ) {
+            SemaphoreWaiter after = w.next;
+            if (w.permits() > limit) {
+                remove(w); // clears w's links; they now chain the batch instead
+                if (last == null) {
+                    first = w;
+                } else {
+                    last.next = w;
+                }
+                last = w;
+            }
+            w = after;
+        }
+        return first;
+    }
 }
