@@ -14,8 +14,10 @@ import java.util.concurrent.TimeUnit;
  * Lincheck linearizability check of {@link WeightedSemaphore}'s non-blocking operations: every concurrent history of
  * {@code tryAcquire}, {@code tryAcquire} with a zero timeout (documented to behave as {@code tryAcquire}),
  * {@code release} (including releases of more than is held, which must throw {@link IllegalStateException} and
- * change nothing), {@code used}, {@code available} and {@code waiting} must be explainable by some sequential order
- * of the same calls on one semaphore.
+ * change nothing), {@code resize} (grow and shrink, also below what is in use), {@code size}, {@code used},
+ * {@code available} and {@code waiting} must be explainable by some sequential order of the same calls on one
+ * semaphore. With {@code resize} in the mix this checks that the lock-free fast paths never grant against a size
+ * that a completed resize has already replaced.
  *
  * <p>Two strategies: model checking (Lincheck explores thread switches at every shared access, including the lock-free
  * fast paths' CAS loops, systematically) and stress (real threads, for what the model does not cover, such as JIT
@@ -54,6 +56,18 @@ public class WeightedSemaphoreLincheckTest {
     @Operation
     public void release(@Param(name = "n") int n) {
         semaphore.release(n);
+    }
+
+    /** @param size the new size; below what is in use takes nothing back */
+    @Operation
+    public void resize(@Param(name = "n") int size) {
+        semaphore.resize(size);
+    }
+
+    /** @return the current size */
+    @Operation
+    public long size() {
+        return semaphore.size();
     }
 
     /** @return permits in use */
