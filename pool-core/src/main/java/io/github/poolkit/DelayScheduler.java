@@ -128,7 +128,7 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
                 .taskDecorator(null) // jobs are decorated when scheduled, on the scheduling thread, not by the timer
                 .build();
         WorkerPool pool = WorkerPool.create(workers, poolOptions);
-        return new DelayScheduler(JobTimer.start(name, pool), pool);
+        return new DelayScheduler(JobTimer.start(name, pool, options.taskDecorator()), pool);
     }
 
     /**

@@ -1,11 +1,13 @@
 package io.github.poolkit;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -191,6 +193,78 @@ class DelaySchedulerShutdownTest {
         assertThat(s.isTerminated()).isFalse();
         s.shutdownNow();
         assertThat(s.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+    }
+
+    /** The JDK's CloseTest.testTerminateBeforeClose: nothing pending, nothing running, so terminated at once. */
+    @RepeatedTest(20)
+    void aSchedulerWithNothingToDoIsTerminatedWhenShutdownReturns() {
+        DelayScheduler idle = fixture.create(1);
+        idle.shutdown();
+        assertThat(idle.isTerminated()).isTrue();
+
+        DelayScheduler stopped = fixture.create(1);
+        assertThat(stopped.shutdownNow()).isEmpty();
+        assertThat(stopped.isTerminated()).isTrue();
+
+        DelayScheduler cancelledOnly = fixture.create(1);
+        assertThat(cancelledOnly.schedule(() -> { }, 1, HOURS).cancel(false)).isTrue();
+        cancelledOnly.scheduleAtFixedRate(() -> { }, 1, 1, HOURS); // cancelled by the shutdown
+        cancelledOnly.shutdown();
+        assertThat(cancelledOnly.isTerminated()).isTrue();
+        cancelledOnly.close(); // returns at once
+    }
+
+    @RepeatedTest(20)
+    void shutdownCancelsAtOnceADuePeriodicJobThatWaitsForABusyWorker() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        s.execute(() -> {
+            busy.countDown();
+            awaitQuietly(release);
+        });
+        busy.await();
+        AtomicInteger runs = new AtomicInteger();
+        ScheduledFuture<?> due = s.scheduleAtFixedRate(runs::incrementAndGet, 1, 1, MILLISECONDS);
+        ScheduledFuture<?> dueAtOnce = s.scheduleWithFixedDelay(runs::incrementAndGet, 0, 1, MILLISECONDS);
+        await().until(() -> s.pending() == 0); // both handed to the pool's queue, behind the busy worker
+        assertThat(s.stats().queued()).as("waiting in the pool's queue").isEqualTo(2);
+
+        s.shutdown();
+
+        assertThat(due.isCancelled()).isTrue();
+        assertThat(dueAtOnce.isCancelled()).isTrue();
+        assertThatThrownBy(() -> due.get(1, TimeUnit.SECONDS)).isInstanceOf(CancellationException.class);
+        assertThatThrownBy(dueAtOnce::get).isInstanceOf(CancellationException.class);
+        assertThat(s.isTerminated()).as("the busy worker still runs").isFalse();
+        release.countDown();
+        assertThat(s.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(runs).hasValue(0);
+    }
+
+    @Test
+    void shutdownCancelsARunningPeriodicJobAtOnceAndLetsItsRunFinish() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        AtomicBoolean finished = new AtomicBoolean();
+        ScheduledFuture<?> running = s.scheduleAtFixedRate(() -> {
+            runs.incrementAndGet();
+            started.countDown();
+            awaitQuietly(release);
+            finished.set(true);
+        }, 0, 1, MILLISECONDS);
+        started.await();
+
+        s.shutdown();
+
+        assertThat(running.isCancelled()).isTrue();
+        assertThatThrownBy(running::get).isInstanceOf(CancellationException.class);
+        release.countDown();
+        assertThat(s.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(finished).as("the run was not interrupted").isTrue();
+        assertThat(runs).hasValue(1);
     }
 
     private static boolean timerThreadAlive(String name) {

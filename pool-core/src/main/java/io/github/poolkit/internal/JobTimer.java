@@ -1,7 +1,9 @@
 package io.github.poolkit.internal;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
@@ -9,6 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
 
 /**
  * The engine of a delay scheduler: the pending jobs, ordered by deadline in a {@link TimerHeap}, and one timer thread
@@ -19,7 +22,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Implementation overview.
  * <ul>
  *   <li>{@code lock} guards the heap (and so every pending job's deadline, sequence and heap index),
- *       {@code nextSequence}, {@code runState} writes and {@code timerDone} writes. It is held only for O(log n) heap
+ *       {@code handedOver}, {@code dispatching}, {@code nextSequence}, {@code runState} writes and {@code timerDone}
+ *       writes. It is held only for O(log n) heap
  *       operations and O(1) bookkeeping, never while calling the executor or a job (shutdown's O(n) sweeps
  *       excepted).</li>
  *   <li>Invariant: a job is in the heap exactly when it is pending (scheduled with a positive delay, or periodic
@@ -33,12 +37,23 @@ import java.util.concurrent.locks.ReentrantLock;
  *       return early), so no job ever starts before its deadline.</li>
  *   <li>Jobs with a delay &lt;= 0 bypass the heap and the timer thread: the scheduling thread hands them to the
  *       executor itself.</li>
+ *   <li>Invariant: a periodic job that is not done is either in the heap or in {@code handedOver} (handed to the
+ *       executor: waiting in its queue, running, or between its run and its rescheduling), never both. It moves
+ *       between the two under the lock: into {@code handedOver} when the timer takes it from the heap (or when it is
+ *       scheduled with no delay), back into the heap in {@link #reschedule}, out of both in {@link #remove} when it
+ *       is done. So {@link #shutdown()} finds every live periodic job under the lock and cancels it at once, including
+ *       one that is due and waits in the executor's queue for a busy worker.</li>
+ *   <li>{@code dispatching} is true while the timer thread holds a batch of due jobs it has taken from the heap but
+ *       not yet handed to the executor.</li>
  *   <li>{@code runState}: RUNNING, SHUTDOWN, STOP, in that order; it only ever increases. In SHUTDOWN no job is
  *       accepted, pending periodic jobs have been cancelled and running ones are cancelled when their run ends, and the
  *       one-shot jobs left in the heap still run; the timer thread exits once the heap is empty (it never grows again).
- *       In STOP the heap has been emptied and its jobs cancelled; the timer thread exits at once. When it exits it
- *       shuts the executor down (queued jobs still run, unless shutdownNow took them) and then sets
- *       {@code timerDone}. The timer is terminated when {@code timerDone} is set and the executor has terminated.
+ *       In STOP the heap has been emptied and its jobs cancelled; the timer thread exits at once. The timer is
+ *       finished ({@link #finish()}: the executor shut down, queued jobs still run unless shutdownNow took them, then
+ *       {@code timerDone} set) by the timer thread when it exits, or at once by {@code shutdown}/{@code shutdownNow}
+ *       when the heap is empty and the timer thread is not dispatching: then nothing can reach the executor through
+ *       the timer any more, and a scheduler with nothing pending and nothing running is terminated when
+ *       {@code shutdown} returns. The timer is terminated when {@code timerDone} is set and the executor has terminated.
  *       {@code runState} and {@code timerDone} are volatile so that racy readers ({@link #acceptsPeriodicRuns()},
  *       {@link #isShutdown()}, {@link #isTerminated()}, the heap-bypassing schedule path) see the latest value; a
  *       reader racing with a transition sees either side, which every caller tolerates: a schedule that races with a
@@ -68,15 +83,19 @@ public final class JobTimer {
     private final Condition available = lock.newCondition();
     private final Condition terminated = lock.newCondition();
     private final TimerHeap<ScheduledJob<?>> heap = new TimerHeap<>();
+    private final Set<ScheduledJob<?>> handedOver = new HashSet<>();
+    private final UnaryOperator<Runnable> decorator;
     private final Thread thread;
 
     private long nextSequence;
+    private boolean dispatching;
     private volatile int runState = RUNNING;
     private volatile boolean timerDone;
 
-    private JobTimer(String name, ExecutorService executor) {
+    private JobTimer(String name, ExecutorService executor, UnaryOperator<Runnable> decorator) {
         this.name = Objects.requireNonNull(name, "name");
         this.executor = Objects.requireNonNull(executor, "executor");
+        this.decorator = decorator;
         this.thread = Thread.ofPlatform().name(name + "-timer").daemon(true).unstarted(this::timerLoop);
     }
 
@@ -86,10 +105,11 @@ public final class JobTimer {
      *
      * @param name     the scheduler's name, used in the thread's name and in messages
      * @param executor where due jobs run; its {@code execute} must never block; the timer owns it and shuts it down
+     * @param decorator wraps each job once, when it is scheduled, on the scheduling thread; {@code null} for none
      * @return the running timer
      */
-    public static JobTimer start(String name, ExecutorService executor) {
-        JobTimer timer = new JobTimer(name, executor);
+    public static JobTimer start(String name, ExecutorService executor, UnaryOperator<Runnable> decorator) {
+        JobTimer timer = new JobTimer(name, executor, decorator);
         timer.thread.start();
         return timer;
     }
@@ -132,11 +152,13 @@ public final class JobTimer {
     }
 
     /**
-     * Stops accepting jobs and cancels the pending periodic ones; pending one-shot jobs still run. Returns at once.
-     * Idempotent.
+     * Stops accepting jobs and cancels every periodic job that is not done: pending, due and waiting for a worker, or
+     * running (a running one finishes its current run); pending one-shot jobs still run. If no one-shot job is pending
+     * the timer finishes before this returns. Returns without waiting for any job. Idempotent.
      */
     public void shutdown() {
         List<ScheduledJob<?>> periodic;
+        boolean finishNow;
         lock.lock();
         try {
             if (runState != RUNNING) {
@@ -144,11 +166,16 @@ public final class JobTimer {
             }
             runState = SHUTDOWN;
             periodic = heap.removeIf(ScheduledJob::isPeriodic);
+            periodic.addAll(handedOver);
+            finishNow = heap.isEmpty() && !dispatching;
             available.signal();
         } finally {
             lock.unlock();
         }
         periodic.forEach(job -> job.cancel(false));
+        if (finishNow) {
+            finish();
+        }
     }
 
     /**
@@ -159,10 +186,12 @@ public final class JobTimer {
      */
     public List<Runnable> shutdownNow() {
         List<ScheduledJob<?>> drained;
+        boolean finishNow;
         lock.lock();
         try {
             runState = STOP;
             drained = heap.clear();
+            finishNow = !dispatching;
             available.signal();
         } finally {
             lock.unlock();
@@ -173,6 +202,9 @@ public final class JobTimer {
             if (job instanceof ScheduledJob<?> scheduled) {
                 scheduled.cancel(false);
             }
+        }
+        if (finishNow) {
+            finish();
         }
         return cancelled;
     }
@@ -245,6 +277,7 @@ public final class JobTimer {
             }
             // skip a job cancelled meanwhile, or already re-added by a concurrent run() of the same job
             if (!job.isDone() && job.heapIndex == TimerHeap.NOT_IN_HEAP) {
+                handedOver.remove(job);
                 job.deadline = period > 0 ? job.deadline + period : now - period;
                 insert(job);
             }
@@ -255,13 +288,17 @@ public final class JobTimer {
     }
 
     /**
-     * Removes a cancelled job from the heap, if it is there, in O(log n).
+     * Forgets a job that is done (cancelled, or a periodic job that failed): removes it from the heap in O(log n), or
+     * from the periodic jobs handed to the executor.
      *
      * @param job the job
      */
     void remove(ScheduledJob<?> job) {
         lock.lock();
         try {
+            if (job.isPeriodic()) {
+                handedOver.remove(job);
+            }
             if (heap.remove(job) && runState != RUNNING && heap.isEmpty()) {
                 available.signal(); // shutting down: the timer waits for nothing now and may finish
             }
@@ -270,25 +307,43 @@ public final class JobTimer {
         }
     }
 
+    /**
+     * Wraps a job's body in the decorator, if there is one. Called on the scheduling thread, once per job.
+     *
+     * @param body what the job runs
+     * @return the decorated body
+     */
+    Runnable decorate(Runnable body) {
+        return decorator == null ? body
+                : Objects.requireNonNull(decorator.apply(body), "the task decorator returned null; return a Runnable");
+    }
+
     private <V> ScheduledJob<V> enqueue(ScheduledJob<V> job, long delayNanos) {
         long now = System.nanoTime();
-        if (delayNanos <= 0L) {
-            job.deadline = now;
+        boolean due = delayNanos <= 0L;
+        job.deadline = due ? now : now + Math.min(delayNanos, MAX_DELAY_NANOS);
+        if (due && !job.isPeriodic()) { // the common submit path: no lock
             if (runState != RUNNING) {
                 throw rejected();
             }
-            executor.execute(job); // unbounded queue: never blocks; rejects only after shutdownNow
+            executor.execute(job); // unbounded queue: never blocks; rejects only once the timer has finished
             return job;
         }
-        job.deadline = now + Math.min(delayNanos, MAX_DELAY_NANOS);
         lock.lock();
         try {
             if (runState != RUNNING) {
                 throw rejected();
             }
-            insert(job);
+            if (due) {
+                handedOver.add(job); // before execute: shutdown must find it (see the class comment)
+            } else {
+                insert(job);
+            }
         } finally {
             lock.unlock();
+        }
+        if (due) {
+            executor.execute(job);
         }
         return job;
     }
@@ -335,6 +390,7 @@ public final class JobTimer {
     private int awaitDueJobs(ScheduledJob<?>[] batch) {
         lock.lock();
         try {
+            dispatching = false; // the previous batch, if any, has been handed over
             for (;;) {
                 if (runState == STOP) {
                     return 0;
@@ -355,9 +411,14 @@ public final class JobTimer {
                 }
                 int n = 0;
                 do {
-                    batch[n++] = heap.poll();
+                    ScheduledJob<?> job = heap.poll();
+                    if (job.isPeriodic()) {
+                        handedOver.add(job);
+                    }
+                    batch[n++] = job;
                     head = heap.peek();
                 } while (n < batch.length && head != null && head.deadline - now <= 0L);
+                dispatching = true;
                 return n;
             }
         } finally {
@@ -414,6 +475,18 @@ public final class JobTimer {
         }
         try {
             orphans.forEach(job -> job.cancel(false));
+        } finally {
+            finish();
+        }
+    }
+
+    /**
+     * Shuts the executor down and marks the timer done. Called once the heap is empty for good and the timer thread
+     * hands nothing more to the executor; by the timer thread as it exits, or earlier by a shutdown (then twice, which
+     * is harmless: both steps are idempotent).
+     */
+    private void finish() {
+        try {
             executor.shutdown();
         } finally {
             lock.lock();

@@ -33,6 +33,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *   A job is done once it leaves NEW, and never returns. Where the job is while NEW (in the heap, handed to the pool,
  *   running, or between runs if periodic) is not part of the state: the heap membership is {@code heapIndex}, guarded
  *   by the timer's lock.</li>
+ *   <li>{@code body} is what {@link #run()} runs: the caller's task, or for a {@link Callable} a call of it that
+ *   stores its result in {@code outcome}, wrapped once by the timer's task decorator when the job is made, on the
+ *   scheduling thread (so a repeating job runs the same decorated body every period).</li>
  *   <li>{@code outcome} (the result or the exception) is written plainly just before the CAS that leaves NEW, and read
  *   only after reading a done state, so the CAS publishes it. If the CAS loses to a cancel, the value is dropped.
  *   Only the holder of {@code runner} writes it (cancel never does), so two writes never race.</li>
@@ -84,6 +87,7 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
 
     private final JobTimer timer;
     private final Object task;
+    private final Runnable body;
     private final boolean callable;
     private final long period;
 
@@ -108,6 +112,7 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     ScheduledJob(JobTimer timer, Runnable task, long period) {
         this.timer = timer;
         this.task = Objects.requireNonNull(task, "job");
+        this.body = timer.decorate(task);
         this.callable = false;
         this.period = period;
     }
@@ -121,8 +126,27 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     ScheduledJob(JobTimer timer, Callable<V> task) {
         this.timer = timer;
         this.task = Objects.requireNonNull(task, "job");
+        this.body = timer.decorate(() -> outcome = call(task));
         this.callable = true;
         this.period = 0;
+    }
+
+    /** Calls the task; a checked exception leaves it wrapped in a CallFailure, which run() unwraps. */
+    private static Object call(Callable<?> task) {
+        try {
+            return task.call();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Exception e) {
+            throw new CallFailure(e);
+        }
+    }
+
+    /** Carries a callable's checked exception through the decorated body. */
+    private static final class CallFailure extends RuntimeException {
+        CallFailure(Exception cause) {
+            super(cause);
+        }
     }
 
     /** @return 0, the fixed rate ({@code > 0}) or the negated fixed delay ({@code < 0}), in nanoseconds */
@@ -156,19 +180,14 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         }
         Throwable failure = null;
         try {
-            if (callable) {
-                @SuppressWarnings("unchecked")
-                V result = ((Callable<V>) task).call();
-                complete(NORMAL, result);
-            } else {
-                ((Runnable) task).run();
-                if (period == 0) {
-                    complete(NORMAL, null);
-                }
+            body.run();
+            if (period == 0) {
+                complete(NORMAL, callable ? outcome : null);
             }
         } catch (Throwable t) {
-            if (complete(EXCEPTIONAL, t)) {
-                failure = t;
+            Throwable cause = t instanceof CallFailure f ? f.getCause() : t;
+            if (complete(EXCEPTIONAL, cause)) {
+                failure = cause;
             }
         } finally {
             runner = null;
@@ -324,6 +343,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         if (!STATE.compareAndSet(this, NEW, done)) {
             outcome = null;
             return false;
+        }
+        if (period != 0) {
+            timer.remove(this); // a periodic job that failed: the timer no longer tracks it
         }
         signalWaiters();
         return true;

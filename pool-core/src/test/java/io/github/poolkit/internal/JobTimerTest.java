@@ -24,7 +24,7 @@ class JobTimerTest {
                 throw new IllegalStateException("executor bug (expected by this test)");
             }
         };
-        JobTimer timer = JobTimer.start("broken", broken);
+        JobTimer timer = JobTimer.start("broken", broken, null);
         ScheduledJob<Void> later = timer.schedule(() -> { }, TimeUnit.HOURS.toNanos(1), 0L);
         try (LogCapture log = LogCapture.start()) {
             ScheduledJob<Void> due = timer.schedule(() -> { }, TimeUnit.MILLISECONDS.toNanos(1), 0L);
