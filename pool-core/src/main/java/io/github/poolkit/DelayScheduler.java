@@ -1,5 +1,6 @@
 package io.github.poolkit;
 
+import io.github.poolkit.internal.Durations;
 import io.github.poolkit.internal.JobTimer;
 import java.time.Duration;
 import java.util.List;
@@ -56,10 +57,17 @@ import java.util.concurrent.TimeUnit;
  * default: logged), once; a checked exception from a {@link Callable} reaches the handler wrapped in a
  * {@link java.util.concurrent.CompletionException}. A failure of a job that was cancelled meanwhile is dropped.
  *
+ * <p><b>Context.</b> A {@link PoolOptions.Builder#taskDecorator task decorator} in the options wraps each job once,
+ * when it is scheduled, on the scheduling thread (the worker pool itself gets none): a job carries the context of the
+ * thread that scheduled it (MDC, tracing, security), and a repeating job runs the same decorated body every period.
+ * Tasks given to {@code execute}/{@code submit} are decorated when they are submitted.
+ *
  * <p><b>Shutdown.</b> After {@link #shutdown()}, scheduling throws {@link RejectedExecutionException}; pending one-shot
- * jobs still run when due, pending and running periodic jobs are cancelled (as with
- * {@link ScheduledThreadPoolExecutor}'s default policies), so {@link #close()} returns once the last one-shot job has
- * run. {@link #shutdownNow()} cancels every pending and queued job and interrupts running ones.
+ * jobs still run when due; every periodic job is cancelled before {@code shutdown} returns, whether pending, due and
+ * waiting for a free worker, or running (a running one finishes its current run), as with
+ * {@link ScheduledThreadPoolExecutor}'s default policies; so {@link #close()} returns once the last one-shot job has
+ * run. A scheduler with no pending one-shot job and nothing running is terminated when {@code shutdown} returns.
+ * {@link #shutdownNow()} cancels every pending and queued job and interrupts running ones.
  *
  * <p><b>Blocking.</b> Only the futures' {@code get}, {@link #awaitTermination}, {@link #close()} and
  * {@code invokeAll}/{@code invokeAny} wait. Scheduling, {@code cancel} and {@link #pending()} never wait for a job or
@@ -76,7 +84,7 @@ import java.util.concurrent.TimeUnit;
  * in one object, with its state machine) in {@link io.github.poolkit.internal.ScheduledJob}. This class holds no
  * mutable state of its own.
  */
-public class DelayScheduler extends AbstractExecutorService implements ScheduledExecutorService {
+public final class DelayScheduler extends AbstractExecutorService implements ScheduledExecutorService {
 
     private final JobTimer timer;
     private final WorkerPool pool;
@@ -142,7 +150,7 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
      */
     public ScheduledFuture<?> scheduleOnce(Runnable job, Duration delay) {
         Objects.requireNonNull(job, "job");
-        return timer.schedule(job, nanos(Objects.requireNonNull(delay, "delay")), 0L);
+        return timer.schedule(job, Durations.toNanosSaturated(Objects.requireNonNull(delay, "delay")), 0L);
     }
 
     /**
@@ -157,7 +165,7 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
      */
     public ScheduledFuture<?> scheduleRepeating(Runnable job, Duration period) {
         Objects.requireNonNull(job, "job");
-        long nanos = nanos(Objects.requireNonNull(period, "period"));
+        long nanos = Durations.toNanosSaturated(Objects.requireNonNull(period, "period"));
         if (nanos <= 0L) {
             return timer.schedule(job, 0L, 0L);
         }
@@ -182,8 +190,12 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
     }
 
     /**
-     * Reads the figures of the worker pool that runs the jobs: busy workers, jobs queued for a worker (due, not yet
-     * started) and the task counters. Jobs whose time has not yet come are not in it: see {@link #pending()}.
+     * Reads the figures of the worker pool that runs the jobs, in one snapshot: {@code capacity} is the number of
+     * workers, {@code running} and {@code busy} its worker threads alive and running a job, {@code queued} the jobs
+     * whose time has come and that wait for a free worker (a job cancelled while waiting there counts until a worker
+     * skips it), {@code blocked} is always 0 (handing a job to the pool never blocks), and the counters count runs:
+     * each run of a periodic job is one task. Jobs whose time has not yet come are not in it: they are
+     * {@link #pending()}.
      *
      * @return a snapshot of the worker pool's figures; {@code closed} is true once the scheduler is shut down
      */
@@ -289,9 +301,12 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
     }
 
     /**
-     * Stops accepting jobs and cancels the pending and running periodic ones (a running one finishes its current
-     * run); pending one-shot jobs still run when due. The timer thread exits after the last one, then the pool is
-     * released and drains its queue. Does not wait (see {@link #awaitTermination} and {@link #close()}). Idempotent.
+     * Stops accepting jobs and cancels every periodic job before returning: pending, due and waiting for a free
+     * worker (its {@code get} then throws {@link java.util.concurrent.CancellationException}), or running (the run
+     * finishes, uninterrupted). Pending one-shot jobs still run when due; the timer thread exits after the last one,
+     * then the pool is released and drains its queue. With no one-shot job pending, the pool is released before this
+     * returns, so a scheduler with nothing running is then already terminated. Does not wait for any job (see
+     * {@link #awaitTermination} and {@link #close()}). Idempotent.
      */
     @Override
     public void shutdown() {
@@ -348,10 +363,5 @@ public class DelayScheduler extends AbstractExecutorService implements Scheduled
         }
         long periodNanos = Math.min(unit.toNanos(period), JobTimer.MAX_DELAY_NANOS);
         return timer.schedule(command, unit.toNanos(initialDelay), sign * periodNanos);
-    }
-
-    /** Saturating conversion: delays beyond Long.MAX_VALUE ns become Long.MAX_VALUE (then capped by the timer). */
-    private static long nanos(Duration d) {
-        return TimeUnit.NANOSECONDS.convert(d);
     }
 }

@@ -25,7 +25,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Aggregates ({@link #running()}, {@link #free()}, {@link #waiting()}, {@link #capacity()}) are sums of per-pool
  * snapshots, read without locking. Memory consistency effects are those of {@link WorkerPool}.
  */
-public class MultiPool extends AbstractExecutorService implements Pool {
+public final class MultiPool extends AbstractExecutorService implements Pool {
 
     /** How {@link MultiPool#execute} picks a pool. */
     public enum LoadBalancing {

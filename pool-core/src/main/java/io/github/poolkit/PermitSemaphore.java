@@ -13,6 +13,9 @@ import java.util.concurrent.CompletableFuture;
  * {@code tryAcquire} forms never barge past a waiter; a request that gives up (timeout, interrupt, cancelled future)
  * leaves the permits in use unchanged and lets the requests behind it that now fit go ahead; a request for more than
  * {@link #size()} fails at once; releasing more than is held is detected and changes nothing.
+ *
+ * <p>Memory consistency: actions in a thread before a {@link #release(long)} (or {@link Permit#close()}) happen-before
+ * actions following a later successful acquire, in any form, that is granted the permits that release freed.
  */
 public interface PermitSemaphore {
 
@@ -89,10 +92,13 @@ public interface PermitSemaphore {
     /** @return the total weight that may be held at once */
     long size();
 
-    /** @return the permits in use */
+    /** @return the permits in use; more than {@code size()} after a shrink below what was in use */
     long used();
 
-    /** @return {@code size() - used()}; may be negative for a moment after the size shrank below what is in use */
+    /**
+     * @return {@code size() - used()}; negative after the size shrank below what is in use, until enough permits have
+     *         been released
+     */
     long available();
 
     /** @return the requests waiting for their turn */

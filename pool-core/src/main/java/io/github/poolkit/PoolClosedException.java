@@ -6,7 +6,7 @@ import java.util.concurrent.RejectedExecutionException;
  * Thrown when a task is submitted to a pool that has been released (shut down), and to callers that were blocked in
  * {@code execute} when the pool was released. The task was not accepted and will not run.
  */
-public class PoolClosedException extends RejectedExecutionException {
+public final class PoolClosedException extends RejectedExecutionException {
 
     private static final long serialVersionUID = 1L;
 

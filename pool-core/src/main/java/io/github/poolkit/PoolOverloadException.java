@@ -7,7 +7,7 @@ import java.util.concurrent.RejectedExecutionException;
  * {@code nonblocking}, or {@code maxBlockingTasks} callers are already blocked, or a bounded queue is full and the
  * caller may not block. The task was not accepted and will not run; the caller may retry later.
  */
-public class PoolOverloadException extends RejectedExecutionException {
+public final class PoolOverloadException extends RejectedExecutionException {
 
     private static final long serialVersionUID = 1L;
 

@@ -19,8 +19,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * Abuse of {@link WeightedSemaphore}'s public entry points: negative, zero and huge weights (near {@code Long.MAX_VALUE},
  * where {@code used + n} would overflow), null and extreme timeouts, interrupted callers, over-release and double
- * close. Each call either works as API.md says or fails at once with a clear exception and leaves the semaphore exactly
- * as it was.
+ * close. Each call either works as the javadoc says or fails at once with a clear exception and leaves the semaphore
+ * exactly as it was.
  */
 @Timeout(20)
 class WeightedSemaphoreAbuseTest {

@@ -1,0 +1,64 @@
+package io.github.poolkit;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static java.util.concurrent.TimeUnit.HOURS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** {@link DelayScheduler#stats()} and {@link DelayScheduler#pending()}: where a job is counted at each stage. */
+@Timeout(20)
+class DelaySchedulerStatsTest {
+
+    private final DelaySchedulerFixture fixture = new DelaySchedulerFixture();
+
+    @AfterEach
+    void stopSchedulers() throws InterruptedException {
+        fixture.close();
+    }
+
+    @Test
+    void jobsNotYetDueArePendingAndDueJobsWaitingForAWorkerAreQueued() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        PoolStats fresh = s.stats();
+        assertThat(fresh.capacity()).isEqualTo(1);
+        assertThat(fresh.queued()).isZero();
+        assertThat(fresh.blocked()).isZero();
+        assertThat(fresh.closed()).isFalse();
+
+        CountDownLatch busy = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        s.execute(() -> {
+            busy.countDown();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        busy.await();
+        s.schedule(() -> { }, 1, HOURS);
+        s.schedule(() -> { }, 1, TimeUnit.NANOSECONDS);
+        s.submit(() -> { });
+        await().until(() -> s.pending() == 1); // the nanosecond job is due and handed to the pool
+
+        PoolStats loaded = s.stats();
+        assertThat(loaded.running()).isEqualTo(1);
+        assertThat(loaded.queued()).as("due, waiting for the busy worker").isEqualTo(2);
+        assertThat(loaded.waiting()).isEqualTo(2);
+        assertThat(loaded.blocked()).as("handing a job to the pool never blocks").isZero();
+        assertThat(loaded.free()).isZero();
+        assertThat(s.pending()).as("the hour-long job is not in the pool's figures").isEqualTo(1);
+
+        release.countDown();
+        await().until(() -> s.stats().queued() == 0);
+        s.shutdown();
+        assertThat(s.stats().closed()).as("closed once shut down, with a one-shot job still pending").isTrue();
+        assertThat(s.pending()).isEqualTo(1);
+    }
+}

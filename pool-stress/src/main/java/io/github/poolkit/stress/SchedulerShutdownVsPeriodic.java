@@ -1,0 +1,70 @@
+package io.github.poolkit.stress;
+
+import io.github.poolkit.DelayScheduler;
+import io.github.poolkit.PoolOptions;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * Guarantee: {@code shutdown()} cancels every periodic job it did not reject, including one handed straight to the
+ * pool (no initial delay) while the shutdown runs: such a job is registered with the timer before it reaches the
+ * pool, so the shutdown either finds it or the schedule is rejected. And the scheduler then terminates.
+ *
+ * <p>r1: 1 if {@code scheduleAtFixedRate} accepted the job. r2: 1 if the accepted job is cancelled once both actors
+ * are done (0 if it was rejected). r3: 1 if the scheduler terminated within {@link Quiesce#TIMEOUT_SECONDS}.
+ */
+@JCStressTest
+@Outcome(id = "0, 0, 1", expect = ACCEPTABLE, desc = "shut down first: the job was rejected")
+@Outcome(id = "1, 1, 1", expect = ACCEPTABLE, desc = "accepted, then cancelled by the shutdown")
+@Outcome(id = "1, 0, .*", expect = FORBIDDEN, desc = "a periodic job survived the shutdown")
+@Outcome(expect = FORBIDDEN, desc = "the scheduler did not terminate")
+@State
+public class SchedulerShutdownVsPeriodic {
+
+    private final DelayScheduler scheduler = DelayScheduler.create(1, PoolOptions.builder()
+            .name("jcs-shutdown")
+            .threadFactory(Thread.ofPlatform().daemon().name("jcs-shutdown-", 1).factory())
+            .build());
+    private volatile ScheduledFuture<?> job;
+
+    /** Schedules a periodic job that is due at once. */
+    @Actor
+    public void schedule(III_Result r) {
+        try {
+            job = scheduler.scheduleAtFixedRate(() -> { }, 0, 1, TimeUnit.MILLISECONDS);
+            r.r1 = 1;
+        } catch (RejectedExecutionException rejected) {
+            r.r1 = 0;
+        }
+    }
+
+    /** Shuts the scheduler down. */
+    @Actor
+    public void shutdown() {
+        scheduler.shutdown();
+    }
+
+    /** Checks the job and waits for termination. */
+    @Arbiter
+    public void arbiter(III_Result r) {
+        ScheduledFuture<?> accepted = job;
+        r.r2 = accepted != null && accepted.isCancelled() ? 1 : 0;
+        try {
+            r.r3 = scheduler.awaitTermination(Quiesce.TIMEOUT_SECONDS, TimeUnit.SECONDS) ? 1 : 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            r.r3 = 0;
+        }
+    }
+}
