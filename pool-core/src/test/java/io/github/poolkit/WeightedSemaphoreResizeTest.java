@@ -21,7 +21,9 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** {@link WeightedSemaphore#resize(long)}: growing, shrinking below what is in use, refusing waiters that no longer fit. */
+/**
+ * {@link WeightedSemaphore#resize(long)}: growing, shrinking below what is in use, refusing waiters that no longer fit.
+ */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class WeightedSemaphoreResizeTest {
 

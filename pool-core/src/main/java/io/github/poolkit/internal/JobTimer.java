@@ -3,8 +3,8 @@ package io.github.poolkit.internal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -23,9 +23,8 @@ import java.util.function.UnaryOperator;
  * <ul>
  *   <li>{@code lock} guards the heap (and so every pending job's deadline, sequence and heap index),
  *       {@code handedOver}, {@code dispatching}, {@code nextSequence}, {@code runState} writes and {@code timerDone}
- *       writes. It is held only for O(log n) heap
- *       operations and O(1) bookkeeping, never while calling the executor or a job (shutdown's O(n) sweeps
- *       excepted).</li>
+ *       writes. It is held only for O(log n) heap operations and O(1) bookkeeping, never while calling the executor
+ *       or a job (shutdown's O(n) sweeps excepted).</li>
  *   <li>Invariant: a job is in the heap exactly when it is pending (scheduled with a positive delay, or periodic
  *       between runs, and not yet due-and-taken, cancelled or swept by a shutdown); {@link #pending()} is the heap's
  *       size read under the lock, so it is exact at the moment it is read.</li>
@@ -46,14 +45,15 @@ import java.util.function.UnaryOperator;
  *   <li>{@code dispatching} is true while the timer thread holds a batch of due jobs it has taken from the heap but
  *       not yet handed to the executor.</li>
  *   <li>{@code runState}: RUNNING, SHUTDOWN, STOP, in that order; it only ever increases. In SHUTDOWN no job is
- *       accepted, pending periodic jobs have been cancelled and running ones are cancelled when their run ends, and the
+ *       accepted, every periodic job that was not done has been cancelled (a running one finishes its run), and the
  *       one-shot jobs left in the heap still run; the timer thread exits once the heap is empty (it never grows again).
  *       In STOP the heap has been emptied and its jobs cancelled; the timer thread exits at once. The timer is
  *       finished ({@link #finish()}: the executor shut down, queued jobs still run unless shutdownNow took them, then
  *       {@code timerDone} set) by the timer thread when it exits, or at once by {@code shutdown}/{@code shutdownNow}
  *       when the heap is empty and the timer thread is not dispatching: then nothing can reach the executor through
  *       the timer any more, and a scheduler with nothing pending and nothing running is terminated when
- *       {@code shutdown} returns. The timer is terminated when {@code timerDone} is set and the executor has terminated.
+ *       {@code shutdown} returns. The timer is terminated when {@code timerDone} is set and the executor has
+ *       terminated.
  *       {@code runState} and {@code timerDone} are volatile so that racy readers ({@link #acceptsPeriodicRuns()},
  *       {@link #isShutdown()}, {@link #isTerminated()}, the heap-bypassing schedule path) see the latest value; a
  *       reader racing with a transition sees either side, which every caller tolerates: a schedule that races with a

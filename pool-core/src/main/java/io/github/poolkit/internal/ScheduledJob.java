@@ -144,6 +144,8 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
 
     /** Carries a callable's checked exception through the decorated body. */
     private static final class CallFailure extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
         CallFailure(Exception cause) {
             super(cause);
         }

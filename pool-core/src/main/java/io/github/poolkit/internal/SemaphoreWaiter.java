@@ -5,8 +5,9 @@ package io.github.poolkit.internal;
  * Internal to {@code WeightedSemaphore}; not part of poolkit's API.
  *
  * <p>The status moves once, from waiting to granted, cancelled (the requester gave up) or refused (the semaphore
- * shrank below the request, which can then never be granted), and only while the owning semaphore's lock is held. It is volatile so that the requester may poll it without the lock: reading "granted" happens-after the
- * grant (and therefore after the release that made it possible).
+ * shrank below the request, which can then never be granted), and only while the owning semaphore's lock is held.
+ * It is volatile so that the requester may poll it without the lock: reading "granted" happens-after the grant (and
+ * therefore after the release that made it possible).
  */
 public abstract class SemaphoreWaiter {
 

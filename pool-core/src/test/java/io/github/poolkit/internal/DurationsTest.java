@@ -19,9 +19,11 @@ class DurationsTest {
 
     @Test
     void saturatesWhereDurationToNanosWouldOverflow() {
-        assertThat(Durations.toNanosSaturated(Duration.ofNanos(Long.MAX_VALUE).plusNanos(1))).isEqualTo(Long.MAX_VALUE);
+        assertThat(Durations.toNanosSaturated(Duration.ofNanos(Long.MAX_VALUE).plusNanos(1)))
+                .isEqualTo(Long.MAX_VALUE);
         assertThat(Durations.toNanosSaturated(Duration.ofSeconds(Long.MAX_VALUE))).isEqualTo(Long.MAX_VALUE);
-        assertThat(Durations.toNanosSaturated(Duration.ofNanos(Long.MIN_VALUE).minusNanos(1))).isEqualTo(Long.MIN_VALUE);
+        assertThat(Durations.toNanosSaturated(Duration.ofNanos(Long.MIN_VALUE).minusNanos(1)))
+                .isEqualTo(Long.MIN_VALUE);
         assertThat(Durations.toNanosSaturated(Duration.ofSeconds(Long.MIN_VALUE))).isEqualTo(Long.MIN_VALUE);
     }
 }
