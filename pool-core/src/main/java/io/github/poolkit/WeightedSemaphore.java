@@ -191,6 +191,17 @@ public final class WeightedSemaphore implements PermitSemaphore {
      */
     @Override
     public void acquire(long n) throws InterruptedException {
+        // The uncontended path, kept small so that it inlines: a fast-path grant implies 0 <= n <= size() (I7); every
+        // other case (bad argument, interrupt, contention) goes to acquireSlowly, which checks in the documented order.
+        if (n >= 0 && !Thread.currentThread().isInterrupted() && tryAcquireFast(n)) {
+            settleAtOnce(n, AcquireOutcome.ACQUIRED);
+            return;
+        }
+        acquireSlowly(n);
+    }
+
+    /** acquire(n) when the fast path did not grant: argument checks, then the interrupt, then the line. */
+    private void acquireSlowly(long n) throws InterruptedException {
         checkGrantable(n);
         if (Thread.interrupted()) {
             settle(n, 0L, AcquireOutcome.INTERRUPTED);
@@ -517,32 +528,39 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * Grants the waiter's permits at once if nobody waits and they fit, else raises LOCKED and appends the waiter.
      * Returns true if granted (the waiter is then not queued and stays WAITING, unused). A request larger than the
      * current size (the semaphore shrank since the caller checked) is refused with IllegalArgumentException, reported
-     * to the listener as waiting since {@code since}.
+     * to the listener (after unlocking: no callback runs under the lock) as waiting since {@code since}.
      */
     private boolean grantOrEnqueue(SemaphoreWaiter waiter, long since) {
         long n = waiter.permits();
+        long current;
         lock.lock();
         try {
-            if (n > size) {
-                settle(n, since, AcquireOutcome.REJECTED);
-                throw tooLarge(n, size);
+            current = size;
+            if (n <= current) {
+                return enqueueLocked(waiter);
             }
-            if (!queue.isEmpty()) {
-                queue.add(waiter); // the head does not fit (I4), so neither may we (I5)
-                return false;
-            }
-            if (takeIfFits(n)) {
-                waiter.markGranted(); // never queued, but never left looking like a waiter either
-                return true;
-            }
-            // From now on 'state' changes only under the lock (I3). A fast-path release may have come between the
-            // check above and raising LOCKED, so let grantWaiters decide again (I4): it grants us if we now fit.
-            raiseLocked();
-            queue.add(waiter);
-            return grantWaiters() != null;
         } finally {
             lock.unlock();
         }
+        settle(n, since, AcquireOutcome.REJECTED);
+        throw tooLarge(n, current);
+    }
+
+    /** grantOrEnqueue under the lock, for a request that fits the current size. */
+    private boolean enqueueLocked(SemaphoreWaiter waiter) {
+        if (!queue.isEmpty()) {
+            queue.add(waiter); // the head does not fit (I4), so neither may we (I5)
+            return false;
+        }
+        if (takeIfFits(waiter.permits())) {
+            waiter.markGranted(); // never queued, but never left looking like a waiter either
+            return true;
+        }
+        // From now on 'state' changes only under the lock (I3). A fast-path release may have come between the check
+        // above and raising LOCKED, so let grantWaiters decide again (I4): it grants us if we now fit.
+        raiseLocked();
+        queue.add(waiter);
+        return grantWaiters() != null;
     }
 
     /** Lock held: sets LOCKED (by CAS, as fast paths may race while it is clear) and returns the new state. */
