@@ -207,7 +207,6 @@ class PoolMetricsTests {
     }
 
     @Test
-    @Disabled("needs the SemaphoreListener wiring in WeightedSemaphore from core-misc")
     void semaphoresPoolkitMakesReportTheirRequests() {
         runner.withPropertyValues("poolkit.semaphores.gpu.size=10").run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);

@@ -180,7 +180,6 @@ class PoolsEndpointTests {
     }
 
     @Test
-    @Disabled("needs PermitSemaphore.resize from core-misc")
     void aSemaphoreIsResized() {
         WeightedSemaphore semaphore = new WeightedSemaphore(10);
         runner.withBean("gpu", WeightedSemaphore.class, () -> semaphore).run(context -> {

@@ -115,7 +115,6 @@ class PoolkitRefreshTests {
     }
 
     @Test
-    @Disabled("needs PermitSemaphore.resize from core-misc")
     void aSemaphoreIsResized() {
         runner.run(context -> {
             refresh(context, Map.of("poolkit.semaphores.gpu.size", "20"));
