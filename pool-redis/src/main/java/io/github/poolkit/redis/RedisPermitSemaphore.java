@@ -30,6 +30,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.logging.Level;
@@ -124,6 +125,8 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     private final ReentrantLock releaseLock = new ReentrantLock();
     private final ScheduledExecutorService heartbeat;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** For tests: told (ticket, fencing token) of each grant to a request that waited in line. */
+    volatile BiConsumer<Long, Long> fifoAudit;
 
     private RedisPermitSemaphore(Builder builder) {
         this.keys = builder.keys;
@@ -350,6 +353,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
             if (status == 1) {
                 granted(request, SemaphoreScript.asLong(reply.get(1)));
             } else if (status == 2) {
+                request.ticket = SemaphoreScript.asLong(reply.get(1));
                 request.queued = true;
             } else if (status == 0 || request.orFalse) {
                 settleByRedis(request, null);
@@ -433,6 +437,10 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         Lease lease = new Lease(request.id, request.weight, token, request.handleLess);
         if (request.result.isDone() || held.putIfAbsent(lease.id, lease) != null) {
             return; // told twice (message and heartbeat), or the request gave up: its cancel returns the lease
+        }
+        BiConsumer<Long, Long> audit = fifoAudit;
+        if (audit != null && request.ticket > 0) {
+            audit.accept(request.ticket, token);
         }
         Permit permit = request.handleLess ? HANDLE_LESS : Permit.of(request.weight, token, () -> release(lease));
         Runnable complete = () -> {

@@ -28,6 +28,8 @@ final class Request {
     volatile boolean answered;
     /** Set once the acquire script answered "queued": from then on the heartbeat keeps it in line. */
     volatile boolean queued;
+    /** Its place in the line (grows with every queued request of the semaphore), once queued. */
+    volatile long ticket;
     /** Set when Redis settled the request itself and holds nothing for it (refused, too large, dropped). */
     volatile boolean nothingHeld;
     /** The reply of the cancel script, once one was sent. */

@@ -95,7 +95,7 @@ grantWaiters()
 local result
 if op == 'acquire' then
     -- ARGV 6 id, 7 owner, 8 weight, 9 'wait' or 'try'
-    -- -> {1, token} granted, {2} queued, {0} refused (try), {-2} larger than size
+    -- -> {1, token} granted, {2, ticket} queued, {0} refused (try), {-2} larger than size
     local id, owner, weight = ARGV[6], ARGV[7], tonumber(ARGV[8])
     if weight > size then
         result = { -2 }
@@ -108,7 +108,7 @@ if op == 'acquire' then
         redis.call('ZADD', queue, ticket, id)
         redis.call('HSET', waiters, id, weight .. ' ' .. leaseMs .. ' ' .. owner)
         redis.call('ZADD', waiterExp, now + waiterTtlMs, id)
-        result = { 2 }
+        result = { 2, ticket }
     end
 elseif op == 'release' then
     -- ARGV 6 id -> {1} released, {0} no such lease (expired and reaped, or never granted)

@@ -110,6 +110,24 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
         start();
     }
 
+    /** @return the value of a string key, as GET returns it ("" when missing) */
+    public String get(String key) throws IOException {
+        String reply = command("GET " + key);
+        if (reply.startsWith("$-1")) {
+            return "";
+        }
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            socket.setSoTimeout(2000);
+            OutputStream out = socket.getOutputStream();
+            out.write(("GET " + key + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            java.io.BufferedReader in = new java.io.BufferedReader(
+                    new java.io.InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+            in.readLine(); // $length
+            return in.readLine();
+        }
+    }
+
     /** Deletes every key (FLUSHALL). */
     public void flush() throws IOException {
         command("FLUSHALL");
