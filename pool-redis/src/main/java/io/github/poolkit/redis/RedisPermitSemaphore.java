@@ -7,11 +7,7 @@ import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.codec.StringCodec;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,9 +26,9 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -135,30 +131,11 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         this.commandTimeout = builder.commandTimeout;
         this.listener = builder.listener;
         this.completions = builder.completions;
-        AbstractRedisClient client = builder.client;
-        if (client instanceof RedisClient redis) {
-            StatefulRedisConnection<String, String> c = redis.connect(StringCodec.UTF8);
-            this.connection = c;
-            this.script = new SemaphoreScript(c.async(), keys, configuredSize, leaseTime, commandTimeout);
-            this.grants = redis.connectPubSub(StringCodec.UTF8);
-        } else if (client instanceof RedisClusterClient cluster) {
-            StatefulRedisClusterConnection<String, String> c = cluster.connect(StringCodec.UTF8);
-            this.connection = c;
-            this.script = new SemaphoreScript(c.async(), keys, configuredSize, leaseTime, commandTimeout);
-            this.grants = cluster.connectPubSub(StringCodec.UTF8);
-        } else {
-            throw new IllegalArgumentException("Unsupported Lettuce client " + client.getClass().getName()
-                    + ": use a RedisClient or a RedisClusterClient");
-        }
-        String channel = keys.grantChannelPrefix() + owner;
-        grants.addListener(new RedisPubSubAdapter<>() {
-            @Override
-            public void message(String ch, String message) {
-                onGrantMessage(message);
-            }
-        });
+        Connections connections = Connections.open(builder.client, keys, commandTimeout, this::onGrantMessage, owner);
+        this.connection = connections.commands();
+        this.grants = connections.grants();
+        this.script = new SemaphoreScript(connections.scripting(), keys, configuredSize, leaseTime, commandTimeout);
         try {
-            grants.async().subscribe(channel).get(commandTimeout.toNanos(), TimeUnit.NANOSECONDS);
             script.run("state").get(commandTimeout.toNanos(), TimeUnit.NANOSECONDS); // stores the size if none
         } catch (Exception e) {
             closeConnections();

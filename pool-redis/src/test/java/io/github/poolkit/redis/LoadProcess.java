@@ -20,12 +20,14 @@ import java.util.concurrent.atomic.AtomicLong;
  * Each grant to a request that waited in line is recorded as (ticket, fencing token): FIFO holds iff sorting the
  * records of every JVM by ticket also sorts them by token.
  *
- * <p>As a main, args: port, name, size, threads, requests per thread, seed, lease ms; it prints
+ * <p>Every JVM prints {@code READY} and waits for a token on the list {@code <name>:start} so that the loads overlap.
+ * As a main, args: port, name, size, threads, requests per thread, seed, lease ms; it prints
  * {@code DONE grants=.. over=.. max=..} and {@code FIFO ticket token} lines.
  */
 public final class LoadProcess {
 
     static final String AUDIT_SUFFIX = ":audit";
+    static final String START_SUFFIX = ":start";
 
     final AtomicLong grants = new AtomicLong();
     final AtomicLong over = new AtomicLong();
@@ -53,6 +55,10 @@ public final class LoadProcess {
                 StatefulRedisConnection<String, String> auditConnection = client.connect()) {
             semaphore.fifoAudit = (ticket, token) -> fifo.add(new long[] {ticket, token});
             RedisCommands<String, String> audit = auditConnection.sync();
+            // start together: the test pushes one token per JVM once all are ready
+            System.out.println("READY");
+            System.out.flush();
+            audit.blpop(60, name + START_SUFFIX);
             List<Thread> workers = new ArrayList<>();
             for (int t = 0; t < threads; t++) {
                 Random random = new Random(seed * 31 + t);
@@ -115,7 +121,7 @@ public final class LoadProcess {
         if (inUse > size) {
             over.incrementAndGet();
         }
-        Thread.sleep(random.nextInt(3)); // the holder's "work", not synchronisation
+        Thread.sleep(1 + random.nextInt(4)); // the holder's "work", not synchronisation
         audit.decrby(key, weight);
     }
 }

@@ -146,6 +146,11 @@ class RedisFaultTest {
         List<long[]> fifo = new ArrayList<>();
         try (ChildJvm first = new ChildJvm(LoadProcess.class, port, name, "5", "3", "50", "1", "10000");
                 ChildJvm second = new ChildJvm(LoadProcess.class, port, name, "5", "3", "50", "2", "10000")) {
+            first.awaitLine("READY", Duration.ofSeconds(30));
+            second.awaitLine("READY", Duration.ofSeconds(30));
+            try (var start = redis.client().connect()) {
+                start.sync().rpush(name + LoadProcess.START_SUFFIX, "go", "go", "go");
+            }
             LoadProcess here = new LoadProcess();
             here.run(redis.client(), name, size, 3, 50, 3, Duration.ofSeconds(10));
             assertThat(here.over.get()).as("over-grants seen in this JVM").isZero();
@@ -167,6 +172,7 @@ class RedisFaultTest {
         assertThat(Long.parseLong(redis.get(name + LoadProcess.AUDIT_SUFFIX))).as("audit counter").isZero();
 
         fifo.sort(Comparator.comparingLong(pair -> pair[0]));
+        System.out.println("grants to waiters audited for FIFO: " + fifo.size());
         assertThat(fifo).as("grants after waiting").hasSizeGreaterThan(10);
         for (int i = 1; i < fifo.size(); i++) {
             assertThat(fifo.get(i)[1]).as("token of ticket %d after ticket %d", fifo.get(i)[0], fifo.get(i - 1)[0])
