@@ -79,10 +79,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Redis's clock ({@code TIME}); no client clock is compared with another.
  *
  * <h2>Failures</h2>
- * Every call to Redis ends within the command timeout (default 2 s): a timed request ends within its own timeout,
- * and if Redis had not answered by then it throws {@link SemaphoreUnavailableException} rather than returning
- * {@code false}. {@link #used()}, {@link #size()}, {@link #available()} and {@link #waiting()} read Redis and throw
- * {@link SemaphoreUnavailableException} when it does not answer.
+ * Every call to Redis ends within the command timeout (default 2 s), or fails with
+ * {@link SemaphoreUnavailableException}. A request that gives up (timeout, interrupt) returns once Redis confirmed that
+ * it left the line; if Redis stays silent for the command timeout after that, it throws
+ * {@link SemaphoreUnavailableException} rather than returning {@code false}: a timed request ends within its timeout
+ * plus the command timeout. {@link #used()}, {@link #size()}, {@link #available()} and {@link #waiting()} read Redis
+ * and throw {@link SemaphoreUnavailableException} when it does not answer.
  *
  * <p>Thread-safe. Memory consistency: actions before a {@link Permit#close()} or {@link #release(long)} in one
  * instance happen-before a grant of the same permits in another only through Redis's own ordering of script runs.
@@ -325,7 +327,6 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
                 giveUp(request, (RuntimeException) SemaphoreScript.unwrap(failure)); // Redis may still run it
                 return;
             }
-            request.answered = true;
             long status = SemaphoreScript.asLong(reply.get(0));
             if (status == 1) {
                 granted(request, SemaphoreScript.asLong(reply.get(1)));
@@ -348,13 +349,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         } catch (ExecutionException e) {
             throw rethrow(e);
         } catch (TimeoutException e) {
-            if (!request.answered) {
-                giveUp(request, new SemaphoreUnavailableException("Cluster semaphore '" + keys.name()
-                        + "': Redis did not answer within the request's timeout of "
-                        + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms; nothing is held", null));
-            } else {
-                giveUp(request, new GaveUp(AcquireOutcome.TIMEOUT));
-            }
+            giveUp(request, new GaveUp(AcquireOutcome.TIMEOUT));
             return outcomeAfterGivingUp(request);
         } catch (InterruptedException e) {
             giveUp(request, new GaveUp(AcquireOutcome.INTERRUPTED));
@@ -369,8 +364,9 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
 
     /**
      * After a blocking caller gave up: the permit if the grant won the race, else {@code null} once Redis confirmed
-     * the withdrawal (so the semaphore is as before the call); {@link SemaphoreUnavailableException} if Redis is
-     * silent.
+     * the withdrawal (so the semaphore is as before the call). The withdrawal runs after the request itself on the
+     * same connection, so its answer also means Redis answered the request; if it does not come within the command
+     * timeout, Redis is frozen or gone: {@link SemaphoreUnavailableException}.
      */
     private Permit outcomeAfterGivingUp(Request request) {
         if (!request.result.isCompletedExceptionally()) {
@@ -383,13 +379,14 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
             }
             CompletableFuture<?> withdrawal = request.withdrawal;
             if (withdrawal != null) {
-                withdrawal.get(commandTimeout.toNanos() * 2, TimeUnit.NANOSECONDS);
+                withdrawal.get(); // ends within the command timeout
             }
             return null;
-        } catch (ExecutionException | TimeoutException e) {
-            throw new SemaphoreUnavailableException("Cluster semaphore '" + keys.name()
-                    + "': Redis did not confirm that a request that gave up left the line; it leaves by itself within "
-                    + leaseTime.toMillis() + " ms (lease time)", SemaphoreScript.unwrap(e));
+        } catch (ExecutionException e) {
+            throw new SemaphoreUnavailableException("Cluster semaphore '" + keys.name() + "': Redis did not answer"
+                    + " within " + commandTimeout.toMillis() + " ms (command timeout) after the request gave up;"
+                    + " nothing is held (what Redis runs late is withdrawn, or expires after the lease time)",
+                    SemaphoreScript.unwrap(e));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return null;

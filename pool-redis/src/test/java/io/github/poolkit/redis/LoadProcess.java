@@ -22,7 +22,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Every JVM prints {@code READY} and waits for a token on the list {@code <name>:start} so that the loads overlap.
  * As a main, args: port, name, size, threads, requests per thread, seed, lease ms; it prints
- * {@code DONE grants=.. over=.. max=..} and {@code FIFO ticket token} lines.
+ * {@code DONE grants=.. over=.. max=.. errors=..} and {@code FIFO ticket token} lines.
  */
 public final class LoadProcess {
 
@@ -31,6 +31,7 @@ public final class LoadProcess {
 
     final AtomicLong grants = new AtomicLong();
     final AtomicLong over = new AtomicLong();
+    final AtomicLong errors = new AtomicLong();
     final AtomicLong max = new AtomicLong();
     final ConcurrentLinkedQueue<long[]> fifo = new ConcurrentLinkedQueue<>();
 
@@ -42,7 +43,8 @@ public final class LoadProcess {
         for (long[] pair : load.fifo) {
             System.out.println("FIFO " + pair[0] + " " + pair[1]);
         }
-        System.out.println("DONE grants=" + load.grants + " over=" + load.over + " max=" + load.max);
+        System.out.println("DONE grants=" + load.grants + " over=" + load.over + " max=" + load.max
+                + " errors=" + load.errors);
         System.out.flush();
         client.shutdown();
         System.exit(0);
@@ -67,8 +69,9 @@ public final class LoadProcess {
                         for (int i = 0; i < requests; i++) {
                             one(semaphore, audit, name + AUDIT_SUFFIX, size, random);
                         }
-                    } catch (Exception e) {
-                        throw new IllegalStateException(e);
+                    } catch (Exception | AssertionError e) {
+                        errors.incrementAndGet();
+                        e.printStackTrace();
                     }
                 });
                 worker.start();

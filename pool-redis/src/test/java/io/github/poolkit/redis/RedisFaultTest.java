@@ -101,7 +101,8 @@ class RedisFaultTest {
             long start = System.nanoTime();
             assertThatThrownBy(() -> b.tryAcquire(1, Duration.ofMillis(300)))
                     .isInstanceOf(SemaphoreUnavailableException.class).hasMessageContaining("did not answer");
-            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(900));
+            // the request's timeout, then the command timeout for Redis to confirm the withdrawal
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofMillis(300 + 500 + 500));
 
             start = System.nanoTime();
             assertThatThrownBy(() -> b.acquire(1)).isInstanceOf(SemaphoreUnavailableException.class)
@@ -154,12 +155,13 @@ class RedisFaultTest {
             LoadProcess here = new LoadProcess();
             here.run(redis.client(), name, size, 3, 50, 3, Duration.ofSeconds(10));
             assertThat(here.over.get()).as("over-grants seen in this JVM").isZero();
+            assertThat(here.errors.get()).as("failed requests in this JVM").isZero();
             assertThat(here.grants.get()).isPositive();
             fifo.addAll(here.fifo);
             for (ChildJvm child : List.of(first, second)) {
                 List<String> lines = child.linesUntil("DONE ", Duration.ofSeconds(60));
                 String done = lines.get(lines.size() - 1);
-                assertThat(done).as("child audit").contains(" over=0 ");
+                assertThat(done).as("child audit").contains(" over=0 ").endsWith(" errors=0");
                 for (String line : lines) {
                     if (line.startsWith("FIFO ")) {
                         String[] parts = line.split(" ");
