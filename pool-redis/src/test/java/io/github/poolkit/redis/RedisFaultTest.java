@@ -12,13 +12,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -33,44 +27,18 @@ class RedisFaultTest {
     @RegisterExtension
     static final RedisServer redis = RedisServer.withAof();
 
-    private final List<RedisPermitSemaphore> opened = new ArrayList<>();
-    private String name;
-
-    @BeforeAll
-    static void pollOften() {
-        Awaitility.setDefaultPollInterval(Duration.ofMillis(20));
-        Awaitility.setDefaultPollDelay(Duration.ZERO);
-        Awaitility.setDefaultTimeout(Duration.ofSeconds(20));
-    }
-
-    @AfterAll
-    static void resetPolling() {
-        Awaitility.reset();
-    }
-
-    @BeforeEach
-    void name(TestInfo info) throws Exception {
-        redis.flush();
-        name = info.getTestMethod().orElseThrow().getName();
-    }
-
-    @AfterEach
-    void closeAll() {
-        opened.forEach(RedisPermitSemaphore::close);
-    }
+    @RegisterExtension
+    final SemaphoreInstances semaphores = new SemaphoreInstances(redis);
 
     private RedisPermitSemaphore open(long size, Duration leaseTime, Duration commandTimeout) {
-        RedisPermitSemaphore semaphore = RedisPermitSemaphore.builder(redis.client(), name)
-                .size(size).leaseTime(leaseTime).commandTimeout(commandTimeout).build();
-        opened.add(semaphore);
-        return semaphore;
+        return semaphores.open(size, leaseTime, commandTimeout);
     }
 
     @Test
     void aHolderKilledWithKill9LosesItsPermitsWithinTheLeaseTime() throws Exception {
         Duration lease = Duration.ofSeconds(1);
-        try (ChildJvm holder = new ChildJvm(HolderProcess.class, Integer.toString(redis.port()), name, "3", "2",
-                Long.toString(lease.toMillis()))) {
+        try (ChildJvm holder = new ChildJvm(HolderProcess.class, Integer.toString(redis.port()), semaphores.name(),
+                "3", "2", Long.toString(lease.toMillis()))) {
             long token = Long.parseLong(holder.awaitLine("HELD ", Duration.ofSeconds(30)).substring(5));
             RedisPermitSemaphore observer = open(3, lease, Duration.ofSeconds(2));
             assertState(observer, 3, 2, 0);
@@ -144,6 +112,7 @@ class RedisFaultTest {
     void manyClientsInThreeJvmsUnderRandomLoadNeverOverGrantAndKeepFifo() throws Exception {
         long size = 5;
         String port = Integer.toString(redis.port());
+        String name = semaphores.name();
         List<long[]> fifo = new ArrayList<>();
         try (ChildJvm first = new ChildJvm(LoadProcess.class, port, name, "5", "3", "50", "1", "10000");
                 ChildJvm second = new ChildJvm(LoadProcess.class, port, name, "5", "3", "50", "2", "10000")) {

@@ -8,7 +8,6 @@ import io.github.poolkit.Permit;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -16,13 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.awaitility.Awaitility;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -36,40 +29,15 @@ class RedisPermitSemaphoreTest {
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
 
-    private final List<RedisPermitSemaphore> opened = new ArrayList<>();
-    private String name;
-
-    @BeforeAll
-    static void pollOften() {
-        Awaitility.setDefaultPollInterval(Duration.ofMillis(10));
-        Awaitility.setDefaultPollDelay(Duration.ZERO);
-    }
-
-    @AfterAll
-    static void resetPolling() {
-        Awaitility.reset();
-    }
-
-    @BeforeEach
-    void name(TestInfo info) throws Exception {
-        redis.flush();
-        name = info.getTestMethod().orElseThrow().getName();
-    }
-
-    @AfterEach
-    void closeAll() {
-        opened.forEach(RedisPermitSemaphore::close);
-    }
+    @RegisterExtension
+    final SemaphoreInstances semaphores = new SemaphoreInstances(redis);
 
     private RedisPermitSemaphore open(long size) {
         return open(size, Duration.ofSeconds(30));
     }
 
     private RedisPermitSemaphore open(long size, Duration leaseTime) {
-        RedisPermitSemaphore semaphore = RedisPermitSemaphore.builder(redis.client(), name)
-                .size(size).leaseTime(leaseTime).build();
-        opened.add(semaphore);
-        return semaphore;
+        return semaphores.open(size, leaseTime, Duration.ofSeconds(2));
     }
 
     static void assertState(PermitSemaphore semaphore, long size, long used, int waiting) {
@@ -376,9 +344,8 @@ class RedisPermitSemaphoreTest {
     @Test
     void theListenerHearsEveryOutcome() throws Exception {
         List<AcquireOutcome> outcomes = new CopyOnWriteArrayList<>();
-        RedisPermitSemaphore a = RedisPermitSemaphore.builder(redis.client(), name).size(1)
-                .listener((permits, waited, outcome) -> outcomes.add(outcome)).build();
-        opened.add(a);
+        RedisPermitSemaphore a = semaphores.open(semaphores.builder().size(1)
+                .listener((permits, waited, outcome) -> outcomes.add(outcome)));
         a.acquire(1);
         assertThat(a.tryAcquire(1)).isFalse();
         assertThat(a.tryAcquire(1, Duration.ofMillis(100))).isFalse();
