@@ -3,7 +3,7 @@ package io.github.poolkit.autoconfigure.redis;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.PoolkitProperties;
 import io.github.poolkit.redis.RedisPermitSemaphore;
-import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
@@ -33,7 +33,7 @@ public class PoolkitRedisAutoConfiguration {
 
     @Bean(name = ClusterSemaphoresRegistrar.FACTORY)
     ClusterSemaphoreFactory poolkitClusterSemaphoreFactory(PoolkitProperties properties,
-            ObjectProvider<RedisConnectionFactory> connectionFactory) {
-        return new ClusterSemaphoreFactory(properties, connectionFactory);
+            ConfigurableListableBeanFactory beans) {
+        return new ClusterSemaphoreFactory(properties, beans);
     }
 }

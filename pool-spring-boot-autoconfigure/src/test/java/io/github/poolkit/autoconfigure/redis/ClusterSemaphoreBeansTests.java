@@ -9,7 +9,10 @@ import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import io.github.poolkit.redis.RedisServer;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -68,6 +71,22 @@ class ClusterSemaphoreBeansTests {
             }
             assertThat(b.used()).isZero();
         }));
+    }
+
+    @Test
+    void closingTheContextWithdrawsItsWaitingRequestsBeforeRedisIsDisconnected() {
+        runner.run(first -> {
+            PermitSemaphore a = first.getBean("gpu-memory", PermitSemaphore.class);
+            a.acquire(8);
+            AtomicReference<CompletableFuture<Permit>> waiting = new AtomicReference<>();
+            runner.run(second -> {
+                waiting.set(second.getBean("gpu-memory", PermitSemaphore.class).acquireAsync(1));
+                Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> a.waiting() == 1);
+            });
+            assertThat(waiting.get()).isCompletedExceptionally();
+            assertThat(a.waiting()).as("withdrawn on close, not after the lease time").isZero();
+            a.release(8);
+        });
     }
 
     @Test
