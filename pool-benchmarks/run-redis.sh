@@ -33,5 +33,5 @@ case $mode in
     smoke) settings=(-f 1 -wi 1 -w 200ms -i 1 -r 200ms) ;;
     *) echo "usage: $0 [quick|smoke]" >&2; exit 2 ;;
 esac
-"$java" -jar "$here/target/benchmarks.jar" 'RedisSemaphoreBenchmark' "${settings[@]}" -p port="$port" \
+"$java" ${JMH_JAVA_OPTS:-} -jar "$here/target/benchmarks.jar" 'RedisSemaphoreBenchmark' "${settings[@]}" -p port="$port" \
     -rf json -rff "$results/redis.json"
