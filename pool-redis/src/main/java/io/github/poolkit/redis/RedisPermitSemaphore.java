@@ -275,12 +275,14 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     @Override
     public void acquire(long n) throws InterruptedException {
         checkWeight(n);
+        checkInterrupt();
         await(request(n, false, true, false), -1);
     }
 
     @Override
     public Permit acquirePermit(long n) throws InterruptedException {
         checkWeight(n);
+        checkInterrupt();
         return await(request(n, false, false, false), -1);
     }
 
@@ -308,6 +310,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     @Override
     public boolean tryAcquire(long n, Duration timeout) throws InterruptedException {
         checkWeight(n);
+        checkInterrupt();
         if (timeout.isNegative() || timeout.isZero()) {
             return tryAcquire(n);
         }
@@ -354,11 +357,26 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         } catch (InterruptedException e) {
             giveUp(request, new GaveUp(AcquireOutcome.INTERRUPTED));
             try {
-                outcomeAfterGivingUp(request);
+                Permit won = outcomeAfterGivingUp(request);
+                if (won != null) {
+                    giveBack(request, won); // the grant won the race with the interrupt: nothing may stay held
+                }
             } catch (RuntimeException ignored) {
-                // the interrupt is what the caller must hear of
+                // the interrupt is what the caller must hear of; a grant Redis could not take back expires
             }
             throw e;
+        }
+    }
+
+    /** Releases a grant its caller will never see. */
+    private void giveBack(Request request, Permit permit) {
+        if (permit != HANDLE_LESS) {
+            permit.close();
+            return;
+        }
+        Lease lease = held.get(request.id);
+        if (lease != null) {
+            release(lease);
         }
     }
 
@@ -737,6 +755,12 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     private void checkWeight(long n) {
         if (n < 0) {
             throw new IllegalArgumentException("Cannot acquire a negative number of permits: " + n);
+        }
+    }
+
+    private static void checkInterrupt() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
         }
     }
 

@@ -179,6 +179,15 @@ class RedisPermitSemaphoreTest {
     }
 
     @Test
+    void anInterruptOnEntryThrowsAndTakesNothing() {
+        RedisPermitSemaphore a = open(1);
+        Thread.currentThread().interrupt();
+        assertThatThrownBy(() -> a.acquire(1)).isInstanceOf(InterruptedException.class);
+        assertThat(Thread.interrupted()).isFalse();
+        assertState(a, 1, 0, 0);
+    }
+
+    @Test
     void aCancelledFutureLeavesTheLineAndTheNextFittingRequestIsGranted() throws Exception {
         RedisPermitSemaphore a = open(3);
         RedisPermitSemaphore b = open(3);
