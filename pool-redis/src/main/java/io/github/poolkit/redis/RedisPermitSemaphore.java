@@ -136,7 +136,8 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         Connections connections = Connections.open(builder.client, keys, commandTimeout, this::onGrantMessage, owner);
         this.connection = connections.commands();
         this.grants = connections.grants();
-        this.script = new SemaphoreScript(connections.scripting(), keys, configuredSize, leaseTime, commandTimeout);
+        this.script = new SemaphoreScript(connections.scripting(), keys, configuredSize, leaseTime, commandTimeout,
+                builder.client.getResources().timer());
         try {
             script.run("state").get(commandTimeout.toNanos(), TimeUnit.NANOSECONDS); // stores the size if none
         } catch (Exception e) {

@@ -3,6 +3,8 @@ package io.github.poolkit.redis;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
+import io.netty.util.Timeout;
+import io.netty.util.Timer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -34,10 +36,16 @@ final class SemaphoreScript {
     private final String[] keys;
     private final String[] head; // ARGV 2..5: channel prefix, default size, lease ms, waiter ttl ms
     private final Duration timeout;
+    private final Timer timer;
 
+    /**
+     * @param timer Lettuce's own timer (a hashed wheel): scheduling a timeout there wakes no thread, unlike
+     *              {@code CompletableFuture.orTimeout}, whose single delayer thread would be woken twice per call
+     */
     SemaphoreScript(RedisScriptingAsyncCommands<String, String> commands, SemaphoreKeys keys, long size,
-            Duration leaseTime, Duration timeout) {
+            Duration leaseTime, Duration timeout, Timer timer) {
         this.commands = commands;
+        this.timer = timer;
         this.keys = keys.scriptKeys();
         String leaseMs = Long.toString(leaseTime.toMillis());
         this.head = new String[] {keys.grantChannelPrefix(), Long.toString(size), leaseMs, leaseMs};
@@ -60,8 +68,18 @@ final class SemaphoreScript {
                 .exceptionallyCompose(e -> unwrap(e) instanceof RedisNoScriptException
                         ? commands.<List<Object>>eval(SOURCE, ScriptOutputType.MULTI, keys, argv).toCompletableFuture()
                         : CompletableFuture.failedFuture(e));
-        return reply.orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
-                .exceptionallyCompose(e -> CompletableFuture.failedFuture(unavailable(op, unwrap(e))));
+        CompletableFuture<List<Object>> result = new CompletableFuture<>();
+        Timeout expiry = timer.newTimeout(t -> result.completeExceptionally(unavailable(op, new TimeoutException())),
+                timeout.toNanos(), TimeUnit.NANOSECONDS);
+        reply.whenComplete((value, failure) -> {
+            expiry.cancel();
+            if (failure == null) {
+                result.complete(value);
+            } else {
+                result.completeExceptionally(unavailable(op, unwrap(failure)));
+            }
+        });
+        return result;
     }
 
     private SemaphoreUnavailableException unavailable(String op, Throwable cause) {
