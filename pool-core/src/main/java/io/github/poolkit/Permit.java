@@ -12,8 +12,8 @@ import java.lang.invoke.VarHandle;
  * }
  * }</pre>
  *
- * <p>A permit is obtained from {@link WeightedSemaphore#acquirePermit(long)} or
- * {@link WeightedSemaphore#acquireAsync(long)}. {@link #close()} releases the {@link #permits()} permits exactly
+ * <p>A permit is obtained from {@link PermitSemaphore#acquirePermit(long)} or
+ * {@link PermitSemaphore#acquireAsync(long)}. {@link #close()} releases the {@link #permits()} permits exactly
  * once: the first call releases them, later calls (from any thread) do nothing. A permit that is never closed keeps
  * its permits in use for good, as an unreleased {@link WeightedSemaphore#acquire(long)} would.
  *
@@ -26,7 +26,8 @@ public final class Permit implements AutoCloseable {
 
     /*
      * Implementation overview: one flag, 'closed', flipped from false to true at most once by a CAS, so that exactly
-     * one close() calls WeightedSemaphore.release. Nothing else is mutable. isClosed() is a plain volatile read; a
+     * one close() gives the permits back: WeightedSemaphore.release for a local permit, or the 'release' action of a
+     * permit made by another PermitSemaphore (of). Nothing else is mutable. isClosed() is a plain volatile read; a
      * stale 'false' only means a concurrent close() has not finished yet.
      */
 
@@ -40,14 +41,51 @@ public final class Permit implements AutoCloseable {
         }
     }
 
-    private final WeightedSemaphore semaphore;
+    /** The fencing token of a permit whose semaphore issues none (a {@link WeightedSemaphore}'s). */
+    public static final long NO_FENCING_TOKEN = -1;
+
+    private final WeightedSemaphore semaphore; // null when 'release' gives the permits back
+    private final Runnable release;
     private final long permits;
+    private final long fencingToken;
     private volatile boolean closed;
 
     /** Created only by {@link WeightedSemaphore} once it has granted {@code permits} permits to the caller. */
     Permit(WeightedSemaphore semaphore, long permits) {
         this.semaphore = semaphore;
+        this.release = null;
         this.permits = permits;
+        this.fencingToken = NO_FENCING_TOKEN;
+    }
+
+    private Permit(Runnable release, long permits, long fencingToken) {
+        this.semaphore = null;
+        this.release = release;
+        this.permits = permits;
+        this.fencingToken = fencingToken;
+    }
+
+    /**
+     * Makes a permit for a grant of another {@link PermitSemaphore} implementation, for example one shared by several
+     * instances of a service. Application code does not call this: it receives permits from a semaphore.
+     *
+     * @param permits      the weight that was granted, {@code >= 0}
+     * @param fencingToken the grant's fencing token, {@code >= 0}, or {@link #NO_FENCING_TOKEN}
+     * @param release      gives the permits back; run by the first {@link #close()} only, and whatever it throws
+     *                     reaches that caller (for example an {@link IllegalStateException} when the grant had
+     *                     already expired)
+     * @return the permit
+     * @throws IllegalArgumentException if {@code permits < 0}
+     * @throws NullPointerException     if {@code release} is null
+     */
+    public static Permit of(long permits, long fencingToken, Runnable release) {
+        if (permits < 0) {
+            throw new IllegalArgumentException("permits must be >= 0, got " + permits);
+        }
+        if (release == null) {
+            throw new NullPointerException("release");
+        }
+        return new Permit(release, permits, fencingToken);
     }
 
     /**
@@ -57,6 +95,17 @@ public final class Permit implements AutoCloseable {
      */
     public long permits() {
         return permits;
+    }
+
+    /**
+     * Returns the fencing token of the grant: a number that grows with every grant of the semaphore, so that a
+     * protected resource can refuse a request carrying a smaller token than one it has already seen (a holder whose
+     * grant ran out). Semaphores that live in one JVM issue none.
+     *
+     * @return the token, or {@link #NO_FENCING_TOKEN} ({@code -1}) for a {@link WeightedSemaphore}'s permit
+     */
+    public long fencingToken() {
+        return fencingToken;
     }
 
     /**
@@ -70,13 +119,21 @@ public final class Permit implements AutoCloseable {
 
     /**
      * Releases the permits to the semaphore they came from, as {@link WeightedSemaphore#release(long)} does, which
-     * may grant waiting requests. Only the first call has an effect; later calls return at once. Never blocks for
-     * long: it may briefly take the semaphore's internal lock. Never throws a checked exception.
+     * may grant waiting requests. Only the first call has an effect; later calls return at once. A local permit never
+     * blocks for long: it may briefly take the semaphore's internal lock; a permit of a shared semaphore makes one
+     * round trip to it. Never throws a checked exception.
+     *
+     * @throws IllegalStateException from a shared semaphore when the grant had already expired (its permits were
+     *                               given back without this call)
      */
     @Override
     public void close() {
         if (CLOSED.compareAndSet(this, false, true)) {
-            semaphore.release(permits);
+            if (semaphore != null) {
+                semaphore.release(permits);
+            } else {
+                release.run();
+            }
         }
     }
 

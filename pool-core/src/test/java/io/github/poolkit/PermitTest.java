@@ -93,4 +93,26 @@ class PermitTest {
             throw new IllegalStateException(e);
         }
     }
+
+    @Test
+    void aLocalPermitHasNoFencingToken() throws InterruptedException {
+        assertThat(new WeightedSemaphore(1).acquirePermit(1).fencingToken()).isEqualTo(Permit.NO_FENCING_TOKEN);
+    }
+
+    @Test
+    void aPermitMadeWithOfRunsItsReleaseOnceAndPassesOnItsFailure() {
+        int[] runs = new int[1];
+        Permit permit = Permit.of(2, 7, () -> {
+            runs[0]++;
+            throw new IllegalStateException("lease expired");
+        });
+        assertThat(permit.permits()).isEqualTo(2);
+        assertThat(permit.fencingToken()).isEqualTo(7);
+
+        assertThatThrownBy(permit::close).isInstanceOf(IllegalStateException.class).hasMessage("lease expired");
+        permit.close();
+        assertThat(runs[0]).isEqualTo(1);
+        assertThat(permit.isClosed()).isTrue();
+        assertThatThrownBy(() -> Permit.of(-1, 0, () -> { })).isInstanceOf(IllegalArgumentException.class);
+    }
 }

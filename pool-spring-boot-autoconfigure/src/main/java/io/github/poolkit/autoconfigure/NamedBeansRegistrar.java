@@ -72,7 +72,8 @@ class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
             }
         });
         semaphores.forEach((name, semaphore) -> {
-            if (semaphore.isEnabled()) {
+            // scope: cluster entries are registered by PoolkitRedisAutoConfiguration
+            if (semaphore.isEnabled() && semaphore.getScope() != PoolkitProperties.Scope.CLUSTER) {
                 register(registry, name, WeightedSemaphore.class, factory -> factory.namedSemaphore(name), "");
             }
         });

@@ -379,6 +379,18 @@ public class PoolkitProperties {
         /** Total weight of the permits; must not be negative. Default: poolkit.semaphore.size. */
         private Long size;
 
+        /**
+         * Where the permits live: "local" (a WeightedSemaphore in this JVM) or "cluster" (one semaphore shared, through
+         * the application's Redis, by every instance that uses this name; needs io.github.poolkit:pool-redis).
+         */
+        private Scope scope = Scope.LOCAL;
+
+        /**
+         * For a cluster semaphore: how long a grant outlives its holder's last renewal (holders renew every third of
+         * it), so the permits of an instance that died come back after at most this long.
+         */
+        private Duration leaseTime = Duration.ofSeconds(30);
+
         /** @return whether to create this semaphore */
         public boolean isEnabled() {
             return enabled;
@@ -398,6 +410,34 @@ public class PoolkitProperties {
         public void setSize(Long size) {
             this.size = size;
         }
+
+        /** @return where the permits live */
+        public Scope getScope() {
+            return scope;
+        }
+
+        /** @param scope where the permits live */
+        public void setScope(Scope scope) {
+            this.scope = scope;
+        }
+
+        /** @return the lease time of a cluster semaphore's grants */
+        public Duration getLeaseTime() {
+            return leaseTime;
+        }
+
+        /** @param leaseTime the lease time of a cluster semaphore's grants */
+        public void setLeaseTime(Duration leaseTime) {
+            this.leaseTime = leaseTime;
+        }
+    }
+
+    /** Where a named semaphore's permits live. */
+    public enum Scope {
+        /** In this JVM: a WeightedSemaphore. */
+        LOCAL,
+        /** Shared by every instance of the service through Redis: a RedisPermitSemaphore. */
+        CLUSTER
     }
 
     /** Settings of the delay scheduler ({@code poolkit.scheduler}). */

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Cluster semaphores on Redis, side by side in one JMH run: poolkit's RedisPermitSemaphore against Redisson's
+# RSemaphore and RPermitExpirableSemaphore, on one loopback redis-server (no persistence) started here.
+#
+#   pool-benchmarks/run-redis.sh [quick|smoke]
+#
+# Prints JMH's table and writes target/results/redis.json. Needs redis-server (apt-get install redis-server).
+set -euo pipefail
+
+mode=${1:-quick}
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+results=$here/target/results
+mkdir -p "$results"
+
+java=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java
+[[ -x $java ]] || java=java
+(cd "$root" && ./mvnw -B -q -pl pool-benchmarks -am package -DskipTests -Dbenchmarks.jar)
+
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+dir=$(mktemp -d)
+redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --save "" --appendonly no --daemonize no \
+    > "$dir/redis.log" 2>&1 &
+redis_pid=$!
+trap 'kill $redis_pid 2>/dev/null; rm -rf "$dir"' EXIT
+for _ in $(seq 100); do
+    redis-cli -p "$port" ping > /dev/null 2>&1 && break
+    sleep 0.1
+done
+
+case $mode in
+    quick) settings=(-f 1 -wi 3 -w 2s -i 5 -r 2s) ;;
+    smoke) settings=(-f 1 -wi 1 -w 200ms -i 1 -r 200ms) ;;
+    *) echo "usage: $0 [quick|smoke]" >&2; exit 2 ;;
+esac
+"$java" ${JMH_JAVA_OPTS:-} -jar "$here/target/benchmarks.jar" 'RedisSemaphoreBenchmark' "${settings[@]}" -p port="$port" \
+    -rf json -rff "$results/redis.json"

@@ -1,0 +1,121 @@
+package io.github.poolkit.benchmarks;
+
+import io.github.poolkit.Permit;
+import io.github.poolkit.redis.RedisPermitSemaphore;
+import io.lettuce.core.RedisClient;
+import java.time.Duration;
+import org.redisson.Redisson;
+import org.redisson.api.RPermitExpirableSemaphore;
+import org.redisson.api.RSemaphore;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/**
+ * The cluster semaphores compared on one loopback Redis: poolkit's {@link RedisPermitSemaphore} (a lease renewed for
+ * the holder, weights, FIFO, fencing token) and Redisson's {@link RSemaphore} (a counter) and
+ * {@link RPermitExpirableSemaphore} (a permit id per grant). Each acquires and releases one permit.
+ */
+public enum RedisSemaphorePeer {
+
+    /** {@code acquirePermit(1)} then {@code close()}: one script run each. */
+    POOLKIT {
+        @Override
+        Permits open(int port, String name, int size) {
+            RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
+            RedisPermitSemaphore semaphore = RedisPermitSemaphore.builder(client, name).size(size)
+                    .leaseTime(Duration.ofSeconds(30)).build();
+            return new Permits() {
+                @Override
+                public Object acquire() throws InterruptedException {
+                    return semaphore.acquirePermit(1);
+                }
+
+                @Override
+                public void release(Object grant) {
+                    ((Permit) grant).close();
+                }
+
+                @Override
+                public void close() {
+                    semaphore.close();
+                    client.shutdown();
+                }
+            };
+        }
+    },
+
+    /** Redisson's {@code RSemaphore}: {@code acquire()} then {@code release()}. */
+    REDISSON_SEMAPHORE {
+        @Override
+        Permits open(int port, String name, int size) {
+            RedissonClient redisson = redisson(port);
+            RSemaphore semaphore = redisson.getSemaphore(name);
+            semaphore.trySetPermits(size);
+            return new Permits() {
+                @Override
+                public Object acquire() throws InterruptedException {
+                    semaphore.acquire();
+                    return semaphore;
+                }
+
+                @Override
+                public void release(Object grant) {
+                    semaphore.release();
+                }
+
+                @Override
+                public void close() {
+                    redisson.shutdown();
+                }
+            };
+        }
+    },
+
+    /** Redisson's {@code RPermitExpirableSemaphore}: {@code acquire()} (a permit id) then {@code release(id)}. */
+    REDISSON_PERMIT_EXPIRABLE {
+        @Override
+        Permits open(int port, String name, int size) {
+            RedissonClient redisson = redisson(port);
+            RPermitExpirableSemaphore semaphore = redisson.getPermitExpirableSemaphore(name);
+            semaphore.trySetPermits(size);
+            return new Permits() {
+                @Override
+                public Object acquire() throws InterruptedException {
+                    return semaphore.acquire();
+                }
+
+                @Override
+                public void release(Object grant) {
+                    semaphore.release((String) grant);
+                }
+
+                @Override
+                public void close() {
+                    redisson.shutdown();
+                }
+            };
+        }
+    };
+
+    /**
+     * Connects a semaphore of {@code size} permits named {@code name} (one name per peer and run: the peers' keys differ).
+     */
+    abstract Permits open(int port, String name, int size);
+
+    private static RedissonClient redisson(int port) {
+        Config config = new Config();
+        config.useSingleServer().setAddress("redis://127.0.0.1:" + port);
+        return Redisson.create(config);
+    }
+
+    /** One semaphore of one peer. */
+    interface Permits extends AutoCloseable {
+        /** @return the grant, handed back to {@link #release(Object)} */
+        Object acquire() throws InterruptedException;
+
+        void release(Object grant);
+
+        @Override
+        void close();
+    }
+}

@@ -1,0 +1,43 @@
+package io.github.poolkit.redis;
+
+import io.github.poolkit.Permit;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * One request for permits, from the moment its acquire script is sent until it settles.
+ *
+ * <p>{@code result} settles it exactly once: with a {@link Permit} (granted), {@code null} (refused, for the
+ * {@code tryAcquire} forms) or an exception. Whoever completes it first wins: a grant arriving from Redis, or the
+ * caller giving up (timeout, interrupt, cancelled future). A request that ends without a permit and that Redis may
+ * still hold (queued or granted) is withdrawn by one cancel script, which also gives back a grant that lost the race.
+ */
+final class Request {
+
+    final String id;
+    final long weight;
+    /** Whether a refusal or a too-large request completes {@code result} with {@code null} (tryAcquire forms). */
+    final boolean orFalse;
+    /** Whether the grant comes without a Permit (acquire/tryAcquire): release(long) gives it back. */
+    final boolean handleLess;
+    /** Whether dependent stages must not run on Redis's I/O thread (acquireAsync). */
+    final boolean async;
+    final long startNanos = System.nanoTime();
+    final CompletableFuture<Permit> result = new CompletableFuture<>();
+
+    /** Set once the acquire script answered "queued": from then on the heartbeat keeps it in line. */
+    volatile boolean queued;
+    /** Its place in the line (grows with every queued request of the semaphore), once queued. */
+    volatile long ticket;
+    /** Set when Redis settled the request itself and holds nothing for it (refused, too large, dropped). */
+    volatile boolean nothingHeld;
+    /** The reply of the cancel script, once one was sent. */
+    volatile CompletableFuture<?> withdrawal;
+
+    Request(String id, long weight, boolean orFalse, boolean handleLess, boolean async) {
+        this.id = id;
+        this.weight = weight;
+        this.orFalse = orFalse;
+        this.handleLess = handleLess;
+        this.async = async;
+    }
+}

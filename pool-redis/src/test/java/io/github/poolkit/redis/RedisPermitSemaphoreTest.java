@@ -1,0 +1,378 @@
+package io.github.poolkit.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.github.poolkit.Permit;
+import io.github.poolkit.PermitSemaphore;
+import io.github.poolkit.SemaphoreListener.AcquireOutcome;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * {@link RedisPermitSemaphore} against a real {@code redis-server}: each test uses two or three instances of the
+ * same semaphore, each with its own connections, as separate service instances would.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class RedisPermitSemaphoreTest {
+
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
+
+    @RegisterExtension
+    final SemaphoreInstances semaphores = new SemaphoreInstances(redis);
+
+    private RedisPermitSemaphore open(long size) {
+        return open(size, Duration.ofSeconds(30));
+    }
+
+    private RedisPermitSemaphore open(long size, Duration leaseTime) {
+        return semaphores.open(size, leaseTime, Duration.ofSeconds(2));
+    }
+
+    static void assertState(PermitSemaphore semaphore, long size, long used, int waiting) {
+        assertThat(semaphore.size()).as("size").isEqualTo(size);
+        assertThat(semaphore.used()).as("used").isEqualTo(used);
+        assertThat(semaphore.available()).as("available").isEqualTo(size - used);
+        assertThat(semaphore.waiting()).as("waiting").isEqualTo(waiting);
+    }
+
+    @Test
+    void permitsAreSharedByEveryInstance() throws InterruptedException {
+        RedisPermitSemaphore a = open(5);
+        RedisPermitSemaphore b = open(5);
+
+        a.acquire(3);
+        assertState(b, 5, 3, 0);
+        assertThat(b.tryAcquire(3)).isFalse();
+        assertThat(b.tryAcquire(2)).isTrue();
+        assertState(a, 5, 5, 0);
+
+        a.release(3);
+        b.release(2);
+        assertState(a, 5, 0, 0);
+    }
+
+    @Test
+    void theFirstInstanceSetsTheSizeAndResizeChangesItForAll() {
+        RedisPermitSemaphore first = open(4);
+        RedisPermitSemaphore later = open(10);
+        assertThat(later.size()).isEqualTo(4);
+
+        later.resize(7);
+        assertThat(first.size()).isEqualTo(7);
+        assertThatThrownBy(() -> first.resize(-1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void impossibleRequestsFailFast() throws InterruptedException {
+        RedisPermitSemaphore semaphore = open(3);
+        assertThatThrownBy(() -> semaphore.acquire(4)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("cannot acquire 4 permits, more than its size");
+        assertThatThrownBy(() -> semaphore.acquireAsync(4).join()).hasCauseInstanceOf(IllegalArgumentException.class);
+        assertThat(semaphore.tryAcquire(4)).isFalse();
+        assertThat(semaphore.tryAcquire(4, Duration.ofSeconds(10))).isFalse();
+        assertThatThrownBy(() -> semaphore.acquire(-1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> semaphore.release(-1)).isInstanceOf(IllegalArgumentException.class);
+        assertState(semaphore, 3, 0, 0);
+    }
+
+    @Test
+    void grantsAreFifoAcrossInstancesSoALargeRequestIsNotStarved() throws Exception {
+        RedisPermitSemaphore a = open(4);
+        RedisPermitSemaphore b = open(4);
+        RedisPermitSemaphore c = open(4);
+        Permit all = a.acquirePermit(4);
+
+        CompletableFuture<Permit> large = b.acquireAsync(3);
+        await().until(() -> a.waiting() == 1);
+        CompletableFuture<Permit> small = c.acquireAsync(1);
+        await().until(() -> a.waiting() == 2);
+
+        all.close(); // 4 free: the large head fits, then the small one
+        Permit l = large.get(10, TimeUnit.SECONDS);
+        Permit s = small.get(10, TimeUnit.SECONDS);
+        assertThat(s.fencingToken()).isGreaterThan(l.fencingToken());
+        assertState(a, 4, 4, 0);
+        l.close();
+        s.close();
+    }
+
+    @Test
+    void aSmallRequestWaitsBehindALargeOneEvenWhenItWouldFit() throws Exception {
+        RedisPermitSemaphore a = open(4);
+        RedisPermitSemaphore b = open(4);
+        a.acquire(2);
+        CompletableFuture<Permit> large = b.acquireAsync(4);
+        await().until(() -> a.waiting() == 1);
+
+        assertThat(a.tryAcquire(1)).as("no barging past a waiter").isFalse();
+        CompletableFuture<Permit> small = a.acquireAsync(1);
+        await().until(() -> a.waiting() == 2);
+        assertThat(small).isNotDone();
+
+        a.release(2);
+        large.get(10, TimeUnit.SECONDS).close();
+        small.get(10, TimeUnit.SECONDS).close();
+        assertState(a, 4, 0, 0);
+    }
+
+    @Test
+    void aTimeoutLeavesTheStateUnchangedAndGrantsThoseBehind() throws Exception {
+        RedisPermitSemaphore a = open(4);
+        RedisPermitSemaphore b = open(4);
+        RedisPermitSemaphore c = open(4);
+        a.acquire(3);
+        CountDownLatch bWaits = new CountDownLatch(1);
+        CompletableFuture<Boolean> timed = CompletableFuture.supplyAsync(() -> {
+            try {
+                bWaits.countDown();
+                return b.tryAcquire(2, Duration.ofSeconds(1));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        bWaits.await();
+        await().until(() -> a.waiting() == 1);
+        CompletableFuture<Permit> behind = c.acquireAsync(1);
+
+        assertThat(timed.get(10, TimeUnit.SECONDS)).isFalse();
+        Permit p = behind.get(10, TimeUnit.SECONDS); // fits once the head left
+        assertState(a, 4, 4, 0);
+        p.close();
+        a.release(3);
+        assertState(a, 4, 0, 0);
+    }
+
+    @Test
+    void anInterruptedWaiterLeavesTheLine() throws Exception {
+        RedisPermitSemaphore a = open(1);
+        RedisPermitSemaphore b = open(1);
+        a.acquire(1);
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread waiter = new Thread(() -> {
+            try {
+                b.acquire(1);
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        waiter.start();
+        await().until(() -> a.waiting() == 1);
+        waiter.interrupt();
+        waiter.join(10_000);
+
+        assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+        assertState(a, 1, 1, 0);
+        a.release(1);
+        assertState(a, 1, 0, 0);
+    }
+
+    @Test
+    void anInterruptOnEntryThrowsAndTakesNothing() {
+        RedisPermitSemaphore a = open(1);
+        Thread.currentThread().interrupt();
+        assertThatThrownBy(() -> a.acquire(1)).isInstanceOf(InterruptedException.class);
+        assertThat(Thread.interrupted()).isFalse();
+        assertState(a, 1, 0, 0);
+    }
+
+    @Test
+    void aCancelledFutureLeavesTheLineAndTheNextFittingRequestIsGranted() throws Exception {
+        RedisPermitSemaphore a = open(3);
+        RedisPermitSemaphore b = open(3);
+        a.acquire(2);
+        CompletableFuture<Permit> head = b.acquireAsync(3);
+        await().until(() -> a.waiting() == 1);
+        CompletableFuture<Permit> next = a.acquireAsync(1);
+        await().until(() -> a.waiting() == 2);
+
+        head.cancel(false);
+        next.get(10, TimeUnit.SECONDS).close();
+        await().until(() -> a.waiting() == 0);
+        assertState(a, 3, 2, 0);
+    }
+
+    @Test
+    void overReleaseIsDetectedAndChangesNothing() throws Exception {
+        RedisPermitSemaphore a = open(5);
+        RedisPermitSemaphore b = open(5);
+        a.acquire(2);
+        Permit permit = a.acquirePermit(1);
+        b.acquire(1);
+
+        assertThatThrownBy(() -> a.release(3)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("released more than held");
+        assertState(a, 5, 4, 0);
+        a.release(1);
+        a.release(1); // split then emptied
+        assertThatThrownBy(() -> a.release(1)).isInstanceOf(IllegalStateException.class);
+        permit.close();
+        permit.close(); // a second close is a no-op
+        assertState(a, 5, 1, 0);
+    }
+
+    @Test
+    void releaseOfManyTakesTheOldestGrantsFirstAllOrNothing() throws Exception {
+        RedisPermitSemaphore a = open(10);
+        a.acquire(3);
+        a.acquire(4);
+        a.release(5); // 3 from the first, 2 from the second
+        assertState(a, 10, 2, 0);
+        a.release(2);
+        assertState(a, 10, 0, 0);
+    }
+
+    @Test
+    void growingGrantsWaitersThatNowFitAndShrinkingMakesNewGrantsWait() throws Exception {
+        RedisPermitSemaphore a = open(2);
+        RedisPermitSemaphore b = open(2);
+        a.acquire(2);
+        CompletableFuture<Permit> waiter = b.acquireAsync(2);
+        await().until(() -> a.waiting() == 1);
+
+        a.resize(4);
+        Permit granted = waiter.get(10, TimeUnit.SECONDS);
+        assertState(a, 4, 4, 0);
+
+        a.resize(1);
+        assertThat(a.available()).isEqualTo(-3);
+        granted.close();
+        a.release(2);
+        assertThat(b.tryAcquire(1)).isTrue();
+        assertState(a, 1, 1, 0);
+    }
+
+    @Test
+    void aWaiterLargerThanANewSizeFails() throws Exception {
+        RedisPermitSemaphore a = open(4);
+        RedisPermitSemaphore b = open(4);
+        a.acquire(1);
+        CompletableFuture<Permit> large = b.acquireAsync(4);
+        await().until(() -> a.waiting() == 1);
+
+        a.resize(2);
+        assertThatThrownBy(() -> large.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(IllegalArgumentException.class);
+        assertState(a, 2, 1, 0);
+    }
+
+    @Test
+    void fencingTokensGrowWithEveryGrant() throws Exception {
+        RedisPermitSemaphore a = open(2);
+        RedisPermitSemaphore b = open(2);
+        long last = 0;
+        for (int i = 0; i < 5; i++) {
+            try (Permit p = (i % 2 == 0 ? a : b).acquirePermit(1)) {
+                assertThat(p.fencingToken()).isGreaterThan(last);
+                last = p.fencingToken();
+            }
+        }
+    }
+
+    @Test
+    void zeroPermitsFollowTheLineLikeAnyRequest() throws Exception {
+        RedisPermitSemaphore a = open(1);
+        a.acquire(0);
+        assertThat(a.tryAcquire(0)).isTrue();
+        a.acquire(1);
+        CompletableFuture<Permit> one = a.acquireAsync(1);
+        await().until(() -> a.waiting() == 1);
+        assertThat(a.tryAcquire(0)).isFalse();
+        CompletableFuture<Permit> zero = a.acquireAsync(0);
+        a.release(1);
+        one.get(10, TimeUnit.SECONDS).close();
+        assertThat(zero.get(10, TimeUnit.SECONDS).permits()).isZero();
+    }
+
+    @Test
+    void aLiveHolderKeepsItsLeaseByRenewingIt() throws Exception {
+        RedisPermitSemaphore holder = open(1, Duration.ofMillis(600));
+        RedisPermitSemaphore other = open(1, Duration.ofMillis(600));
+        Permit permit = holder.acquirePermit(1);
+        // three lease times: still held because the heartbeat renews it
+        await().during(Duration.ofMillis(1800)).atMost(Duration.ofSeconds(5)).until(() -> !other.tryAcquire(1));
+        permit.close();
+        assertThat(other.tryAcquire(1)).isTrue();
+    }
+
+    @Test
+    void aDeadHoldersPermitsComeBackAfterTheLeaseTimeAndItsLateReleaseIsReported() throws Exception {
+        RedisPermitSemaphore holder = open(3, Duration.ofMillis(500));
+        RedisPermitSemaphore other = open(3, Duration.ofMillis(500));
+        Permit permit = holder.acquirePermit(2);
+        CompletableFuture<Permit> waiter = other.acquireAsync(3);
+        holder.crash();
+
+        Permit granted = waiter.get(10, TimeUnit.SECONDS); // the next script run after expiry reaps and grants
+        assertThat(granted.fencingToken()).isGreaterThan(permit.fencingToken());
+        granted.close();
+        assertState(other, 3, 0, 0);
+    }
+
+    @Test
+    void releasingAnExpiredLeaseThrowsAndNeverReleasesTwice() throws Exception {
+        RedisPermitSemaphore stalled = open(3, Duration.ofMillis(300));
+        RedisPermitSemaphore other = open(3);
+        stalled.acquire(1);
+        Permit permit = stalled.acquirePermit(2);
+        stalled.stopRenewing(); // a holder that stalls longer than its lease time
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> other.used() == 0);
+        other.acquire(3);
+        assertThatThrownBy(permit::close).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("had expired before this release");
+        assertThatThrownBy(() -> stalled.release(1)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("had expired before this release");
+        assertState(other, 3, 3, 0); // the other holder's permits were not given back in their place
+    }
+
+    @Test
+    void aDeadWaiterLeavesTheLine() throws Exception {
+        RedisPermitSemaphore a = open(2, Duration.ofMillis(400));
+        RedisPermitSemaphore dying = open(2, Duration.ofMillis(400));
+        a.acquire(1);
+        dying.acquireAsync(2);
+        await().until(() -> a.waiting() == 1);
+        dying.crash();
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> a.waiting() == 0);
+        assertThat(a.tryAcquire(1)).isTrue();
+    }
+
+    @Test
+    void theListenerHearsEveryOutcome() throws Exception {
+        List<AcquireOutcome> outcomes = new CopyOnWriteArrayList<>();
+        RedisPermitSemaphore a = semaphores.open(semaphores.builder().size(1)
+                .listener((permits, waited, outcome) -> outcomes.add(outcome)));
+        a.acquire(1);
+        assertThat(a.tryAcquire(1)).isFalse();
+        assertThat(a.tryAcquire(1, Duration.ofMillis(100))).isFalse();
+        CompletableFuture<Permit> cancelled = a.acquireAsync(1);
+        await().until(() -> a.waiting() == 1);
+        cancelled.cancel(false);
+        await().until(() -> outcomes.size() == 4);
+        assertThat(outcomes).containsExactly(AcquireOutcome.ACQUIRED, AcquireOutcome.REJECTED,
+                AcquireOutcome.TIMEOUT, AcquireOutcome.CANCELLED);
+    }
+
+    @Test
+    void badNamesAndOptionsAreRefusedWithTheFix() {
+        assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "a{b}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("without spaces or braces");
+        assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "x").leaseTime(Duration.ofMillis(5)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 30ms");
+        assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "x").size(-1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,84 @@
+package io.github.poolkit.autoconfigure.redis;
+
+import io.github.poolkit.autoconfigure.PoolkitProperties;
+import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
+import io.github.poolkit.redis.RedisPermitSemaphore;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * Builds the cluster semaphore beans registered by {@link ClusterSemaphoresRegistrar} from the bound
+ * {@link PoolkitProperties}, on the application's {@link RedisConnectionFactory}.
+ *
+ * <p>On context close it closes them (withdrawing their waiting requests) before the connection factory stops: the
+ * factory is a lifecycle bean that shuts its Lettuce client down in {@code stop()}, before any bean is destroyed.
+ * This factory stops in the latest-stopping phase and depends on the connection factory, so it stops first.
+ */
+public class ClusterSemaphoreFactory implements SmartLifecycle {
+
+    private final PoolkitProperties properties;
+    private final ConfigurableListableBeanFactory beans;
+    private final List<RedisPermitSemaphore> created = new CopyOnWriteArrayList<>();
+    private volatile boolean running;
+
+    ClusterSemaphoreFactory(PoolkitProperties properties, ConfigurableListableBeanFactory beans) {
+        this.properties = properties;
+        this.beans = beans;
+    }
+
+    /**
+     * Connects the cluster semaphore {@code name} ({@code poolkit.semaphores.<name>}).
+     *
+     * @param name the key, which is also the bean name and the semaphore's name in Redis
+     * @return the semaphore
+     * @throws IllegalStateException if the application has no Redis connection factory
+     */
+    public RedisPermitSemaphore create(String name) {
+        NamedSemaphore settings = properties.getSemaphores().get(name);
+        long size = settings.getSize() != null ? settings.getSize() : properties.getSemaphore().getSize();
+        String[] candidates = beans.getBeanNamesForType(RedisConnectionFactory.class);
+        if (candidates.length != 1) {
+            throw new IllegalStateException("poolkit.semaphores." + name + ".scope=cluster needs Redis, but the"
+                    + " application has no single RedisConnectionFactory: add spring-boot-starter-data-redis and set"
+                    + " spring.data.redis.host/port (or use scope: local)"
+                    + (candidates.length > 1 ? "; found several, which is ambiguous" : ""));
+        }
+        RedisConnectionFactory redis = beans.getBean(candidates[0], RedisConnectionFactory.class);
+        // stopped and destroyed before its connection factory, so that close() can still withdraw waiting requests
+        beans.registerDependentBean(candidates[0], name);
+        beans.registerDependentBean(candidates[0], ClusterSemaphoresRegistrar.FACTORY);
+        if (redis instanceof LettuceConnectionFactory lettuce && !lettuce.isRunning()) {
+            lettuce.start();
+        }
+        RedisPermitSemaphore semaphore = RedisPermitSemaphore.builder(redis, name).size(size)
+                .leaseTime(settings.getLeaseTime()).build();
+        created.add(semaphore);
+        return semaphore;
+    }
+
+    @Override
+    public void start() {
+        running = true;
+    }
+
+    /** Closes every semaphore made here (a second close, by the bean's destroy method, does nothing). */
+    @Override
+    public void stop() {
+        running = false;
+        created.forEach(RedisPermitSemaphore::close);
+    }
+
+    @Override
+    public boolean isRunning() {
+        return running;
+    }
+
+    @Override
+    public int getPhase() {
+        return Integer.MAX_VALUE; // stopped first
+    }
+}
