@@ -6,10 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Several {@link WorkerPool}s of equal capacity behind one {@link java.util.concurrent.ExecutorService}, with tasks
@@ -42,6 +44,8 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
     private final LoadBalancing strategy;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Tasks refused to a caller; a sub-pool's refusal that a retry on another pool made good is not counted. */
+    private final LongAdder rejected = new LongAdder();
     private final String name;
 
     private MultiPool(int size, int capacityPerPool, LoadBalancing strategy, PoolOptions options) {
@@ -93,6 +97,16 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
     @Override
     public void execute(Runnable task) {
         Objects.requireNonNull(task, "task");
+        try {
+            place(task);
+        } catch (RejectedExecutionException refused) {
+            rejected.increment();
+            throw refused;
+        }
+    }
+
+    /** Hands the task to the pool the strategy picks (and, under round robin, once more to another). */
+    private void place(Runnable task) {
         if (closed.get()) {
             throw new PoolClosedException("multi-pool '" + name + "' is closed: it takes no new tasks"
                     + " (reboot() reopens it)");
@@ -149,11 +163,14 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
         return name;
     }
 
-    /** @return the sub-pools' figures summed (capacity -1 when unlimited) */
+    /**
+     * @return the sub-pools' figures summed (capacity -1 when unlimited), except {@code rejected}: the tasks this
+     *         multi-pool refused to its callers
+     */
     @Override
     public PoolStats stats() {
         int running = 0, busy = 0, queued = 0, blocked = 0;
-        long completed = 0, failed = 0, rejected = 0;
+        long completed = 0, failed = 0;
         for (WorkerPool p : pools) {
             PoolStats s = p.stats();
             running += s.running();
@@ -162,9 +179,8 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
             blocked += s.blocked();
             completed += s.completed();
             failed += s.failed();
-            rejected += s.rejected();
         }
-        return new PoolStats(capacity(), running, busy, queued, blocked, completed, failed, rejected, isClosed());
+        return new PoolStats(capacity(), running, busy, queued, blocked, completed, failed, rejected.sum(), isClosed());
     }
 
     /** @return the options of the first sub-pool, with the multi-pool's own name */

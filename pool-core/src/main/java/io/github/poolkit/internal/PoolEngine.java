@@ -4,6 +4,7 @@ import io.github.poolkit.PoolClosedException;
 import io.github.poolkit.PoolListener;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
+import io.github.poolkit.PoolStats;
 
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -17,6 +18,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -127,6 +129,11 @@ public final class PoolEngine {
     private final AtomicInteger spinning = new AtomicInteger();
     private final Set<Worker> workers = new HashSet<>();
     private Future<?> purge;
+    /** Tasks completed and failed on workers since retired; guarded by the lock (live workers keep their own). */
+    private long retiredCompleted;
+    private long retiredFailed;
+    /** Tasks refused; rejection is not the hot path. */
+    private final LongAdder rejected = new LongAdder();
 
     private volatile PoolOptions options;
     private volatile int state = OPEN;
@@ -215,6 +222,7 @@ public final class PoolEngine {
         try {
             submit(item);
         } catch (RejectedExecutionException e) {
+            rejected.increment();
             if (listener != null) {
                 notifyRejected(e);
             }
@@ -538,7 +546,7 @@ public final class PoolEngine {
                 item = nextTask(w); // started for the queue
             }
             while (item != null) {
-                runTask(item);
+                runTask(w, item);
                 item = nextTask(w);
             }
         } finally {
@@ -658,6 +666,8 @@ public final class PoolEngine {
     /** Stops counting a worker and wakes whoever may now proceed. Lock held. */
     private void retire(Worker w) {
         w.retired = true;
+        retiredCompleted += w.completedCount();
+        retiredFailed += w.failedCount();
         running--;
         workers.remove(w);
         wakeHead();
@@ -666,7 +676,7 @@ public final class PoolEngine {
         }
     }
 
-    private void runTask(Object item) {
+    private void runTask(Worker w, Object item) {
         Object payload = item;
         long submitted = 0;
         if (item instanceof TimedTask t) {
@@ -680,12 +690,14 @@ public final class PoolEngine {
         }
         long started = listener == null ? 0 : System.nanoTime();
         Throwable failure = null;
+        w.countStarted();
         try {
             runner.accept(payload == NULL_PAYLOAD ? null : payload);
         } catch (Throwable e) {
             failure = e;
             panic(e);
         }
+        w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
         if (listener != null) {
             notifyFinished(started - submitted, System.nanoTime() - started, failure);
         }
@@ -977,14 +989,29 @@ public final class PoolEngine {
     }
 
     /**
-     * @return a snapshot of the pool's figures. Provisional: busy is derived from running and idle workers, and the
-     *         task counters are not yet kept by the engine (they read 0)
+     * @return a snapshot of the pool's figures: the task counts of retired workers plus those of the live ones, summed
+     *         under the lock (which retirement also holds, so each worker counts exactly once)
      */
-    public io.github.poolkit.PoolStats stats() {
-        int r = running;
-        int busy = Math.max(0, r - idleCount);
-        int c = capacity;
-        return new io.github.poolkit.PoolStats(c, r, busy, queuedCount(), blocked, 0L, 0L, 0L, state != OPEN);
+    public PoolStats stats() {
+        long completed;
+        long failed;
+        int busy = 0;
+        lock.lock();
+        try {
+            completed = retiredCompleted;
+            failed = retiredFailed;
+            for (Worker w : workers) {
+                completed += w.completedCount();
+                failed += w.failedCount();
+                if (w.isBusy()) {
+                    busy++;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        return new PoolStats(capacity, running, busy, queuedCount(), blocked, completed, failed, rejected.sum(),
+                state != OPEN);
     }
 
     private int queuedCount() {

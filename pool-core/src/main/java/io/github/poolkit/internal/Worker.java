@@ -1,5 +1,7 @@
 package io.github.poolkit.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -12,6 +14,11 @@ import java.util.concurrent.locks.LockSupport;
  * with a volatile read, so everything the submitter did before {@code execute} happens-before the task runs. The
  * worker clears the slot before it can be put back in the idle store (under the lock), so a slot is never written
  * twice for one wait. No allocation is made per hand-off.
+ *
+ * <p>Task counts: a worker counts the tasks it began, completed and saw fail in fields of its own, written only by its
+ * own thread with release stores (a plain store on x86; no fence, no shared cache line), so counting costs the hot
+ * path no shared write. Readers sum them with acquire loads; a reader that loads {@code completed} and {@code failed}
+ * before {@code started} therefore never sees more tasks finished than begun.
  */
 final class Worker implements Runnable {
 
@@ -21,7 +28,27 @@ final class Worker implements Runnable {
     /** Spins before parking; only worth it when another core can hand off meanwhile. */
     private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 128 : 0;
 
+    private static final VarHandle STARTED;
+    private static final VarHandle COMPLETED;
+    private static final VarHandle FAILED;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            STARTED = l.findVarHandle(Worker.class, "started", long.class);
+            COMPLETED = l.findVarHandle(Worker.class, "completed", long.class);
+            FAILED = l.findVarHandle(Worker.class, "failed", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final PoolEngine pool;
+
+    /** Tasks this worker began, ran to the end, and saw throw; written only by its own thread (release stores). */
+    private long started;
+    private long completed;
+    private long failed;
 
     /** The thread running this worker; written before it starts, read by other threads to unpark or interrupt it. */
     volatile Thread thread;
@@ -71,6 +98,47 @@ final class Worker implements Runnable {
     /** Unparks this worker after {@link #give}. */
     void wake() {
         LockSupport.unpark(thread);
+    }
+
+    /** On the worker's own thread: a task begins. */
+    void countStarted() {
+        STARTED.setRelease(this, started + 1);
+    }
+
+    /** On the worker's own thread: the task that began ended as {@code outcome} says. */
+    void countFinished(Outcome outcome) {
+        if (outcome == Outcome.COMPLETED) {
+            COMPLETED.setRelease(this, completed + 1);
+        } else {
+            FAILED.setRelease(this, failed + 1);
+        }
+    }
+
+    /** @return tasks this worker ran to the end (any thread) */
+    long completedCount() {
+        return (long) COMPLETED.getAcquire(this);
+    }
+
+    /** @return tasks this worker saw throw (any thread) */
+    long failedCount() {
+        return (long) FAILED.getAcquire(this);
+    }
+
+    /**
+     * @return whether this worker is running a task now (any thread; reads the finished counts before the started
+     *         one, so a task that ends meanwhile may still count as running, never the reverse)
+     */
+    boolean isBusy() {
+        long finished = (long) COMPLETED.getAcquire(this) + (long) FAILED.getAcquire(this);
+        return (long) STARTED.getAcquire(this) > finished;
+    }
+
+    /** How a task ended. */
+    enum Outcome {
+        /** It returned. */
+        COMPLETED,
+        /** It threw. */
+        FAILED
     }
 
     /**
