@@ -3,9 +3,13 @@ package io.github.poolkit;
 import io.github.poolkit.internal.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -96,9 +100,14 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
      */
     @Override
     public void execute(Runnable task) {
+        execute(task, Long.MAX_VALUE);
+    }
+
+    /** As {@link #execute(Runnable)}, blocking at most {@code timeoutNanos} in all (timed invokeAll/Any). */
+    private void execute(Runnable task, long timeoutNanos) {
         Objects.requireNonNull(task, "task");
         try {
-            place(task);
+            place(task, timeoutNanos);
         } catch (RejectedExecutionException refused) {
             rejected.increment();
             throw refused;
@@ -106,25 +115,47 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
     }
 
     /** Hands the task to the pool the strategy picks (and, under round robin, once more to another). */
-    private void place(Runnable task) {
+    private void place(Runnable task, long timeoutNanos) {
         if (closed.get()) {
             throw new PoolClosedException("multi-pool '" + name + "' is closed: it takes no new tasks"
                     + " (reboot() reopens it)");
         }
+        long start = System.nanoTime();
         if (strategy == LoadBalancing.LEAST_TASKS) {
-            pools[leastLoadedExcept(-1)].execute(task);
+            pools[leastLoadedExcept(-1)].execute(task, timeoutNanos);
             return;
         }
         int i = Math.floorMod(next.getAndIncrement(), pools.length);
         try {
-            pools[i].execute(task);
+            pools[i].execute(task, timeoutNanos);
         } catch (PoolOverloadException overloaded) {
             int j = leastLoadedExcept(i);
             if (j < 0) {
                 throw overloaded;
             }
-            pools[j].execute(task);
+            long left = timeoutNanos == Long.MAX_VALUE ? timeoutNanos : timeoutNanos - (System.nanoTime() - start);
+            pools[j].execute(task, left);
         }
+    }
+
+    /**
+     * As {@link java.util.concurrent.ExecutorService#invokeAll(Collection, long, TimeUnit)}; the timeout also bounds the
+     * time spent blocked on full pools: tasks that could not be placed in time are returned cancelled, never run.
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        return TimedInvocation.invokeAll(this::execute, tasks, timeout, unit);
+    }
+
+    /**
+     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection, long, TimeUnit)}; the timeout also bounds the
+     * time spent blocked on full pools.
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return TimedInvocation.invokeAny(this::execute, tasks, timeout, unit);
     }
 
     /** The pool with the fewest running workers (the first on a tie), other than {@code skip}; -1 if none. */

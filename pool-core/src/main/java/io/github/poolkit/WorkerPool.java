@@ -3,9 +3,13 @@ package io.github.poolkit;
 import io.github.poolkit.internal.PoolEngine;
 
 import java.time.Duration;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -94,8 +98,37 @@ public class WorkerPool extends AbstractExecutorService implements Pool {
      */
     @Override
     public void execute(Runnable task) {
+        engine.execute(decorate(task));
+    }
+
+    /** As {@link #execute(Runnable)}, blocking at most {@code timeoutNanos} on a full pool (timed invokeAll/Any). */
+    void execute(Runnable task, long timeoutNanos) {
+        engine.execute(decorate(task), timeoutNanos);
+    }
+
+    private Runnable decorate(Runnable task) {
         Objects.requireNonNull(task, "task");
-        engine.execute(decorator == null ? task : Objects.requireNonNull(decorator.apply(task), "decorated task"));
+        return decorator == null ? task : Objects.requireNonNull(decorator.apply(task), "decorated task");
+    }
+
+    /**
+     * As {@link java.util.concurrent.ExecutorService#invokeAll(Collection, long, TimeUnit)}; the timeout also bounds the
+     * time spent blocked on a full pool: tasks that could not be placed in time are returned cancelled, never run.
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException {
+        return TimedInvocation.invokeAll(this::execute, tasks, timeout, unit);
+    }
+
+    /**
+     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection, long, TimeUnit)}; the timeout also bounds the
+     * time spent blocked on a full pool.
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        return TimedInvocation.invokeAny(this::execute, tasks, timeout, unit);
     }
 
     /** @return the most workers, or -1 when unlimited */

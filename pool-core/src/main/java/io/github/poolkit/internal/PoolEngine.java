@@ -108,8 +108,6 @@ public final class PoolEngine {
     private final Consumer<Throwable> panicHandler;
     private final PoolListener listener;
     private final ThreadFactory threadFactory;
-    private final boolean nonblocking;
-    private final int maxBlockingTasks;
     private final int queueCapacity;
     private final boolean preAlloc;
     private final long expiryNanos;
@@ -136,6 +134,8 @@ public final class PoolEngine {
     private final LongAdder rejected = new LongAdder();
 
     private volatile PoolOptions options;
+    /** What a caller that cannot be served at once may do; swapped whole by {@link #reconfigure}. */
+    private volatile WaitRules waitRules;
     private volatile int state = OPEN;
     private volatile int capacity;
     private volatile int running;
@@ -161,8 +161,7 @@ public final class PoolEngine {
         this.listener = options.listener();
         this.threadFactory = options.threadFactory() != null
                 ? options.threadFactory() : new NamedThreadFactory(options.name(), false);
-        this.nonblocking = options.nonblocking();
-        this.maxBlockingTasks = options.maxBlockingTasks();
+        this.waitRules = WaitRules.of(options);
         this.queueCapacity = options.queueCapacity();
         this.preAlloc = options.preAlloc();
         this.expiryNanos = options.disablePurge() ? -1 : saturatedNanos(options.expiry());
@@ -171,7 +170,7 @@ public final class PoolEngine {
         startPurging();
     }
 
-    private static long saturatedNanos(Duration d) {
+    static long saturatedNanos(Duration d) {
         try {
             return d.toNanos();
         } catch (ArithmeticException tooLong) {
@@ -215,12 +214,24 @@ public final class PoolEngine {
      * @throws RejectedExecutionException if interrupted while blocked, or no worker thread could be started
      */
     public void execute(Object payload) {
+        execute(payload, WaitRules.NO_LIMIT);
+    }
+
+    /**
+     * Accepts a payload as {@link #execute(Object)} does, blocking at most {@code timeoutNanos} (or {@code maxWait},
+     * whichever is shorter): for timed {@code invokeAll}/{@code invokeAny}.
+     *
+     * @param payload      the payload
+     * @param timeoutNanos the caller's own limit on the wait; {@code <= 0} does not wait
+     * @throws PoolOverloadException also when the wait ran out; the payload is then never run
+     */
+    public void execute(Object payload, long timeoutNanos) {
         Object item = payload == null ? NULL_PAYLOAD : payload;
         if (listener != null) {
             item = new TimedTask(item, System.nanoTime());
         }
         try {
-            submit(item);
+            submit(item, timeoutNanos);
         } catch (RejectedExecutionException e) {
             rejected.increment();
             if (listener != null) {
@@ -230,13 +241,16 @@ public final class PoolEngine {
         }
     }
 
-    private void submit(Object item) {
+    private void submit(Object item, long timeoutNanos) {
         if (queue != null && appendLockFree(item)) {
             return;
         }
         Worker toStart = null;
         boolean fresh = false;
         BlockedCaller me = null;
+        WaitRules rules = waitRules;
+        long waitNanos = rules.waitNanosFor(timeoutNanos);
+        long deadline = 0;
         lock.lock();
         try {
             for (;;) {
@@ -267,20 +281,35 @@ public final class PoolEngine {
                 if (queue != null && queue.offer(item) >= 0) {
                     return;
                 }
-                if (nonblocking) {
+                if (rules.nonblocking()) {
                     throw new PoolOverloadException(overloaded("the pool is nonblocking"));
                 }
+                if (waitNanos == 0) {
+                    throw new PoolOverloadException(overloaded(waitNanos == rules.maxWaitNanos()
+                            ? "maxWait is 0 (do not wait)" : "the caller's timeout has run out"));
+                }
                 if (me == null) {
-                    if (maxBlockingTasks > 0 && callers.size() >= maxBlockingTasks) {
-                        throw new PoolOverloadException(overloaded(maxBlockingTasks + " callers are already blocked"
+                    int max = rules.maxBlockingTasks();
+                    if (max > 0 && callers.size() >= max) {
+                        throw new PoolOverloadException(overloaded(max + " callers are already blocked"
                                 + " (maxBlockingTasks)"));
+                    }
+                    if (waitNanos != WaitRules.NO_LIMIT) {
+                        deadline = System.nanoTime() + waitNanos;
                     }
                     me = new BlockedCaller(item, lock.newCondition());
                     callers.addLast(me);
                     blocked = callers.size();
                     continue; // look again: a lock-free poll may have freed a slot before it could see us (invariant 5)
                 }
-                awaitWorker(me);
+                if (waitNanos == WaitRules.NO_LIMIT) {
+                    awaitWorker(me);
+                } else if (!awaitWorker(me, deadline)) {
+                    leaveLine(me);
+                    throw new PoolOverloadException(overloaded("the caller waited "
+                            + Duration.ofNanos(waitNanos).toString().substring(2).toLowerCase()
+                            + (waitNanos == rules.maxWaitNanos() ? " (maxWait)" : " (the caller's timeout)")));
+                }
             }
         } finally {
             if (me != null && !me.taken && callers.remove(me)) {
@@ -424,21 +453,53 @@ public final class PoolEngine {
         try {
             me.wake.await();
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            if (me.taken) {
-                return;
-            }
-            callers.remove(me);
-            blocked = callers.size();
-            // Should a wake-up to retry have been meant for us, pass it on.
-            if (idle.size() > 0 || hasRoom() || queueHasRoom()) {
-                wakeHead();
-            }
-            RejectedExecutionException r = new RejectedExecutionException("interrupted while waiting for a worker of"
-                    + " pool '" + name + "': the task was not accepted");
-            r.initCause(e);
-            throw r;
+            giveUpInterrupted(me, e);
         }
+    }
+
+    /**
+     * Blocks a caller in the line, lock held, until its task is taken, it is woken to retry, or the deadline passes.
+     * Interrupted, it gives up as {@link #awaitWorker(BlockedCaller)} does.
+     *
+     * @return false if the deadline has passed and the task was not taken: the caller must then {@link #leaveLine}
+     */
+    private boolean awaitWorker(BlockedCaller me, long deadline) {
+        long nanos = deadline - System.nanoTime();
+        if (nanos <= 0) {
+            return me.taken;
+        }
+        try {
+            me.wake.awaitNanos(nanos);
+        } catch (InterruptedException e) {
+            giveUpInterrupted(me, e);
+        }
+        return true;
+    }
+
+    /**
+     * Takes a caller whose task was not taken out of the line, lock held. Workers hand tasks over only under the
+     * lock, from the line, so once out of it the task can no longer be taken: it is either run or refused, never both.
+     */
+    private void leaveLine(BlockedCaller me) {
+        callers.remove(me);
+        blocked = callers.size();
+        // Should a wake-up to retry have been meant for us, pass it on.
+        if (idle.size() > 0 || hasRoom() || queueHasRoom()) {
+            wakeHead();
+        }
+    }
+
+    /** An interrupted caller leaves the line unless its task was taken; either way its interrupt status is set. */
+    private void giveUpInterrupted(BlockedCaller me, InterruptedException e) {
+        Thread.currentThread().interrupt();
+        if (me.taken) {
+            return;
+        }
+        leaveLine(me);
+        RejectedExecutionException r = new RejectedExecutionException("interrupted while waiting for a worker of"
+                + " pool '" + name + "': the task was not accepted");
+        r.initCause(e);
+        throw r;
     }
 
     /** Wakes the first blocked caller to retry. Lock held. */

@@ -1,0 +1,151 @@
+package io.github.poolkit;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * Timed {@code invokeAll} and {@code invokeAny} whose timeout also bounds the time spent blocked in {@code execute} on a
+ * full pool (the versions {@link java.util.concurrent.AbstractExecutorService} inherits only time the wait for
+ * results). Each task is submitted with what is left of the timeout; a task that cannot be placed in time counts as
+ * not finished in time, and is never run.
+ */
+final class TimedInvocation {
+
+    /** Executes a task, blocking at most the given time on a full pool, else throwing {@link PoolOverloadException}. */
+    @FunctionalInterface
+    interface TimedExecutor {
+        void execute(Runnable task, long timeoutNanos);
+    }
+
+    private TimedInvocation() {
+    }
+
+    /** As {@link java.util.concurrent.ExecutorService#invokeAll(Collection, long, TimeUnit)}. */
+    static <T> List<Future<T>> invokeAll(TimedExecutor executor, Collection<? extends Callable<T>> tasks,
+                                         long timeout, TimeUnit unit) throws InterruptedException {
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        List<Future<T>> futures = new ArrayList<>(tasks.size());
+        for (Callable<T> task : tasks) {
+            futures.add(new FutureTask<>(task));
+        }
+        boolean done = false;
+        try {
+            for (Future<T> f : futures) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0 || !placed(executor, (Runnable) f, deadline)) {
+                    return futures; // the finally block cancels what has not finished
+                }
+            }
+            for (Future<T> f : futures) {
+                if (!f.isDone()) {
+                    try {
+                        f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                    } catch (ExecutionException | java.util.concurrent.CancellationException ignored) {
+                        // reported through the future
+                    } catch (TimeoutException late) {
+                        return futures;
+                    }
+                }
+            }
+            done = true;
+            return futures;
+        } finally {
+            if (!done) {
+                futures.forEach(f -> f.cancel(true));
+            }
+        }
+    }
+
+    /** As {@link java.util.concurrent.ExecutorService#invokeAny(Collection, long, TimeUnit)}. */
+    static <T> T invokeAny(TimedExecutor executor, Collection<? extends Callable<T>> tasks, long timeout,
+                           TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        if (tasks.isEmpty()) {
+            throw new IllegalArgumentException("invokeAny needs at least one task");
+        }
+        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        BlockingQueue<Future<T>> finished = new LinkedBlockingQueue<>();
+        List<Future<T>> futures = new ArrayList<>(tasks.size());
+        Iterator<? extends Callable<T>> next = tasks.iterator();
+        ExecutionException lastFailure = null;
+        int active = 0;
+        try {
+            for (;;) {
+                Future<T> f = finished.poll();
+                if (f == null) {
+                    if (next.hasNext()) {
+                        FutureTask<T> task = new QueueingFuture<>(next.next(), finished);
+                        futures.add(task);
+                        if (!placed(executor, task, deadline)) {
+                            throw new TimeoutException("invokeAny: no task finished in time");
+                        }
+                        active++;
+                        continue;
+                    }
+                    if (active == 0) {
+                        break;
+                    }
+                    f = finished.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                    if (f == null) {
+                        throw new TimeoutException("invokeAny: no task finished in time");
+                    }
+                }
+                active--;
+                try {
+                    return f.get();
+                } catch (ExecutionException e) {
+                    lastFailure = e;
+                } catch (RuntimeException e) {
+                    lastFailure = new ExecutionException(e);
+                }
+            }
+            throw lastFailure != null ? lastFailure : new ExecutionException(new IllegalStateException(
+                    "invokeAny: no task completed"));
+        } finally {
+            futures.forEach(f -> f.cancel(true));
+        }
+    }
+
+    /**
+     * Executes {@code task} with what is left until {@code deadline}.
+     *
+     * @return false if the deadline passed while the pool was full (the task was not accepted)
+     * @throws PoolOverloadException for any other overload (e.g. a nonblocking pool), and the pool's other errors
+     */
+    private static boolean placed(TimedExecutor executor, Runnable task, long deadline) {
+        try {
+            executor.execute(task, deadline - System.nanoTime());
+            return true;
+        } catch (PoolOverloadException overloaded) {
+            if (deadline - System.nanoTime() <= 0) {
+                return false;
+            }
+            throw overloaded;
+        }
+    }
+
+    /** A future that puts itself in a queue when it finishes, for {@link #invokeAny}. */
+    private static final class QueueingFuture<T> extends FutureTask<T> {
+
+        private final BlockingQueue<Future<T>> finished;
+
+        QueueingFuture(Callable<T> task, BlockingQueue<Future<T>> finished) {
+            super(task);
+            this.finished = finished;
+        }
+
+        @Override
+        protected void done() {
+            finished.add(this);
+        }
+    }
+}
