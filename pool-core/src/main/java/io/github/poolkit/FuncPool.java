@@ -40,7 +40,8 @@ public final class FuncPool<T> implements Pool {
 
     private FuncPool(int capacity, Consumer<? super T> function, PoolOptions options) {
         this.function = Objects.requireNonNull(function, "function");
-        this.decorator = Objects.requireNonNull(options, "options").taskDecorator();
+        Objects.requireNonNull(options, "options").validate(capacity);
+        this.decorator = options.taskDecorator();
         this.engine = new PoolEngine(capacity, options, decorator != null ? task -> ((Runnable) task).run() : argument -> {
             @SuppressWarnings("unchecked")
             T t = (T) argument;
@@ -65,10 +66,10 @@ public final class FuncPool<T> implements Pool {
      *
      * @param capacity the most workers; {@code <= 0} means unlimited
      * @param function what every invocation runs
-     * @param options  the options, checked together here
+     * @param options  the options, checked together here ({@link PoolOptions#validate(int)})
      * @param <T>      the argument type
      * @return an open pool with no workers started yet
-     * @throws IllegalArgumentException if an option is invalid (the message names the option and the value)
+     * @throws InvalidOptionException if an option is invalid (it names the option, the value and the fix)
      */
     public static <T> FuncPool<T> create(int capacity, Consumer<? super T> function, PoolOptions options) {
         return new FuncPool<>(capacity, function, options);

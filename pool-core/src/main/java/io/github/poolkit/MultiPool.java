@@ -54,11 +54,12 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
 
     private MultiPool(int size, int capacityPerPool, LoadBalancing strategy, PoolOptions options) {
         if (size <= 0 || size > MAX_POOLS) {
-            throw new IllegalArgumentException("pools must be between 1 and " + MAX_POOLS + ", was " + size
-                    + ": give the number of sub-pools (a few per core is plenty)");
+            throw new InvalidOptionException("pools", size, "must be between 1 and " + MAX_POOLS,
+                    "give the number of sub-pools (a few per core is plenty)");
         }
+        Objects.requireNonNull(options, "options").validate(capacityPerPool);
         this.strategy = Objects.requireNonNull(strategy, "strategy");
-        this.name = Objects.requireNonNull(options, "options").name();
+        this.name = options.name();
         this.pools = new WorkerPool[size];
         for (int i = 0; i < size; i++) {
             pools[i] = WorkerPool.create(capacityPerPool, options.toBuilder().name(options.name() + "-" + i).build());
@@ -72,7 +73,7 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
      * @param capacityPerPool each pool's capacity; {@code <= 0} means unlimited
      * @param strategy        how tasks are spread
      * @return an open multi-pool
-     * @throws IllegalArgumentException if {@code pools} is not between 1 and {@link #MAX_POOLS}
+     * @throws InvalidOptionException if {@code pools} is not between 1 and {@link #MAX_POOLS}
      */
     public static MultiPool create(int pools, int capacityPerPool, LoadBalancing strategy) {
         return create(pools, capacityPerPool, strategy, PoolOptions.defaults());
@@ -86,7 +87,8 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
      * @param strategy        how tasks are spread
      * @param options         the options of each pool
      * @return an open multi-pool
-     * @throws IllegalArgumentException if {@code pools} is not between 1 and {@link #MAX_POOLS} or an option is invalid
+     * @throws InvalidOptionException if {@code pools} is not between 1 and {@link #MAX_POOLS} ({@code "pools"}) or an
+     *                                option is invalid
      */
     public static MultiPool create(int pools, int capacityPerPool, LoadBalancing strategy, PoolOptions options) {
         return new MultiPool(pools, capacityPerPool, strategy, options);
@@ -220,10 +222,17 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
         return pools[0].options().toBuilder().name(name).build();
     }
 
-    /** Reconfigures every sub-pool (their names are kept). */
+    /**
+     * Reconfigures every sub-pool (their names are kept); they all have the same options, so either all change or, if
+     * the first refuses, none does.
+     */
     @Override
     public void reconfigure(PoolOptions options) {
         Objects.requireNonNull(options, "options");
+        if (!options.name().equals(name)) {
+            throw new InvalidOptionException("name", options.name(), "cannot change while the pool runs (it is "
+                    + name + ")", "keep name as it is, or create a new pool with it (a restart)");
+        }
         for (int i = 0; i < pools.length; i++) {
             pools[i].reconfigure(options.toBuilder().name(name + "-" + i).build());
         }

@@ -10,9 +10,10 @@ import java.util.function.UnaryOperator;
  * The immutable options of a {@link WorkerPool}, {@link FuncPool}, {@link MultiPool} or {@link DelayScheduler}, named
  * after their counterparts in ants. Build them with {@link #builder()}, or take {@link #defaults()}.
  *
- * <p>Options are checked together when a pool is created, not when they are built: {@code expiry(-1s)} is fine with
- * {@code disablePurge(true)}, and {@code preAlloc} is checked against the pool's capacity. An invalid combination makes
- * the pool's factory method throw an {@link IllegalArgumentException} whose message names the option and the value.
+ * <p>Options are checked together, against the pool's capacity, by {@link #validate(int)}, which every pool calls when
+ * it is created: {@code expiry(-1s)} is fine with {@code disablePurge(true)}, and {@code preAlloc} is checked against the
+ * capacity. An invalid option or combination throws an {@link InvalidOptionException} that names the option (as the
+ * builder spells it, or {@code "capacity"}), the value and the fix.
  *
  * <table>
  *   <caption>Options and defaults</caption>
@@ -27,6 +28,10 @@ import java.util.function.UnaryOperator;
  *   <tr><td>{@code threadFactory}</td><td>platform threads {@code <name>-<n>}</td><td>where workers run</td></tr>
  *   <tr><td>{@code name}</td><td>{@code pool}</td><td>used in thread names, logs and metrics</td></tr>
  *   <tr><td>{@code listener}</td><td>none</td><td>told of every finished and refused task</td></tr>
+ *   <tr><td>{@code maxWait}</td><td>none</td><td>the longest a caller blocks in execute; then
+ *       {@link PoolOverloadException}; zero: do not wait</td></tr>
+ *   <tr><td>{@code virtualThreads}</td><td>false</td><td>each task on a fresh, unpooled virtual thread</td></tr>
+ *   <tr><td>{@code taskDecorator}</td><td>none</td><td>wraps every task when it is submitted</td></tr>
  * </table>
  */
 public final class PoolOptions {
@@ -36,6 +41,9 @@ public final class PoolOptions {
 
     /** The name used when none is given. */
     public static final String DEFAULT_NAME = "pool";
+
+    /** The largest capacity that an idle-worker store can be pre-allocated for ({@code preAlloc}). */
+    public static final int MAX_PREALLOC_CAPACITY = 1 << 24;
 
     private static final PoolOptions DEFAULTS = new Builder().build();
 
@@ -159,6 +167,54 @@ public final class PoolOptions {
      */
     public UnaryOperator<Runnable> taskDecorator() {
         return taskDecorator;
+    }
+
+    /**
+     * Checks these options together, for a pool of {@code capacity} workers. Every pool calls this when it is created;
+     * a tool that builds options from its own configuration may call it earlier, to report every problem at start-up.
+     *
+     * @param capacity the pool's capacity; {@code <= 0} means unlimited
+     * @throws InvalidOptionException naming the first invalid option (or {@code "capacity"}), its value and the fix
+     */
+    public void validate(int capacity) {
+        if (expiry.isNegative() && !disablePurge) {
+            throw new InvalidOptionException("expiry", expiry, "must not be negative",
+                    "give a positive duration (zero means the default, 1s), or set disablePurge(true)");
+        }
+        if (maxBlockingTasks < 0) {
+            throw new InvalidOptionException("maxBlockingTasks", maxBlockingTasks, "must be >= 0",
+                    "use 0 for no limit, or the most callers that may wait at once");
+        }
+        if (queueCapacity < -1) {
+            throw new InvalidOptionException("queueCapacity", queueCapacity, "must be -1, 0 or positive",
+                    "use -1 for an unbounded queue, 0 for none, or the most tasks the queue holds");
+        }
+        if (maxWait != null && maxWait.isNegative()) {
+            throw negativeMaxWait(maxWait);
+        }
+        if (preAlloc && capacity <= 0) {
+            throw new InvalidOptionException("preAlloc", true, "needs a bounded capacity, but capacity was " + capacity
+                    + " (unlimited)", "give a capacity > 0, or set preAlloc(false)");
+        }
+        if (preAlloc && capacity > MAX_PREALLOC_CAPACITY) {
+            throw new InvalidOptionException("capacity", capacity, "is too large to pre-allocate for (preAlloc)",
+                    "use a capacity <= " + MAX_PREALLOC_CAPACITY + ", or set preAlloc(false)");
+        }
+        if (virtualThreads && preAlloc) {
+            throw new InvalidOptionException("preAlloc", true, "cannot be combined with virtualThreads (virtual"
+                    + " threads are not pooled: there is no idle-worker store)",
+                    "set preAlloc(false), or virtualThreads(false)");
+        }
+        if (virtualThreads && threadFactory != null) {
+            throw new InvalidOptionException("threadFactory", threadFactory, "cannot be combined with virtualThreads"
+                    + " (each task starts a virtual thread named <name>-<n>)",
+                    "drop the threadFactory, or set virtualThreads(false)");
+        }
+    }
+
+    private static InvalidOptionException negativeMaxWait(Duration maxWait) {
+        return new InvalidOptionException("maxWait", maxWait, "must not be negative",
+                "use Duration.ZERO to fail at once, or null to wait without limit");
     }
 
     @Override
@@ -328,7 +384,6 @@ public final class PoolOptions {
             return this;
         }
 
-        /** @return the options */
         /**
          * The longest a caller blocks in {@code execute}/{@code invoke} when the pool cannot take its task; then it
          * gets {@link PoolOverloadException} and the task is not run. {@code null} (the default): wait without limit;
@@ -336,12 +391,11 @@ public final class PoolOptions {
          *
          * @param maxWait the longest wait, {@code >= 0}, or {@code null} for no limit
          * @return this builder
-         * @throws IllegalArgumentException if {@code maxWait} is negative
+         * @throws InvalidOptionException if {@code maxWait} is negative
          */
         public Builder maxWait(Duration maxWait) {
             if (maxWait != null && maxWait.isNegative()) {
-                throw new IllegalArgumentException("maxWait must be >= 0 but was " + maxWait
-                        + "; use Duration.ZERO to fail at once, or null to wait without limit");
+                throw negativeMaxWait(maxWait);
             }
             this.maxWait = maxWait;
             return this;
@@ -351,7 +405,7 @@ public final class PoolOptions {
          * Whether tasks run on virtual threads that are not pooled: each accepted task starts a fresh virtual thread
          * named {@code <name>-<n>}, and {@code capacity} bounds the tasks in flight. Every blocking, queueing,
          * overload, tune and release rule is unchanged; {@code expiry} and {@code disablePurge} have no effect.
-         * Cannot be combined with {@code preAlloc} or a {@code threadFactory}.
+         * Cannot be combined with {@code preAlloc} or a {@code threadFactory} ({@link PoolOptions#validate(int)}).
          *
          * @param virtualThreads whether to run each task on a fresh virtual thread
          * @return this builder
@@ -375,6 +429,7 @@ public final class PoolOptions {
             return this;
         }
 
+        /** @return the options (checked when a pool is created, see {@link PoolOptions#validate(int)}) */
         public PoolOptions build() {
             return new PoolOptions(this);
         }

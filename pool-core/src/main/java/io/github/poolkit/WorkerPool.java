@@ -58,7 +58,8 @@ public class WorkerPool extends AbstractExecutorService implements Pool {
 
     /** For subclasses in this package; see {@link #create(int, PoolOptions)}. */
     WorkerPool(int capacity, PoolOptions options) {
-        this.engine = new PoolEngine(capacity, Objects.requireNonNull(options, "options"),
+        Objects.requireNonNull(options, "options").validate(capacity);
+        this.engine = new PoolEngine(capacity, options,
                 task -> ((Runnable) task).run());
         this.decorator = options.taskDecorator();
     }
@@ -77,9 +78,9 @@ public class WorkerPool extends AbstractExecutorService implements Pool {
      * Creates a pool.
      *
      * @param capacity the most workers; {@code <= 0} means unlimited
-     * @param options  the options, checked together here
+     * @param options  the options, checked together here ({@link PoolOptions#validate(int)})
      * @return an open pool with no workers started yet
-     * @throws IllegalArgumentException if an option is invalid (the message names the option and the value)
+     * @throws InvalidOptionException if an option is invalid (it names the option, the value and the fix)
      */
     public static WorkerPool create(int capacity, PoolOptions options) {
         return new WorkerPool(capacity, options);

@@ -3,26 +3,44 @@ package io.github.poolkit.internal;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** The default worker factory: non-daemon platform threads named {@code <name>-<n>}, n counting from 1. */
+/** Makes threads named {@code <name>-<n>}, n counting from 1: a pool's workers, or poolkit's own daemon threads. */
 public final class NamedThreadFactory implements ThreadFactory {
 
+    /** What kind of thread to make. */
+    private enum Kind { PLATFORM, DAEMON, VIRTUAL }
+
     private final String prefix;
-    private final boolean daemon;
+    private final Kind kind;
     private final AtomicInteger next = new AtomicInteger(1);
 
-    /**
-     * @param name   the prefix of the thread names
-     * @param daemon whether the threads are daemons
-     */
-    public NamedThreadFactory(String name, boolean daemon) {
+    private NamedThreadFactory(String name, Kind kind) {
         this.prefix = name + "-";
-        this.daemon = daemon;
+        this.kind = kind;
+    }
+
+    /** @return a factory of non-daemon platform threads named {@code <name>-<n>} (a pool's default workers) */
+    public static NamedThreadFactory platform(String name) {
+        return new NamedThreadFactory(name, Kind.PLATFORM);
+    }
+
+    /** @return a factory of daemon platform threads named {@code <name>-<n>} (poolkit's housekeeping threads) */
+    public static NamedThreadFactory daemon(String name) {
+        return new NamedThreadFactory(name, Kind.DAEMON);
+    }
+
+    /** @return a factory of virtual threads named {@code <name>-<n>} (a pool with unpooled virtual threads) */
+    public static NamedThreadFactory virtual(String name) {
+        return new NamedThreadFactory(name, Kind.VIRTUAL);
     }
 
     @Override
     public Thread newThread(Runnable r) {
-        Thread t = new Thread(r, prefix + next.getAndIncrement());
-        t.setDaemon(daemon);
+        String name = prefix + next.getAndIncrement();
+        if (kind == Kind.VIRTUAL) {
+            return Thread.ofVirtual().name(name).unstarted(r);
+        }
+        Thread t = new Thread(r, name);
+        t.setDaemon(kind == Kind.DAEMON);
         return t;
     }
 }

@@ -98,9 +98,6 @@ public final class PoolEngine {
     /** Stands for a {@code null} payload (a {@code FuncPool} argument), since null means "no task" in the slots. */
     private static final Object NULL_PAYLOAD = new Object();
 
-    /** The largest capacity a pre-allocated idle store is made for. */
-    static final int MAX_PREALLOC = 1 << 24;
-
     private static final System.Logger LOG = System.getLogger("io.github.poolkit");
 
     private final String name;
@@ -108,6 +105,8 @@ public final class PoolEngine {
     private final Consumer<Throwable> panicHandler;
     private final PoolListener listener;
     private final ThreadFactory threadFactory;
+    /** Whether workers are unpooled virtual threads: a worker leaves when it finds no task, instead of going idle. */
+    private final boolean virtualThreads;
     private final int queueCapacity;
     private final boolean preAlloc;
     private final long expiryNanos;
@@ -147,24 +146,23 @@ public final class PoolEngine {
      * Creates an open pool with no workers yet.
      *
      * @param capacity the most workers; {@code <= 0} means unlimited
-     * @param options  the options, checked here
+     * @param options  the options, already {@linkplain PoolOptions#validate(int) validated} for this capacity
      * @param runner   runs one payload on a worker thread
-     * @throws IllegalArgumentException if the options are invalid for this capacity
      */
     public PoolEngine(int capacity, PoolOptions options, Consumer<Object> runner) {
-        check(capacity, options);
         this.options = options;
         this.name = options.name();
         this.runner = runner;
         this.capacity = capacity <= 0 ? -1 : capacity;
         this.panicHandler = options.panicHandler() != null ? options.panicHandler() : this::logPanic;
         this.listener = options.listener();
-        this.threadFactory = options.threadFactory() != null
-                ? options.threadFactory() : new NamedThreadFactory(options.name(), false);
+        this.virtualThreads = options.virtualThreads();
+        this.threadFactory = virtualThreads ? NamedThreadFactory.virtual(name)
+                : options.threadFactory() != null ? options.threadFactory() : NamedThreadFactory.platform(name);
         this.waitRules = WaitRules.of(options);
         this.queueCapacity = options.queueCapacity();
         this.preAlloc = options.preAlloc();
-        this.expiryNanos = options.disablePurge() ? -1 : saturatedNanos(options.expiry());
+        this.expiryNanos = options.disablePurge() || virtualThreads ? -1 : saturatedNanos(options.expiry());
         this.idle = IdleWorkers.create(preAlloc, capacity);
         this.queue = queueCapacity == 0 ? null : new TaskQueue(queueCapacity);
         startPurging();
@@ -175,30 +173,6 @@ public final class PoolEngine {
             return d.toNanos();
         } catch (ArithmeticException tooLong) {
             return Long.MAX_VALUE;
-        }
-    }
-
-    /** Checks the options together, against the capacity, as API.md promises. */
-    private static void check(int capacity, PoolOptions o) {
-        if (o.expiry().isNegative() && !o.disablePurge()) {
-            throw new IllegalArgumentException("expiry must not be negative, was " + o.expiry()
-                    + ": give a positive duration (zero means the default, 1s), or set disablePurge(true)");
-        }
-        if (o.preAlloc() && capacity <= 0) {
-            throw new IllegalArgumentException("preAlloc needs a bounded capacity, but capacity was " + capacity
-                    + " (unlimited): give a capacity > 0, or set preAlloc(false)");
-        }
-        if (o.preAlloc() && capacity > MAX_PREALLOC) {
-            throw new IllegalArgumentException("preAlloc with capacity " + capacity + " would allocate too much up front"
-                    + ": use a capacity <= " + MAX_PREALLOC + ", or set preAlloc(false)");
-        }
-        if (o.maxBlockingTasks() < 0) {
-            throw new IllegalArgumentException("maxBlockingTasks must be >= 0 (0 = no limit), was "
-                    + o.maxBlockingTasks());
-        }
-        if (o.queueCapacity() < -1) {
-            throw new IllegalArgumentException("queueCapacity must be -1 (unbounded), 0 (no queue) or > 0, was "
-                    + o.queueCapacity());
         }
     }
 
@@ -626,6 +600,7 @@ public final class PoolEngine {
                 return next;
             }
         }
+        Worker replacement = null;
         lock.lock();
         try {
             int c = capacity;
@@ -646,11 +621,20 @@ public final class PoolEngine {
             if (!callers.isEmpty()) {
                 return takeFromHeadCaller(); // run a blocked caller's task instead of going idle (invariant 5)
             }
+            if (virtualThreads) {
+                retire(w);
+                // A lock-free append may have read running before this retirement (invariant 2).
+                replacement = dispatchLocked(false);
+                return null;
+            }
             w.lastUsedNanos = System.nanoTime();
             idle.push(w);
             idleCount = idle.size();
         } finally {
             lock.unlock();
+            if (replacement != null) {
+                start(replacement, false);
+            }
         }
         if (queue != null && !queue.isEmpty()) {
             dispatch(false); // an append may have missed us going idle (invariant 2)
@@ -1018,9 +1002,24 @@ public final class PoolEngine {
         return options;
     }
 
-    /** Not yet supported: throws {@link UnsupportedOperationException}. */
+    /**
+     * Changes the options that can change live ({@link LiveOptions}). A caller reads them once, as it enters
+     * {@link #execute}, so callers already blocked keep the rules they entered with.
+     *
+     * @param changed the new options; every option that cannot change live must equal the current one
+     * @throws io.github.poolkit.InvalidOptionException if an option is invalid, or differs but cannot change live;
+     *                                                  nothing is changed then
+     */
     public void reconfigure(PoolOptions changed) {
-        throw new UnsupportedOperationException("reconfigure is not implemented yet");
+        changed.validate(capacity);
+        lock.lock(); // one reconfiguration at a time, so that options and waitRules stay a pair
+        try {
+            LiveOptions.requireOnlyLiveChanges(options, changed);
+            waitRules = WaitRules.of(changed);
+            options = changed;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** @return the pool's name */
@@ -1071,7 +1070,11 @@ public final class PoolEngine {
         } finally {
             lock.unlock();
         }
-        return new PoolStats(capacity, running, busy, queuedCount(), blocked, completed, failed, rejected.sum(),
+        int r = running;
+        if (virtualThreads) {
+            busy = r; // a worker exists only for its tasks, from the moment it is reserved for one
+        }
+        return new PoolStats(capacity, r, busy, queuedCount(), blocked, completed, failed, rejected.sum(),
                 state != OPEN);
     }
 

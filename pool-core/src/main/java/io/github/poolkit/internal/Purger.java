@@ -17,7 +17,7 @@ final class Purger implements Runnable {
 
         private static ScheduledThreadPoolExecutor create() {
             ScheduledThreadPoolExecutor timer =
-                    new ScheduledThreadPoolExecutor(1, new NamedThreadFactory("poolkit-purger", true));
+                    new ScheduledThreadPoolExecutor(1, NamedThreadFactory.daemon("poolkit-purger"));
             timer.setRemoveOnCancelPolicy(true);
             return timer;
         }

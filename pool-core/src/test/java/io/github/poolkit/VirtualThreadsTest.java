@@ -1,0 +1,198 @@
+package io.github.poolkit;
+
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+/** {@code virtualThreads(true)}: a fresh, unpooled virtual thread per task, with the pool's usual bounds and rules. */
+@Timeout(20)
+class VirtualThreadsTest {
+
+    private static PoolOptions.Builder vt() {
+        return PoolOptions.builder().name("vt").virtualThreads(true).panicHandler(e -> { });
+    }
+
+    @Test
+    void eachTaskStartsAFreshNamedVirtualThread() {
+        List<Thread> threads = new CopyOnWriteArrayList<>();
+        try (WorkerPool pool = WorkerPool.create(2, vt().build())) {
+            for (int i = 0; i < 5; i++) {
+                CountDownLatch done = new CountDownLatch(1);
+                pool.execute(() -> {
+                    threads.add(Thread.currentThread());
+                    done.countDown();
+                });
+                Latches.await(done);
+                await().until(() -> pool.running() == 0); // no worker stays behind
+            }
+        }
+        assertThat(threads).hasSize(5).allMatch(Thread::isVirtual).doesNotHaveDuplicates();
+        assertThat(threads).extracting(Thread::getName).allMatch(n -> n.matches("vt-\\d+"))
+                .doesNotHaveDuplicates();
+    }
+
+    @Test
+    void capacityBoundsTasksInFlightAndRunningEqualsBusy() throws Exception {
+        try (WorkerPool pool = WorkerPool.create(3, vt().nonblocking(true).build())) {
+            Blocker blocker = Blocker.occupy(pool, 3);
+            PoolStats s = pool.stats();
+            assertThat(s.running()).isEqualTo(3);
+            assertThat(s.busy()).isEqualTo(3);
+            assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolOverloadException.class);
+            blocker.open();
+            await().until(() -> pool.stats().running() == 0);
+            assertThat(pool.stats().busy()).isZero();
+            assertThat(pool.stats().completed()).isEqualTo(3);
+            assertThat(pool.stats().rejected()).isEqualTo(1);
+        }
+    }
+
+    @Test
+    void queuedTasksRunOnceEachAndNoThreadStaysBehind() throws Exception {
+        AtomicInteger ran = new AtomicInteger();
+        try (WorkerPool pool = WorkerPool.create(2, vt().queueCapacity(10).build())) {
+            Blocker blocker = Blocker.occupy(pool, 2);
+            for (int i = 0; i < 10; i++) {
+                pool.execute(ran::incrementAndGet);
+            }
+            assertThat(pool.stats().queued()).isEqualTo(10);
+            assertThat(pool.stats().running()).isEqualTo(2);
+            blocker.open();
+            await().until(() -> ran.get() == 10 && pool.running() == 0);
+        }
+        assertThat(ran.get()).isEqualTo(10);
+    }
+
+    @Test
+    void aBlockedCallerIsServedAndMaxWaitApplies() throws Exception {
+        CountDownLatch ran = new CountDownLatch(1);
+        try (WorkerPool pool = WorkerPool.create(1, vt().build())) {
+            Blocker blocker = Blocker.occupy(pool, 1);
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread caller = new Thread(() -> {
+                try {
+                    pool.execute(ran::countDown);
+                } catch (Throwable e) {
+                    thrown.set(e);
+                }
+            });
+            caller.start();
+            await().until(() -> pool.stats().blocked() == 1);
+            blocker.open();
+            caller.join();
+            Latches.await(ran);
+            assertThat(thrown.get()).isNull();
+        }
+        try (WorkerPool pool = WorkerPool.create(1, vt().maxWait(Duration.ofMillis(20)).build())) {
+            Blocker blocker = Blocker.occupy(pool, 1);
+            assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolOverloadException.class)
+                    .hasMessageContaining("maxWait");
+            blocker.open();
+        }
+    }
+
+    @Test
+    void tuneGrowsAndShrinksTheBound() throws Exception {
+        try (WorkerPool pool = WorkerPool.create(1, vt().nonblocking(true).build())) {
+            Blocker first = Blocker.occupy(pool, 1);
+            pool.tune(3);
+            Blocker more = Blocker.occupy(pool, 2);
+            assertThat(pool.running()).isEqualTo(3);
+            pool.tune(1);
+            assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolOverloadException.class);
+            first.open();
+            more.open();
+            await().until(() -> pool.running() == 0);
+            Blocker.occupy(pool, 1).open();
+        }
+    }
+
+    @Test
+    void releaseLetsRunningAndQueuedTasksFinish() throws Exception {
+        AtomicInteger ran = new AtomicInteger();
+        WorkerPool pool = WorkerPool.create(1, vt().queueCapacity(-1).build());
+        Blocker blocker = Blocker.occupy(pool, 1);
+        pool.execute(ran::incrementAndGet);
+        pool.release();
+        assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolClosedException.class);
+        blocker.open();
+        pool.close();
+        assertThat(pool.isTerminated()).isTrue();
+        assertThat(ran.get()).isEqualTo(1);
+    }
+
+    @Test
+    void funcPoolRunsOnVirtualThreads() {
+        Set<Boolean> virtual = ConcurrentHashMap.newKeySet();
+        FuncPool<Integer> pool = FuncPool.create(4, n -> virtual.add(Thread.currentThread().isVirtual()),
+                vt().build());
+        for (int i = 0; i < 20; i++) {
+            pool.invoke(i);
+        }
+        pool.close();
+        assertThat(virtual).containsExactly(true);
+        assertThat(pool.stats().completed()).isEqualTo(20);
+    }
+
+    @Test
+    void cannotBeCombinedWithPreAllocOrAThreadFactory() {
+        assertThatThrownBy(() -> WorkerPool.create(4, vt().preAlloc(true).build()))
+                .isInstanceOfSatisfying(InvalidOptionException.class, e -> assertThat(e.option()).isEqualTo("preAlloc"))
+                .hasMessageContaining("virtualThreads");
+        assertThatThrownBy(() -> WorkerPool.create(4, vt().threadFactory(Thread.ofVirtual().factory()).build()))
+                .isInstanceOfSatisfying(InvalidOptionException.class,
+                        e -> assertThat(e.option()).isEqualTo("threadFactory"))
+                .hasMessageContaining("virtualThreads");
+    }
+
+    /** Several submitters, a small queue, blocking: never more than capacity tasks at once, each task run once. */
+    @RepeatedTest(20)
+    void underLoadNoTaskIsLostOrRunTwiceAndTheBoundHolds() throws Exception {
+        int capacity = 4;
+        int submitters = 3;
+        int perSubmitter = 300;
+        AtomicReferenceArray<Integer> runs = new AtomicReferenceArray<>(submitters * perSubmitter);
+        AtomicInteger inFlight = new AtomicInteger();
+        AtomicInteger maxInFlight = new AtomicInteger();
+        WorkerPool pool = WorkerPool.create(capacity, vt().queueCapacity(8).build());
+        Thread[] threads = new Thread[submitters];
+        for (int s = 0; s < submitters; s++) {
+            int base = s * perSubmitter;
+            threads[s] = new Thread(() -> {
+                for (int i = 0; i < perSubmitter; i++) {
+                    int id = base + i;
+                    pool.execute(() -> {
+                        maxInFlight.accumulateAndGet(inFlight.incrementAndGet(), Math::max);
+                        runs.accumulateAndGet(id, 1, (a, b) -> a == null ? b : a + b);
+                        inFlight.decrementAndGet();
+                    });
+                }
+            });
+            threads[s].start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        pool.close();
+        for (int i = 0; i < runs.length(); i++) {
+            assertThat(runs.get(i)).as("runs of task %d", i).isEqualTo(1);
+        }
+        assertThat(maxInFlight.get()).isLessThanOrEqualTo(capacity);
+        assertThat(pool.stats().completed()).isEqualTo(submitters * perSubmitter);
+        assertThat(pool.running()).isZero();
+    }
+}
