@@ -20,8 +20,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Suite 3: ants' own benchmark ({@code BenchmarkAntsPool} against {@code BenchmarkGoroutines}), translated:
- * {@code tasks} tasks that each sleep 10 ms, run through {@code capacity} virtual-thread workers, against one
- * unbounded virtual thread per task and against virtual threads bounded by a Semaphore of {@code capacity}. Each
+ * {@code tasks} tasks that each sleep 10 ms, run through a pool of {@code capacity} unpooled virtual threads, against
+ * one unbounded virtual thread per task and against virtual threads bounded by a Semaphore of {@code capacity}. Each
  * invocation submits every task from one thread and waits until all have run. Score: elapsed time; with
  * {@link HeapProfiler}, the peak used heap as {@code heap.peak}. As in ants, the pool is made once per trial and
  * reused by every iteration.
@@ -38,7 +38,7 @@ public class AntsSleep {
 
     /** The peers of this suite. */
     public enum Peer {
-        /** {@code WorkerPool.create(capacity)} with virtual-thread workers, blocking submit. */
+        /** {@code WorkerPool.create(capacity)} with {@code virtualThreads(true)} (unpooled), blocking submit. */
         POOLKIT_VIRTUAL,
         /** {@code Thread.ofVirtual().start(task)} for every task (ants' goroutine baseline). */
         UNBOUNDED_VIRTUAL,
@@ -71,7 +71,7 @@ public class AntsSleep {
     public void open() {
         executor = switch (peer) {
             case POOLKIT_VIRTUAL -> WorkerPool.create(capacity, PoolOptions.builder().name("ants")
-                    .threadFactory(Thread.ofVirtual().name("ants-", 0).factory()).build());
+                    .virtualThreads(true).build());
             case UNBOUNDED_VIRTUAL -> task -> Thread.ofVirtual().start(task);
             case VIRTUAL_SEMAPHORE -> new BoundedVirtualExecutor(capacity);
         };

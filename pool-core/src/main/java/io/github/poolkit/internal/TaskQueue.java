@@ -117,7 +117,7 @@ final class TaskQueue {
                 if (h >= tail.index) {
                     return null;
                 }
-                waits = waitForAppender(waits); // index h is handed out; its task is being stored
+                waits = SpinPolicy.awaitStore(waits); // index h is handed out; its task is being stored
                 continue;
             }
             if (!head.advance(h)) {
@@ -128,16 +128,6 @@ final class TaskQueue {
             }
             // skipped: the slot was already taken or withdrawn, or was withdrawn just now
         }
-    }
-
-    /** Spins, then yields, while an appender that owns an index has not stored its task yet (it may be descheduled). */
-    private static int waitForAppender(int waits) {
-        if (waits < 64) {
-            Thread.onSpinWait();
-        } else {
-            Thread.yield();
-        }
-        return waits + 1;
     }
 
     /**

@@ -33,4 +33,28 @@ record WaitRules(boolean nonblocking, int maxBlockingTasks, long maxWaitNanos) {
     long waitNanosFor(long callerTimeoutNanos) {
         return Math.min(maxWaitNanos, Math.max(0, callerTimeoutNanos));
     }
+
+    /**
+     * @param waitNanos what {@link #waitNanosFor} gave the caller
+     * @param inLine    callers already waiting
+     * @return why a caller that the pool cannot serve now must not wait, or null if it may join the line
+     */
+    String refusal(long waitNanos, int inLine) {
+        if (nonblocking) {
+            return "the pool is nonblocking";
+        }
+        if (waitNanos == 0) {
+            return waitNanos == maxWaitNanos ? "maxWait is 0 (do not wait)" : "the caller's timeout has run out";
+        }
+        if (maxBlockingTasks > 0 && inLine >= maxBlockingTasks) {
+            return inLine + " callers are already blocked (maxBlockingTasks)";
+        }
+        return null;
+    }
+
+    /** @return why a caller that waited {@code waitNanos} in vain was refused */
+    String timedOut(long waitNanos) {
+        String waited = Duration.ofNanos(waitNanos).toString().substring(2).toLowerCase();
+        return "the caller waited " + waited + (waitNanos == maxWaitNanos ? " (maxWait)" : " (the caller's timeout)");
+    }
 }

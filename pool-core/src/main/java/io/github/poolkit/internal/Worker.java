@@ -8,7 +8,7 @@ import java.util.concurrent.locks.LockSupport;
  * One worker thread of a {@link PoolEngine} and its hand-off slot (ants' {@code goWorker} and its task channel).
  *
  * <p>Hand-off protocol: a worker waiting for work sits in exactly one place, the pool's idle store. The one thread
- * that removes it from there (under the pool lock) owns it and writes the next payload, or {@link #STOP}, into
+ * that removes it from there (under the pool lock) owns it and writes the next task, or {@link #STOP}, into
  * {@link #handoff} with a volatile write ({@link #give}), then unparks it ({@link #wake}, which may wait until the lock
  * is released). The worker spins briefly (in a pool without a queue), then parks, until it reads a non-null slot
  * with a volatile read, so everything the submitter did before {@code execute} happens-before the task runs. The
@@ -24,9 +24,6 @@ final class Worker implements Runnable {
 
     /** Hand-off value that tells a worker to leave the pool; it has already been retired by whoever sent it. */
     static final Object STOP = new Object();
-
-    /** Spins before parking; only worth it when another core can hand off meanwhile. */
-    private static final int SPINS = Runtime.getRuntime().availableProcessors() > 1 ? 128 : 0;
 
     private static final VarHandle STARTED;
     private static final VarHandle COMPLETED;
@@ -53,7 +50,7 @@ final class Worker implements Runnable {
     /** The thread running this worker; written before it starts, read by other threads to unpark or interrupt it. */
     volatile Thread thread;
 
-    /** The first payload, set when the worker is reserved; read by its own thread after start. */
+    /** The first task, set when the worker is reserved; read by its own thread after start. */
     Object firstTask;
 
     /** When the worker last became idle, in nanoTime; guarded by the pool lock. */
@@ -75,24 +72,24 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Gives this idle worker its next payload and wakes it. Called only by the thread that removed it from the idle
+     * Gives this idle worker its next task and wakes it. Called only by the thread that removed it from the idle
      * store.
      *
-     * @param payload a task payload or {@link #STOP}
+     * @param task a task or {@link #STOP}
      */
-    void handOff(Object payload) {
-        give(payload);
+    void handOff(Object task) {
+        give(task);
         wake();
     }
 
     /**
-     * Puts this idle worker's next payload in its slot; {@link #wake} must follow. Called only by the thread that
+     * Puts this idle worker's next task in its slot; {@link #wake} must follow. Called only by the thread that
      * removed it from the idle store.
      *
-     * @param payload a task payload or {@link #STOP}
+     * @param task a task or {@link #STOP}
      */
-    void give(Object payload) {
-        handoff = payload;
+    void give(Object task) {
+        handoff = task;
     }
 
     /** Unparks this worker after {@link #give}. */
@@ -142,26 +139,18 @@ final class Worker implements Runnable {
     }
 
     /**
-     * @return how many times the current thread may spin waiting for work before it parks: none on one core, or on a
-     *         virtual thread, which would hold one of the few carrier threads
-     */
-    static int spins() {
-        return Thread.currentThread().isVirtual() ? 0 : SPINS;
-    }
-
-    /**
      * Waits, on this worker's own thread, until {@link #handOff} gives it something. Stray interrupts (meant for a task
      * that has already finished) are cleared so they cannot turn the wait into a busy loop.
      *
-     * @param spin whether to spin briefly before parking ({@link #spins()}): worth it in a pool without a queue,
-     *             where every task is a hand-off; in a queued pool one worker already spins on the queue, and idle
-     *             workers that spun as well would take the cores from the threads that submit (measured: with 64
-     *             workers and one submitter they took 24% of the samples and made throughput bimodal)
-     * @return the payload, or {@link #STOP}
+     * @param spins how many times to spin before parking ({@link SpinPolicy#spinsBeforePark}): worth it in a pool
+     *              without a queue, where every task is a hand-off; in a queued pool one worker already spins on the
+     *              queue, and idle workers that spun as well would take the cores from the threads that submit
+     *              (measured: with 64 workers and one submitter they took 24% of the samples and made throughput
+     *              bimodal)
+     * @return the task, or {@link #STOP}
      */
-    Object awaitHandoff(boolean spin) {
+    Object awaitHandoff(int spins) {
         Object p;
-        int spins = spin ? spins() : 0;
         while ((p = handoff) == null) {
             if (spins > 0) {
                 spins--;
