@@ -7,9 +7,7 @@ import io.github.poolkit.PoolStats;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -100,7 +98,7 @@ public final class PoolEngine {
     private final AtomicInteger waking = new AtomicInteger();
     /** Workers spinning on the queue ({@link #pollSpinning}), at most {@link SpinPolicy#MAX_QUEUE_SPINNERS}. */
     private final AtomicInteger spinning = new AtomicInteger();
-    private final Set<Worker> workers = new HashSet<>();
+    private final LiveWorkers workers = new LiveWorkers();
     private Future<?> purge;
     /** Tasks completed and failed on workers since retired; lock held (live workers keep their own counts). */
     private long retiredCompleted;
@@ -687,12 +685,12 @@ public final class PoolEngine {
                 for (Object task; queue != null && (task = queue.poll()) != null; ) {
                     drained.add(runner.unwrap(task));
                 }
-                for (Worker w : workers) {
+                workers.forEach(w -> {
                     Thread t = w.thread;
                     if (t != null) {
                         t.interrupt();
                     }
-                }
+                });
             }
             if (running == 0) {
                 terminated.signalAll();
@@ -840,26 +838,23 @@ public final class PoolEngine {
      *         lock (which retirement also holds, so each worker counts exactly once)
      */
     public PoolStats stats() {
-        long completed;
-        long failed;
-        int busy = 0;
+        long[] sums = new long[3]; // completed, failed, busy
         lock.lock();
         try {
-            completed = retiredCompleted;
-            failed = retiredFailed;
-            for (Worker w : workers) {
-                completed += w.completedCount();
-                failed += w.failedCount();
-                busy += w.isBusy() ? 1 : 0;
-            }
+            sums[0] = retiredCompleted;
+            sums[1] = retiredFailed;
+            workers.forEach(w -> {
+                sums[0] += w.completedCount();
+                sums[1] += w.failedCount();
+                sums[2] += w.isBusy() ? 1 : 0;
+            });
         } finally {
             lock.unlock();
         }
         int r = running;
-        if (!threads.pooled()) {
-            busy = r; // an unpooled worker exists only for its tasks, from the moment it is reserved for one
-        }
-        return new PoolStats(capacity, r, busy, queuedCount(), line.size(), completed, failed,
+        // An unpooled worker exists only for its tasks, from the moment it is reserved for one.
+        int busy = threads.pooled() ? (int) sums[2] : r;
+        return new PoolStats(capacity, r, busy, queuedCount(), line.size(), sums[0], sums[1],
                 runner.rejectedCount(), state != State.OPEN);
     }
 

@@ -59,6 +59,10 @@ final class Worker implements Runnable {
     /** Whether the pool no longer counts this worker; guarded by the pool lock. */
     boolean retired;
 
+    /** Neighbours in the pool's {@link LiveWorkers}; guarded by the pool lock. */
+    Worker previousLive;
+    Worker nextLive;
+
     private volatile Object handoff;
 
     Worker(PoolEngine pool, Object firstTask) {
