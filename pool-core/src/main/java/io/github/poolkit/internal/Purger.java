@@ -23,10 +23,10 @@ final class Purger implements Runnable {
         }
     }
 
-    private final WeakReference<PoolEngine> pool;
+    private final WeakReference<PoolCore> pool;
     private volatile Future<?> future;
 
-    private Purger(PoolEngine pool) {
+    private Purger(PoolCore pool) {
         this.pool = new WeakReference<>(pool);
     }
 
@@ -37,7 +37,7 @@ final class Purger implements Runnable {
      * @param periodNanos the expiry
      * @return the handle that stops the purges
      */
-    static Future<?> schedule(PoolEngine pool, long periodNanos) {
+    static Future<?> schedule(PoolCore pool, long periodNanos) {
         Purger purger = new Purger(pool);
         purger.future = Timer.INSTANCE.scheduleWithFixedDelay(purger, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
         return purger.future;
@@ -45,7 +45,7 @@ final class Purger implements Runnable {
 
     @Override
     public void run() {
-        PoolEngine p = pool.get();
+        PoolCore p = pool.get();
         if (p != null) {
             p.purgeExpiredWorkers();
             return;

@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One worker thread of a {@link PoolEngine} and its hand-off slot (ants' {@code goWorker} and its task channel).
+ * One worker thread of a {@link PoolCore} and its hand-off slot (ants' {@code goWorker} and its task channel).
  *
  * <p>Hand-off protocol: a worker waiting for work sits in exactly one place, the pool's idle store. The one thread
  * that removes it from there (under the pool lock) owns it and writes the next task, or {@link #STOP}, into
@@ -40,7 +40,8 @@ final class Worker implements Runnable {
         }
     }
 
-    private final PoolEngine pool;
+    private final PoolCore pool;
+    private final TaskRunner runner;
 
     /** Tasks this worker began, ran to the end, and saw throw; written only by its own thread (release stores). */
     private long started;
@@ -65,14 +66,29 @@ final class Worker implements Runnable {
 
     private volatile Object handoff;
 
-    Worker(PoolEngine pool, Object firstTask) {
+    Worker(PoolCore pool, TaskRunner runner, Object firstTask) {
         this.pool = pool;
+        this.runner = runner;
         this.firstTask = firstTask;
     }
 
+    /** The worker's loop: run a task, then take the next, until the pool retires it. */
     @Override
     public void run() {
-        pool.runWorker(this);
+        Object task = firstTask;
+        firstTask = null;
+        try {
+            if (task == null) {
+                task = pool.nextTask(this); // started for the queue
+            }
+            while (task != null) {
+                pool.beforeTask();
+                runner.run(this, task);
+                task = pool.nextTask(this);
+            }
+        } finally {
+            pool.workerExited(this);
+        }
     }
 
     /**

@@ -36,7 +36,7 @@ class IdleWorkersTest {
 
     /** A worker with no pool, last used at {@code lastUsedNanos}. */
     private static Worker worker(long lastUsedNanos) {
-        Worker w = new Worker(null, null);
+        Worker w = new Worker(null, null, null);
         w.lastUsedNanos = lastUsedNanos;
         return w;
     }
