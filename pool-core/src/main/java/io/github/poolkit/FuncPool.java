@@ -92,67 +92,51 @@ public final class FuncPool<T> implements Pool {
         }
     }
 
-    /** @return the most workers, or -1 when unlimited */
+    @Override
     public int capacity() {
         return engine.capacity();
     }
 
-    /** @return the workers alive: busy, or idle and not yet purged */
+    @Override
     public int running() {
         return engine.running();
     }
 
-    /** @return {@code max(0, capacity() - running())}, or -1 when unlimited */
+    @Override
     public int free() {
         return engine.free();
     }
 
-    /** @return callers blocked in {@code invoke} plus queued arguments */
+    @Override
     public int waiting() {
         return engine.waiting();
     }
 
-    /**
-     * Changes the capacity at run time, as {@link WorkerPool#tune}.
-     *
-     * @param capacity the new capacity; ignored when {@code <= 0}, when unlimited, or with preAlloc
-     */
+    @Override
     public void tune(int capacity) {
         engine.tune(capacity);
     }
 
-    /** @return whether the pool has been released and not rebooted */
+    @Override
     public boolean isClosed() {
         return engine.isClosed();
     }
 
-    /** Closes the pool without waiting, as {@link WorkerPool#release()}; a second call is a no-op. */
+    @Override
     public void release() {
         engine.release();
     }
 
-    /**
-     * Releases the pool, then waits until every worker has exited.
-     *
-     * @param timeout how long to wait
-     * @throws PoolClosedException  if the pool was already closed
-     * @throws TimeoutException     if workers are still running after the timeout
-     * @throws InterruptedException if interrupted while waiting
-     */
+    @Override
     public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
         engine.releaseTimeout(Objects.requireNonNull(timeout, "timeout"));
     }
 
-    /** Reopens a released pool; no-op when open. */
+    @Override
     public void reboot() {
         engine.reboot();
     }
 
-    /**
-     * Releases the pool and waits until every running and queued invocation has finished, as
-     * {@link java.util.concurrent.ExecutorService#close()}: if interrupted meanwhile, running invocations are
-     * interrupted and queued ones dropped, and the interrupt status is kept.
-     */
     @Override
     public String name() {
         return engine.name();
@@ -173,6 +157,10 @@ public final class FuncPool<T> implements Pool {
         engine.reconfigure(Objects.requireNonNull(options, "options"));
     }
 
+    /**
+     * {@inheritDoc} As {@link java.util.concurrent.ExecutorService#close()}: if interrupted meanwhile, running
+     * invocations are interrupted and queued ones dropped, and the interrupt status is kept.
+     */
     @Override
     public void close() {
         engine.closeAndAwait();

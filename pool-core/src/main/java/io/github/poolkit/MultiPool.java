@@ -140,20 +140,14 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
         }
     }
 
-    /**
-     * As {@link java.util.concurrent.ExecutorService#invokeAll(Collection, long, TimeUnit)}; the timeout also bounds the
-     * time spent blocked on full pools: tasks that could not be placed in time are returned cancelled, never run.
-     */
+    /** As {@link WorkerPool#invokeAll(Collection, long, TimeUnit)}: the timeout also bounds time blocked. */
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException {
         return TimedInvocation.invokeAll(this::execute, tasks, timeout, unit);
     }
 
-    /**
-     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection, long, TimeUnit)}; the timeout also bounds the
-     * time spent blocked on full pools.
-     */
+    /** As {@link WorkerPool#invokeAny(Collection, long, TimeUnit)}: the timeout also bounds time blocked. */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {

@@ -20,7 +20,7 @@ public interface Pool extends AutoCloseable {
 
     /**
      * @return the workers alive: busy, or idle and not yet purged; a worker counts from the moment the pool decides
-     *         to start it until its thread leaves the pool
+     *         to start it until its thread leaves the pool (with unpooled virtual threads: the tasks in flight)
      */
     int running();
 
@@ -56,8 +56,8 @@ public interface Pool extends AutoCloseable {
 
     /**
      * Changes, at run time, the options that can change live: {@code maxWait}, {@code maxBlockingTasks} and
-     * {@code nonblocking}. Callers already blocked keep waiting under the rules they entered with, except that a
-     * shorter {@code maxWait} or a switch to {@code nonblocking} applies to new callers only. Typical use:
+     * {@code nonblocking}. They apply to callers that arrive after the call; callers already blocked keep waiting
+     * under the rules they entered with (a shorter {@code maxWait} does not cut their wait short). Typical use:
      * {@code pool.reconfigure(pool.options().toBuilder().maxWait(Duration.ofMillis(200)).build())}.
      *
      * @param options the new options; every other option must equal the current one

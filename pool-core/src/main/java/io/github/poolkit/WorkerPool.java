@@ -22,10 +22,16 @@ import java.util.function.UnaryOperator;
  * <p>{@link #execute} hands a task to an idle worker, else starts a new worker while {@code running() < capacity()},
  * else puts it in the queue if one is configured ({@link PoolOptions.Builder#queueCapacity}) and has room, else fails
  * fast with {@link PoolOverloadException} ({@code nonblocking}, or {@code maxBlockingTasks} callers already blocked) or
- * blocks the caller until a worker frees up. Blocked callers form a FIFO line: a worker that finishes takes the task
- * of the caller first in line (to run it next, or into the queue slot it just freed) and wakes that caller, so
- * blocked callers are served in arrival order. Idle workers are reused most-recently-used first and stopped after
- * {@code expiry} without work. The capacity can be changed at run time with {@link #tune}.
+ * blocks the caller until a worker frees up, at most {@code maxWait} ({@link PoolOptions.Builder#maxWait}; then
+ * {@link PoolOverloadException}, and the task never runs). Blocked callers form a FIFO line: a worker that finishes
+ * takes the task of the caller first in line (to run it next, or into the queue slot it just freed) and wakes that
+ * caller, so blocked callers are served in arrival order. Idle workers are reused most-recently-used first and stopped
+ * after {@code expiry} without work. The capacity can be changed at run time with {@link #tune}, and the waiting rules
+ * with {@link #reconfigure}; {@link #stats()} counts completed, failed and refused tasks.
+ *
+ * <p>With {@link PoolOptions.Builder#virtualThreads virtualThreads(true)} workers are not pooled: each accepted task
+ * starts a fresh virtual thread (which runs that task, then any task it finds queued or a blocked caller brought, and
+ * ends), and the capacity bounds the tasks in flight; every other rule is the same.
  *
  * <pre>{@code
  * try (WorkerPool pool = WorkerPool.create(8, PoolOptions.builder().name("io").build())) {
@@ -51,13 +57,12 @@ import java.util.function.UnaryOperator;
  * <p>All methods are thread-safe. The metric methods ({@link #running()}, {@link #free()}, {@link #waiting()}) read
  * without locking and return a snapshot that may already be stale.
  */
-public class WorkerPool extends AbstractExecutorService implements Pool {
+public final class WorkerPool extends AbstractExecutorService implements Pool {
 
     private final PoolEngine engine;
     private final UnaryOperator<Runnable> decorator;
 
-    /** For subclasses in this package; see {@link #create(int, PoolOptions)}. */
-    WorkerPool(int capacity, PoolOptions options) {
+    private WorkerPool(int capacity, PoolOptions options) {
         Objects.requireNonNull(options, "options").validate(capacity);
         this.engine = new PoolEngine(capacity, options,
                 task -> ((Runnable) task).run());
@@ -132,30 +137,26 @@ public class WorkerPool extends AbstractExecutorService implements Pool {
         return TimedInvocation.invokeAny(this::execute, tasks, timeout, unit);
     }
 
-    /** @return the most workers, or -1 when unlimited */
+    @Override
     public int capacity() {
         return engine.capacity();
     }
 
-    /**
-     * @return the workers alive: busy, or idle and not yet purged; a worker counts from the moment {@code execute}
-     *         decides to start it until its thread leaves the pool
-     */
+    @Override
     public int running() {
         return engine.running();
     }
 
-    /** @return {@code max(0, capacity() - running())}, or -1 when unlimited */
+    @Override
     public int free() {
         return engine.free();
     }
 
-    /** @return callers blocked in {@code execute} plus tasks in the queue */
+    @Override
     public int waiting() {
         return engine.waiting();
     }
 
-    /** @return the pool's name ({@link PoolOptions#name()}) */
     @Override
     public String name() {
         return engine.name();
@@ -176,47 +177,33 @@ public class WorkerPool extends AbstractExecutorService implements Pool {
         engine.reconfigure(Objects.requireNonNull(options, "options"));
     }
 
-    /**
-     * Changes the capacity at run time. No-op when the pool is unlimited, when {@code capacity <= 0}, or with
-     * {@code preAlloc}. Growing wakes blocked callers at once (and starts workers for queued tasks); shrinking stops
-     * surplus idle workers at once and busy ones as they finish their task. Never blocks.
-     *
-     * @param capacity the new capacity
-     */
+    /** {@inheritDoc} Growing also starts workers for queued tasks at once. */
+    @Override
     public void tune(int capacity) {
         engine.tune(capacity);
     }
 
-    /** @return whether the pool has been released and not rebooted */
+    @Override
     public boolean isClosed() {
         return engine.isClosed();
     }
 
-    /**
-     * Closes the pool (= {@link #shutdown()}): new tasks are rejected, blocked callers get
-     * {@link PoolClosedException}, idle workers stop, running and queued tasks finish. Does not wait; a second call
-     * is a no-op.
-     */
+    /** {@inheritDoc} Same as {@link #shutdown()}. */
+    @Override
     public void release() {
         engine.release();
     }
 
-    /**
-     * Releases the pool, then waits until every worker has exited.
-     *
-     * @param timeout how long to wait
-     * @throws PoolClosedException  if the pool was already closed
-     * @throws TimeoutException     if workers are still running after the timeout (the pool stays closed)
-     * @throws InterruptedException if interrupted while waiting
-     */
+    @Override
     public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
         engine.releaseTimeout(Objects.requireNonNull(timeout, "timeout"));
     }
 
     /**
-     * Reopens a released pool; no-op when open. It then accepts tasks again and {@link #isShutdown()} and
-     * {@link #isTerminated()} are false again. Workers still finishing from before the release are reused.
+     * {@inheritDoc} {@link #isShutdown()} and {@link #isTerminated()} are then false again; workers still finishing
+     * from before the release are reused.
      */
+    @Override
     public void reboot() {
         engine.reboot();
     }

@@ -23,18 +23,6 @@ class PoolStatsTest {
         return PoolOptions.builder().panicHandler(e -> { });
     }
 
-    /** Runs {@code action} on a new thread, which records what it threw. */
-    private static Thread caller(Runnable action, AtomicReference<Throwable> thrown) {
-        Thread t = new Thread(() -> {
-            try {
-                action.run();
-            } catch (Throwable e) {
-                thrown.set(e);
-            }
-        });
-        t.start();
-        return t;
-    }
 
     @Test
     void freshPoolReadsZeroEverywhere() {
@@ -49,7 +37,7 @@ class PoolStatsTest {
             Blocker blocker = Blocker.occupy(pool, 2);
             pool.execute(() -> { });                       // into the queue
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread blockedCaller = caller(() -> pool.execute(() -> { }), thrown);
+            Thread blockedCaller = Callers.start(() -> pool.execute(() -> { }), thrown);
             await().until(() -> pool.stats().blocked() == 1);
 
             PoolStats s = pool.stats();
@@ -147,7 +135,7 @@ class PoolStatsTest {
         try (WorkerPool pool = WorkerPool.create(1, quiet().build())) {
             Blocker blocker = Blocker.occupy(pool, 1);
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread t = caller(() -> pool.execute(() -> { }), thrown);
+            Thread t = Callers.start(() -> pool.execute(() -> { }), thrown);
             await().until(() -> pool.stats().blocked() == 1);
             t.interrupt();
             t.join();

@@ -18,17 +18,6 @@ class ReconfigureTest {
         return PoolOptions.builder().name("rc").panicHandler(e -> { });
     }
 
-    private static Thread caller(Runnable action, AtomicReference<Throwable> thrown) {
-        Thread t = new Thread(() -> {
-            try {
-                action.run();
-            } catch (Throwable e) {
-                thrown.set(e);
-            }
-        });
-        t.start();
-        return t;
-    }
 
     @Test
     void optionsReturnsWhatTheLastReconfigureSet() {
@@ -59,7 +48,7 @@ class ReconfigureTest {
         try (WorkerPool pool = WorkerPool.create(1, opts().build())) {
             Blocker blocker = Blocker.occupy(pool, 1);
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread first = caller(() -> pool.execute(() -> { }), thrown);
+            Thread first = Callers.start(() -> pool.execute(() -> { }), thrown);
             await().until(() -> pool.stats().blocked() == 1);
             pool.reconfigure(pool.options().toBuilder().maxBlockingTasks(1).build());
             assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolOverloadException.class)
@@ -75,7 +64,7 @@ class ReconfigureTest {
         try (WorkerPool pool = WorkerPool.create(1, opts().build())) {
             Blocker blocker = Blocker.occupy(pool, 1);
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread patient = caller(() -> pool.execute(() -> { }), thrown); // waits without limit
+            Thread patient = Callers.start(() -> pool.execute(() -> { }), thrown); // waits without limit
             await().until(() -> pool.stats().blocked() == 1);
             pool.reconfigure(pool.options().toBuilder().maxWait(Duration.ofMillis(20)).build());
             // A newcomer enters under the new rule and gives up after 20 ms ...

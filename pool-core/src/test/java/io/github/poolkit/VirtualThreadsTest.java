@@ -83,14 +83,7 @@ class VirtualThreadsTest {
         try (WorkerPool pool = WorkerPool.create(1, vt().build())) {
             Blocker blocker = Blocker.occupy(pool, 1);
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread caller = new Thread(() -> {
-                try {
-                    pool.execute(ran::countDown);
-                } catch (Throwable e) {
-                    thrown.set(e);
-                }
-            });
-            caller.start();
+            Thread caller = Callers.start(() -> pool.execute(ran::countDown), thrown);
             await().until(() -> pool.stats().blocked() == 1);
             blocker.open();
             caller.join();

@@ -29,18 +29,6 @@ class WorkerPoolTest {
         return PoolOptions.builder();
     }
 
-    /** Runs {@code action} on a new thread and returns it; the thread records what it threw. */
-    private static Thread caller(Runnable action, AtomicReference<Throwable> thrown) {
-        Thread t = new Thread(() -> {
-            try {
-                action.run();
-            } catch (Throwable e) {
-                thrown.set(e);
-            }
-        });
-        t.start();
-        return t;
-    }
 
     // ------------------------------------------------------------ creation and options
 
@@ -127,7 +115,7 @@ class WorkerPoolTest {
             Blocker blocker = Blocker.occupy(pool, 1);
             CountDownLatch ran = new CountDownLatch(1);
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread t = caller(() -> pool.execute(ran::countDown), thrown);
+            Thread t = Callers.start(() -> pool.execute(ran::countDown), thrown);
             await().until(() -> pool.waiting() == 1);
             assertThat(t.isAlive()).isTrue();
             assertThat(pool.running()).isEqualTo(1);
@@ -155,7 +143,7 @@ class WorkerPoolTest {
                 List<Thread> callers = new ArrayList<>();
                 for (int i = 0; i < 4; i++) {
                     int n = i;
-                    callers.add(caller(() -> pool.execute(() -> order.add(n)), thrown));
+                    callers.add(Callers.start(() -> pool.execute(() -> order.add(n)), thrown));
                     await().until(() -> pool.waiting() == queueCapacity + n + 1); // caller n is in line
                 }
                 blocker.open();
@@ -191,8 +179,8 @@ class WorkerPoolTest {
             Blocker blocker = Blocker.occupy(pool, 1);
             CountDownLatch ran = new CountDownLatch(2);
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread a = caller(() -> pool.execute(ran::countDown), thrown);
-            Thread b = caller(() -> pool.execute(ran::countDown), thrown);
+            Thread a = Callers.start(() -> pool.execute(ran::countDown), thrown);
+            Thread b = Callers.start(() -> pool.execute(ran::countDown), thrown);
             await().until(() -> pool.waiting() == 2);
             assertThatThrownBy(() -> pool.execute(() -> { }))
                     .isInstanceOf(PoolOverloadException.class).hasMessageContaining("maxBlockingTasks");
@@ -328,7 +316,7 @@ class WorkerPoolTest {
             AtomicReference<Throwable> thrown = new AtomicReference<>();
             List<Thread> callers = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                callers.add(caller(() -> pool.execute(() -> {
+                callers.add(Callers.start(() -> pool.execute(() -> {
                     ran.countDown();
                     blocker.block(); // keep every worker busy, so each caller needs a worker of its own
                 }), thrown));
@@ -565,7 +553,7 @@ class WorkerPoolTest {
             await().until(() -> events.size() == 2);
             Blocker b = Blocker.occupy(pool, 1);
             AtomicReference<Throwable> thrown = new AtomicReference<>();
-            Thread blocked = caller(() -> pool.execute(() -> { }), thrown);
+            Thread blocked = Callers.start(() -> pool.execute(() -> { }), thrown);
             await().until(() -> pool.waiting() == 1);
             assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolOverloadException.class);
             b.open();
@@ -590,7 +578,7 @@ class WorkerPoolTest {
         for (int i = 0; i < 3; i++) {
             AtomicReference<Throwable> thrown = new AtomicReference<>();
             results.add(thrown);
-            callers.add(caller(() -> pool.execute(() -> { }), thrown));
+            callers.add(Callers.start(() -> pool.execute(() -> { }), thrown));
         }
         await().until(() -> pool.waiting() == 3);
         pool.release();
