@@ -14,8 +14,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * ({@link #leave}) unless its task was taken: both happen under the pool's lock, so a task is either taken (and
  * runs) or withdrawn with its caller (and is refused), never both and never neither.
  *
- * <p>Every method but {@link #size()} is called with the pool's lock held; the conditions callers wait on belong to
- * that lock. {@link #size()} is a volatile mirror for lock-free readers.
+ * <p>Every method is called with the pool's lock held; the conditions callers wait on belong to that lock. (The pool
+ * mirrors {@link #size()} in a volatile field of its own for lock-free readers, beside its other hot counters.)
  */
 final class CallerLine {
 
@@ -25,7 +25,6 @@ final class CallerLine {
     private final ReentrantLock lock;
     private final String poolName;
     private final ArrayDeque<BlockedCaller> callers = new ArrayDeque<>();
-    private volatile int size;
 
     /**
      * @param lock     the pool's lock, which guards the line
@@ -36,9 +35,9 @@ final class CallerLine {
         this.poolName = poolName;
     }
 
-    /** @return callers in line; any thread, a snapshot */
+    /** @return callers in line */
     int size() {
-        return size;
+        return callers.size();
     }
 
     /** @return whether nobody is in line */
@@ -61,7 +60,6 @@ final class CallerLine {
     BlockedCaller join(Object task) {
         BlockedCaller me = new BlockedCaller(task, lock.newCondition());
         callers.addLast(me);
-        size = callers.size();
         return me;
     }
 
@@ -106,7 +104,6 @@ final class CallerLine {
      */
     void leave(BlockedCaller me) {
         if (!me.taken && callers.remove(me)) {
-            size = callers.size();
             wakeHead();
         }
     }
@@ -121,7 +118,6 @@ final class CallerLine {
         if (head == null) {
             return null;
         }
-        size = callers.size();
         head.taken = true;
         head.wake.signal();
         return head.task;

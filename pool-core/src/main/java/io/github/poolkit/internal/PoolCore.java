@@ -90,6 +90,8 @@ final class PoolCore {
     private volatile int running;
     /** {@code idle.size()}, for lock-free readers. */
     private volatile int idleCount;
+    /** {@code line.size()}, for lock-free readers: set under the lock after every change to the line. */
+    private volatile int blocked;
 
     /**
      * Creates an open pool with no workers yet.
@@ -166,6 +168,7 @@ final class PoolCore {
                         deadline = System.nanoTime() + waitNanos;
                     }
                     me = line.join(task);
+                    blocked = line.size();
                     continue; // look again: a lock-free poll may have freed a slot before it could see us (invariant 5)
                 }
                 if (!line.await(me, deadline)) {
@@ -175,6 +178,7 @@ final class PoolCore {
         } finally {
             if (me != null) {
                 line.leave(me); // no-op once taken: then the task is accepted
+                blocked = line.size();
             }
             lock.unlock();
         }
@@ -190,6 +194,7 @@ final class PoolCore {
             Object callersTask = line.headTask();
             if (state == State.OPEN && callersTask != null && queue.offer(callersTask) >= 0) {
                 line.serveHead();
+                blocked = line.size();
             }
         } finally {
             lock.unlock();
@@ -354,7 +359,9 @@ final class PoolCore {
                 return null;
             }
             if (!line.isEmpty()) {
-                return line.serveHead(); // run a blocked caller's task instead of going idle (invariant 5)
+                Object callersTask = line.serveHead(); // run it instead of going idle (invariant 5)
+                blocked = line.size();
+                return callersTask;
             }
             if (!threads.pooled()) {
                 retire(w);
@@ -584,7 +591,7 @@ final class PoolCore {
 
     /** @return callers blocked in the line (any thread) */
     int blockedCallers() {
-        return line.size();
+        return blocked;
     }
 
     /** @return tasks in the queue */
