@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -79,7 +78,7 @@ final class PoolCore {
     /** The FIFO queue, lock-free and bounded by {@code queueCapacity}; null when {@code queueCapacity == 0}. */
     private final TaskQueue queue;
     /** Queued mode only: workers handed a task that have not woken up yet; raised under the lock. */
-    private final AtomicInteger waking = new AtomicInteger();
+    private final PaddedCounter waking = new PaddedCounter();
     /** The queue's lock-free side; null without a queue. */
     private final QueuedPath queued;
     private final LiveWorkers workers = new LiveWorkers();
@@ -146,7 +145,7 @@ final class PoolCore {
                 }
                 if ((toStart = popIdle()) != null) {
                     if (queue != null) {
-                        waking.incrementAndGet();
+                        waking.increment();
                     }
                     toStart.give(task);
                     break;
@@ -239,7 +238,7 @@ final class PoolCore {
             return null; // a lock-free poll took it meanwhile
         }
         Worker w = popIdle();
-        waking.incrementAndGet();
+        waking.increment();
         w.give(task);
         return w;
     }
@@ -385,7 +384,7 @@ final class PoolCore {
             return null;
         }
         if (queue != null) {
-            waking.decrementAndGet();
+            waking.decrement();
             if (!queue.isEmpty()) {
                 dispatch(Dispatch.EVEN_IF_WAKING); // awake now: pass the queue's head on to one more (invariant 2)
             }

@@ -1,7 +1,5 @@
 package io.github.poolkit.internal;
 
-import java.util.concurrent.atomic.AtomicInteger;
-
 /**
  * The lock-free side of a queued pool: a caller appends its task without the pool's lock when the locked path would
  * queue it too, and a finishing worker takes its next task without the lock, spinning briefly on an empty queue, so
@@ -16,7 +14,7 @@ final class QueuedPath {
     private final PoolCore pool;
     private final TaskQueue queue;
     /** Workers spinning on the queue, at most {@link SpinPolicy#MAX_QUEUE_SPINNERS}. */
-    private final AtomicInteger spinning = new AtomicInteger();
+    private final PaddedCounter spinning = new PaddedCounter();
 
     QueuedPath(PoolCore pool, TaskQueue queue) {
         this.pool = pool;
@@ -89,7 +87,7 @@ final class QueuedPath {
                     }
                 }
             } finally {
-                spinning.decrementAndGet();
+                spinning.decrement();
             }
         }
         return next;
