@@ -10,6 +10,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 
 /**
  * The workers of a {@link PoolEngine}: at most {@code capacity} of them, an idle-worker store, an optional FIFO queue,
@@ -66,6 +67,8 @@ final class PoolCore {
 
     private final String name;
     private final TaskRunner runner;
+    /** The wait rules in force, read once by each caller that cannot be served at once. */
+    private final Supplier<WaitRules> waitRules;
     private final WorkerThreads threads;
     private final int queueCapacity;
     private final boolean preAlloc;
@@ -95,11 +98,13 @@ final class PoolCore {
     /**
      * Creates an open pool with no workers yet.
      *
-     * @param capacity the most workers; {@code <= 0} means unlimited
-     * @param options  the options, already {@linkplain PoolOptions#validate(int) validated} for this capacity
-     * @param runner   runs the tasks
+     * @param capacity  the most workers; {@code <= 0} means unlimited
+     * @param options   the options, already {@linkplain PoolOptions#validate(int) validated} for this capacity
+     * @param runner    runs the tasks
+     * @param waitRules the wait rules in force (they can change while the pool runs)
      */
-    PoolCore(int capacity, PoolOptions options, TaskRunner runner) {
+    PoolCore(int capacity, PoolOptions options, TaskRunner runner, Supplier<WaitRules> waitRules) {
+        this.waitRules = waitRules;
         this.name = options.name();
         this.runner = runner;
         this.threads = WorkerThreads.of(options);
@@ -116,13 +121,14 @@ final class PoolCore {
 
     /**
      * Accepts a task ({@link TaskRunner#carry carried}): hands it to an idle worker, else reserves a new worker for it,
-     * else queues it, else refuses it or blocks the caller in the line, as {@code rules} allow (see
+     * else queues it, else refuses it or blocks the caller in the line, as the wait rules allow (see
      * {@link PoolEngine#execute(Object, long)} for what it throws).
      */
-    void admit(Object task, WaitRules rules, long timeoutNanos) {
+    void admit(Object task, long timeoutNanos) {
         if (queued != null && queued.tryAppend(task)) {
             return;
         }
+        WaitRules rules = waitRules.get(); // read once: the caller keeps the rules it entered with
         Worker toStart = null;
         Requester requester = Requester.POOL;
         long waitNanos = rules.waitNanosFor(timeoutNanos);

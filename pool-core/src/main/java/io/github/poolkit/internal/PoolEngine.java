@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
@@ -25,8 +24,8 @@ public final class PoolEngine {
     private final String name;
     private final TaskRunner runner;
     private final PoolCore core;
-    /** The options and the wait rules they give, swapped together by {@link #reconfigure}. */
-    private final AtomicReference<Settings> settings;
+    /** The options and the wait rules they give, swapped together by {@link #reconfigure} (under its monitor). */
+    private volatile Settings settings;
 
     /** Options in force, and what they allow a caller that cannot be served at once. */
     private record Settings(PoolOptions options, WaitRules waitRules) {
@@ -44,9 +43,9 @@ public final class PoolEngine {
      */
     public PoolEngine(int capacity, PoolOptions options, Consumer<Object> body) {
         this.name = options.name();
-        this.settings = new AtomicReference<>(new Settings(options));
+        this.settings = new Settings(options);
         this.runner = new TaskRunner(options, body);
-        this.core = new PoolCore(capacity, options, runner);
+        this.core = new PoolCore(capacity, options, runner, this::waitRules);
     }
 
     /**
@@ -71,8 +70,7 @@ public final class PoolEngine {
      */
     public void execute(Object task, long timeoutNanos) {
         try {
-            // read once: a caller keeps the rules it entered with
-            core.admit(runner.carry(task), settings.get().waitRules(), timeoutNanos);
+            core.admit(runner.carry(task), timeoutNanos);
         } catch (RejectedExecutionException e) {
             runner.rejected(e);
             throw e;
@@ -161,7 +159,7 @@ public final class PoolEngine {
 
     /** @return the options the pool was created with, as changed since by {@link #reconfigure} */
     public PoolOptions options() {
-        return settings.get().options();
+        return settings.options();
     }
 
     /**
@@ -174,11 +172,15 @@ public final class PoolEngine {
      */
     public void reconfigure(PoolOptions changed) {
         changed.validate(core.capacity());
-        Settings current;
-        do {
-            current = settings.get();
-            LiveOptions.requireOnlyLiveChanges(current.options(), changed);
-        } while (!settings.compareAndSet(current, new Settings(changed)));
+        synchronized (this) { // one reconfiguration at a time; never held while anything waits
+            LiveOptions.requireOnlyLiveChanges(settings.options(), changed);
+            settings = new Settings(changed);
+        }
+    }
+
+    /** @return the wait rules in force, read by a caller that the pool cannot serve at once */
+    private WaitRules waitRules() {
+        return settings.waitRules();
     }
 
     /** @return the pool's name */
