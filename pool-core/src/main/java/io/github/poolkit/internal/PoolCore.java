@@ -111,7 +111,7 @@ final class PoolCore {
         this.capacity = capacity <= 0 ? -1 : capacity;
         this.queueCapacity = options.queueCapacity();
         this.preAlloc = options.preAlloc();
-        this.expiryNanos = options.disablePurge() || !threads.pooled() ? -1 : WaitRules.saturatedNanos(options.expiry());
+        this.expiryNanos = options.disablePurge() || !threads.pooled() ? -1 : Durations.toNanosSaturated(options.expiry());
         this.line = new CallerLine(lock, name);
         this.idle = IdleWorkers.create(preAlloc, capacity);
         this.queue = queueCapacity == 0 ? null : new TaskQueue(queueCapacity);
@@ -385,7 +385,7 @@ final class PoolCore {
         if (queue != null && !queue.isEmpty()) {
             dispatch(Dispatch.UNLESS_WAKING); // an append may have missed us going idle (invariant 2)
         }
-        Object next = w.awaitHandoff(queue == null ? SpinPolicy.spinsBeforePark(SpinPolicy.HANDOFF_SPINS) : 0);
+        Object next = w.awaitHandoff(queue == null ? Spin.budget(Spin.HANDOFF_SPINS) : 0);
         if (next == Worker.STOP) {
             return null;
         }

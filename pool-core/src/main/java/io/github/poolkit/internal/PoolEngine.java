@@ -113,7 +113,7 @@ public final class PoolEngine {
         if (!release()) {
             throw new PoolClosedException("pool '" + name + "' is already closed");
         }
-        if (!core.awaitTermination(WaitRules.saturatedNanos(timeout), TimeUnit.NANOSECONDS)) {
+        if (!core.awaitTermination(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
             throw new TimeoutException("pool '" + name + "' still has " + core.running() + " workers running and "
                     + core.queuedCount() + " tasks queued after " + timeout);
         }

@@ -13,7 +13,7 @@ final class QueuedPath {
 
     private final PoolCore pool;
     private final TaskQueue queue;
-    /** Workers spinning on the queue, at most {@link SpinPolicy#MAX_QUEUE_SPINNERS}. */
+    /** Workers spinning on the queue, at most {@link Spin#MAX_QUEUE_SPINNERS}. */
     private final PaddedCounter spinning = new PaddedCounter();
 
     QueuedPath(PoolCore pool, TaskQueue queue) {
@@ -79,7 +79,7 @@ final class QueuedPath {
         Object next = null;
         if (mayTakeLockFree() && (next = poll()) == null && startSpinning()) {
             try {
-                int spins = SpinPolicy.spinsBeforePark(SpinPolicy.QUEUE_SPINS);
+                int spins = Spin.budget(Spin.QUEUE_SPINS);
                 for (; spins > 0 && pool.isOpen() && mayTakeLockFree(); spins--) {
                     Thread.onSpinWait();
                     if ((next = poll()) != null) {
@@ -99,9 +99,9 @@ final class QueuedPath {
         return !pool.isStopped() && (c < 0 || pool.running() <= c);
     }
 
-    /** Counts the caller as a spinning worker if fewer than {@link SpinPolicy#MAX_QUEUE_SPINNERS} are. */
+    /** Counts the caller as a spinning worker if fewer than {@link Spin#MAX_QUEUE_SPINNERS} are. */
     private boolean startSpinning() {
-        for (int n; (n = spinning.get()) < SpinPolicy.MAX_QUEUE_SPINNERS; ) {
+        for (int n; (n = spinning.get()) < Spin.MAX_QUEUE_SPINNERS; ) {
             if (spinning.compareAndSet(n, n + 1)) {
                 return true;
             }

@@ -11,6 +11,22 @@ package io.github.poolkit.internal;
  */
 public final class Spin {
 
+    /** Spins of a pool worker waiting for its hand-off in a pool without a queue, where every task is a hand-off. */
+    static final int HANDOFF_SPINS = 128;
+
+    /** Polls of an empty queue by a finishing pool worker before it goes idle. */
+    static final int QUEUE_SPINS = 128;
+
+    /**
+     * The most workers spinning on a pool's queue at once. One keeps a busy pool from parking between tiny tasks;
+     * more would take the cores from the threads that submit (measured: at 64 workers, uncapped spinners starved
+     * them).
+     */
+    static final int MAX_QUEUE_SPINNERS = 1;
+
+    /** Spins while another thread finishes a store it has committed to, before yielding instead. */
+    private static final int SPINS_BEFORE_YIELD = 64;
+
     private static final boolean MULTICORE = Runtime.getRuntime().availableProcessors() > 1;
 
     private Spin() {
@@ -24,5 +40,22 @@ public final class Spin {
      */
     public static int budget(int spins) {
         return MULTICORE && !Thread.currentThread().isVirtual() ? spins : 0;
+    }
+
+    /**
+     * Waits one step for another thread that has committed to a store and is about to make it (it may have been
+     * descheduled in between): spins first, then yields. Unlike a wait that can park, this one cannot end any other
+     * way, so it spins on any thread.
+     *
+     * @param waits the steps waited so far
+     * @return {@code waits + 1}
+     */
+    static int awaitStore(int waits) {
+        if (waits < SPINS_BEFORE_YIELD) {
+            Thread.onSpinWait();
+        } else {
+            Thread.yield();
+        }
+        return waits + 1;
     }
 }

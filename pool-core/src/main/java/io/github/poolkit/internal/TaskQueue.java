@@ -117,7 +117,7 @@ final class TaskQueue {
                 if (h >= tail.index) {
                     return null;
                 }
-                waits = SpinPolicy.awaitStore(waits); // index h is handed out; its task is being stored
+                waits = Spin.awaitStore(waits); // index h is handed out; its task is being stored
                 continue;
             }
             if (!head.advance(h)) {

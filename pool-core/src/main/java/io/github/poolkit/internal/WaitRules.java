@@ -23,7 +23,7 @@ record WaitRules(boolean nonblocking, int maxBlockingTasks, long maxWaitNanos) {
     static WaitRules of(PoolOptions options) {
         Duration maxWait = options.maxWait();
         return new WaitRules(options.nonblocking(), options.maxBlockingTasks(),
-                maxWait == null ? NO_LIMIT : saturatedNanos(maxWait));
+                maxWait == null ? NO_LIMIT : Durations.toNanosSaturated(maxWait));
     }
 
     /**
@@ -56,14 +56,5 @@ record WaitRules(boolean nonblocking, int maxBlockingTasks, long maxWaitNanos) {
     String timedOut(long waitNanos) {
         String waited = Duration.ofNanos(waitNanos).toString().substring(2).toLowerCase();
         return "the caller waited " + waited + (waitNanos == maxWaitNanos ? " (maxWait)" : " (the caller's timeout)");
-    }
-
-    /** @return {@code d} in nanoseconds, {@code Long.MAX_VALUE} (or {@code MIN_VALUE}) when it does not fit */
-    static long saturatedNanos(Duration d) {
-        try {
-            return d.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return d.isNegative() ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
     }
 }

@@ -162,7 +162,7 @@ final class Worker implements Runnable {
      * Waits, on this worker's own thread, until {@link #handOff} gives it something. Stray interrupts (meant for a task
      * that has already finished) are cleared so they cannot turn the wait into a busy loop.
      *
-     * @param spins how many times to spin before parking ({@link SpinPolicy#spinsBeforePark}): worth it in a pool
+     * @param spins how many times to spin before parking ({@link Spin#budget}): worth it in a pool
      *              without a queue, where every task is a hand-off; in a queued pool one worker already spins on the
      *              queue, and idle workers that spun as well would take the cores from the threads that submit
      *              (measured: with 64 workers and one submitter they took 24% of the samples and made throughput
