@@ -1,7 +1,7 @@
 package io.github.poolkit;
 
 import io.github.poolkit.internal.Durations;
-import io.github.poolkit.internal.JobTimer;
+import io.github.poolkit.internal.schedule.JobTimer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -2,8 +2,8 @@ package io.github.poolkit;
 
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 import io.github.poolkit.internal.Durations;
-import io.github.poolkit.internal.SemaphoreWaitQueue;
-import io.github.poolkit.internal.SemaphoreWaiter;
+import io.github.poolkit.internal.semaphore.SemaphoreWaitQueue;
+import io.github.poolkit.internal.semaphore.SemaphoreWaiter;
 import io.github.poolkit.internal.Spin;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

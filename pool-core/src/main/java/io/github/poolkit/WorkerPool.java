@@ -1,6 +1,6 @@
 package io.github.poolkit;
 
-import io.github.poolkit.internal.PoolEngine;
+import io.github.poolkit.internal.pool.PoolEngine;
 
 import java.time.Duration;
 import java.util.Collection;

@@ -12,17 +12,17 @@ package io.github.poolkit.internal;
 public final class Spin {
 
     /** Spins of a pool worker waiting for its hand-off in a pool without a queue, where every task is a hand-off. */
-    static final int HANDOFF_SPINS = 128;
+    public static final int HANDOFF_SPINS = 128;
 
     /** Polls of an empty queue by a finishing pool worker before it goes idle. */
-    static final int QUEUE_SPINS = 128;
+    public static final int QUEUE_SPINS = 128;
 
     /**
      * The most workers spinning on a pool's queue at once. One keeps a busy pool from parking between tiny tasks;
      * more would take the cores from the threads that submit (measured: at 64 workers, uncapped spinners starved
      * them).
      */
-    static final int MAX_QUEUE_SPINNERS = 1;
+    public static final int MAX_QUEUE_SPINNERS = 1;
 
     /** Spins while another thread finishes a store it has committed to, before yielding instead. */
     private static final int SPINS_BEFORE_YIELD = 64;
@@ -50,7 +50,7 @@ public final class Spin {
      * @param waits the steps waited so far
      * @return {@code waits + 1}
      */
-    static int awaitStore(int waits) {
+    public static int awaitStore(int waits) {
         if (waits < SPINS_BEFORE_YIELD) {
             Thread.onSpinWait();
         } else {

@@ -1,0 +1,51 @@
+package io.github.poolkit.internal.pool;
+
+import io.github.poolkit.InvalidOptionException;
+import io.github.poolkit.PoolOptions;
+
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * Which options a running pool can change: only those that rule a caller that cannot be served at once
+ * ({@code maxWait}, {@code maxBlockingTasks}, {@code nonblocking}, read by each caller as it enters). The others shape
+ * the pool's threads, queue and plumbing, which are built when it is created.
+ */
+final class LiveOptions {
+
+    /** An option that is fixed once the pool runs: its name as the builder spells it, and how to read it. */
+    private record Fixed(String name, Function<PoolOptions, Object> value) {
+    }
+
+    private static final Fixed[] FIXED = {
+            new Fixed("name", PoolOptions::name),
+            new Fixed("queueCapacity", PoolOptions::queueCapacity),
+            new Fixed("virtualThreads", PoolOptions::virtualThreads),
+            new Fixed("preAlloc", PoolOptions::preAlloc),
+            new Fixed("threadFactory", PoolOptions::threadFactory),
+            new Fixed("expiry", PoolOptions::expiry),
+            new Fixed("disablePurge", PoolOptions::disablePurge),
+            new Fixed("panicHandler", PoolOptions::panicHandler),
+            new Fixed("listener", PoolOptions::listener),
+            new Fixed("taskDecorator", PoolOptions::taskDecorator),
+    };
+
+    private LiveOptions() {
+    }
+
+    /**
+     * @throws InvalidOptionException naming the first option that differs between {@code current} and {@code changed}
+     *                                but cannot change while the pool runs
+     */
+    static void requireOnlyLiveChanges(PoolOptions current, PoolOptions changed) {
+        for (Fixed f : FIXED) {
+            Object now = f.value().apply(current);
+            Object wanted = f.value().apply(changed);
+            if (!Objects.equals(now, wanted)) {
+                throw new InvalidOptionException(f.name(), wanted, "cannot change while the pool runs (it is "
+                        + now + ")", "keep " + f.name() + " as it is, or create a new pool with it (a restart);"
+                        + " only maxWait, maxBlockingTasks and nonblocking change live");
+            }
+        }
+    }
+}

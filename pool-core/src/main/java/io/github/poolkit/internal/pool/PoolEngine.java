@@ -1,0 +1,235 @@
+package io.github.poolkit.internal.pool;
+
+import io.github.poolkit.internal.Durations;
+import io.github.poolkit.PoolClosedException;
+import io.github.poolkit.PoolOptions;
+import io.github.poolkit.PoolOverloadException;
+import io.github.poolkit.PoolStats;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+
+/**
+ * What {@code WorkerPool} and {@code FuncPool} are made of (ants' {@code poolCommon}): a {@link PoolCore} (the
+ * workers, the queue, the line of blocked callers, and the lock and protocol that keep them consistent), a
+ * {@link TaskRunner} (how a task runs, and who is told), and the options, some of which can change while the pool runs
+ * ({@link #reconfigure}). This class composes them into the pool's life cycle and figures; the two pools differ only
+ * in how a task runs.
+ */
+public final class PoolEngine {
+
+    private final String name;
+    private final TaskRunner runner;
+    private final PoolCore core;
+    /** The options and the wait rules they give, swapped together by {@link #reconfigure} (under its monitor). */
+    private volatile Settings settings;
+
+    /** Options in force, and what they allow a caller that cannot be served at once. */
+    private record Settings(PoolOptions options, WaitRules waitRules) {
+        Settings(PoolOptions options) {
+            this(options, WaitRules.of(options));
+        }
+    }
+
+    /**
+     * Creates an open pool with no workers yet.
+     *
+     * @param capacity the most workers; {@code <= 0} means unlimited
+     * @param options  the options, already {@linkplain PoolOptions#validate(int) validated} for this capacity
+     * @param body     runs one task, as the caller gave it, on a worker thread
+     */
+    public PoolEngine(int capacity, PoolOptions options, Consumer<Object> body) {
+        this.name = options.name();
+        this.settings = new Settings(options);
+        this.runner = new TaskRunner(options, body);
+        this.core = new PoolCore(capacity, options, runner, this::waitRules);
+    }
+
+    /**
+     * Accepts a task: hands it to an idle worker, else starts a worker while there is room, else queues it while the
+     * queue has room, else fails fast or blocks (at most {@code maxWait}) until one of those becomes possible.
+     *
+     * @param task the task; {@code null} is carried as is (a FuncPool argument)
+     * @throws PoolClosedException        if the pool is, or becomes, closed
+     * @throws PoolOverloadException      if the pool cannot take the task now and the caller may not wait (longer)
+     * @throws RejectedExecutionException if interrupted while blocked, or no worker thread could be started
+     */
+    public void execute(Object task) {
+        execute(task, WaitRules.NO_LIMIT);
+    }
+
+    /**
+     * Accepts a task as {@link #execute(Object)} does, blocking at most {@code timeoutNanos} (or {@code maxWait},
+     * whichever is shorter): for timed {@code invokeAll}/{@code invokeAny}.
+     *
+     * @param task         the task
+     * @param timeoutNanos the caller's own limit on the wait; {@code <= 0} does not wait
+     */
+    public void execute(Object task, long timeoutNanos) {
+        try {
+            core.admit(runner.carry(task), timeoutNanos);
+        } catch (RejectedExecutionException e) {
+            runner.rejected(e);
+            throw e;
+        }
+    }
+
+    /** Changes the capacity (see {@link PoolCore#tune}). */
+    public void tune(int capacity) {
+        core.tune(capacity);
+    }
+
+    /**
+     * Closes the pool if it is open: new tasks are refused, blocked callers get {@link PoolClosedException}, idle
+     * workers stop, running and queued tasks finish. A second call is a no-op.
+     *
+     * @return whether this call closed the pool
+     */
+    public boolean release() {
+        return core.transitionTo(PoolCore.State.SHUTDOWN) != null;
+    }
+
+    /**
+     * Closes the pool like {@link #release()}, also taking the queued tasks out and interrupting running ones.
+     *
+     * @return the tasks that were queued and will not run, as the callers gave them
+     */
+    public List<Object> shutdownNow() {
+        List<Object> drained = core.transitionTo(PoolCore.State.STOP);
+        return drained == null ? List.of() : drained.stream().map(runner::unwrap).toList();
+    }
+
+    /**
+     * Releases the pool, then waits until every worker has left it.
+     *
+     * @throws PoolClosedException  if the pool was already closed
+     * @throws TimeoutException     if workers are still running after the timeout
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
+        if (!release()) {
+            throw new PoolClosedException("pool '" + name + "' is already closed");
+        }
+        if (!core.awaitTermination(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
+            throw new TimeoutException("pool '" + name + "' still has " + core.running() + " workers running and "
+                    + core.queuedCount() + " tasks queued after " + timeout);
+        }
+    }
+
+    /** Reopens a closed pool (no-op when open): it accepts tasks again and purges idle workers again. */
+    public void reboot() {
+        core.reboot();
+    }
+
+    /**
+     * Waits until the pool is closed and every worker has left.
+     *
+     * @return whether the pool terminated in time
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        return core.awaitTermination(timeout, unit);
+    }
+
+    /**
+     * Releases the pool and waits until it terminates, as {@link java.util.concurrent.ExecutorService#close()} does:
+     * if interrupted while waiting, stops the pool with {@link #shutdownNow()}, keeps waiting, and returns with the
+     * interrupt status set.
+     */
+    public void closeAndAwait() {
+        boolean interrupted = false;
+        release();
+        while (!core.isTerminated()) {
+            try {
+                core.awaitTermination(1, TimeUnit.DAYS);
+            } catch (InterruptedException e) {
+                if (!interrupted) {
+                    shutdownNow();
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** @return the options the pool was created with, as changed since by {@link #reconfigure} */
+    public PoolOptions options() {
+        return settings.options();
+    }
+
+    /**
+     * Changes the options that can change live ({@link LiveOptions}). A caller reads them once, as it enters
+     * {@link #execute}, so callers already blocked keep the rules they entered with.
+     *
+     * @param changed the new options; every option that cannot change live must equal the current one
+     * @throws io.github.poolkit.InvalidOptionException if an option is invalid, or differs but cannot change live;
+     *                                                  nothing is changed then
+     */
+    public void reconfigure(PoolOptions changed) {
+        changed.validate(core.capacity());
+        synchronized (this) { // one reconfiguration at a time; never held while anything waits
+            LiveOptions.requireOnlyLiveChanges(settings.options(), changed);
+            settings = new Settings(changed);
+        }
+    }
+
+    /** @return the wait rules in force, read by a caller that the pool cannot serve at once */
+    private WaitRules waitRules() {
+        return settings.waitRules();
+    }
+
+    /** @return the pool's name */
+    public String name() {
+        return name;
+    }
+
+    /** @return the capacity, -1 when unlimited */
+    public int capacity() {
+        return core.capacity();
+    }
+
+    /** @return workers alive: busy, idle and not yet purged, or starting */
+    public int running() {
+        return core.running();
+    }
+
+    /** @return {@code max(0, capacity - running)}, -1 when unlimited */
+    public int free() {
+        int c = core.capacity();
+        return c < 0 ? -1 : Math.max(0, c - core.running());
+    }
+
+    /** @return callers blocked in execute plus queued tasks */
+    public int waiting() {
+        return core.blockedCallers() + core.queuedCount();
+    }
+
+    /** @return a snapshot of the pool's figures */
+    public PoolStats stats() {
+        LiveWorkers.Tally tally = core.tally();
+        return new PoolStats(core.capacity(), core.running(), tally.busy(), core.queuedCount(), core.blockedCallers(),
+                tally.completed(), tally.failed(), runner.rejectedCount(), isClosed());
+    }
+
+    /** @return whether the pool has been released (and not rebooted) */
+    public boolean isClosed() {
+        return !core.isOpen();
+    }
+
+    /** @return whether the pool is closed and every worker has left */
+    public boolean isTerminated() {
+        return core.isTerminated();
+    }
+
+    @Override
+    public String toString() {
+        return "pool '" + name + "' [capacity=" + capacity() + ", running=" + running() + ", waiting=" + waiting()
+                + ", " + (core.isOpen() ? "open" : isTerminated() ? "terminated" : "closed") + "]";
+    }
+}

@@ -1,0 +1,280 @@
+package io.github.poolkit.internal.pool;
+
+import io.github.poolkit.internal.Spin;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The FIFO task queue of a queued pool: multi-producer and multi-consumer without a lock, optionally bounded, and able
+ * to take a task back out ({@link #withdraw}) for an appender that finds the pool closed under it.
+ *
+ * <h2>Implementation overview</h2>
+ *
+ * <p>Every task gets an index: {@code tail} is the next index to fill and {@code head} the next to take, both only
+ * ever growing, each in an {@link End} padded onto cache lines of its own. Indices map to slots of fixed-size array
+ * segments linked in index order; a segment is made before any index in it is handed out and is dropped (left to the
+ * collector) once both ends have moved past it, so no slot is ever reused and there is no ABA. One cache-line transfer
+ * carries several tasks, and an append allocates nothing but one segment per {@value #SEGMENT} tasks, where a linked
+ * queue allocates a node per task.
+ *
+ * <ul>
+ *   <li><b>Append</b>: read {@code tail} = t, make sure the segment for t exists, check the bound
+ *       ({@code t - head < capacity}; {@code head} only grows, so a stale read can only under-fill), then CAS
+ *       {@code tail} from t to t + 1. The index is then the appender's alone; it stores the task in its slot. The
+ *       CAS is the append's linearization point: a consumer that sees {@code tail > t} and an empty slot t waits the
+ *       few instructions until the store lands (spinning, then yielding, should the appender be descheduled there;
+ *       as in other array queues, this window is the one place a consumer depends on another thread's progress).</li>
+ *   <li><b>Take</b>: read {@code head} = h and slot h. An empty slot below {@code tail} is being filled (wait); an
+ *       empty slot at {@code tail} means the queue is empty. A task is claimed by CAS of {@code head} from h to h + 1,
+ *       then the slot is CAS'ed from the task to {@link #TAKEN}. A slot already {@code TAKEN} or {@link #WITHDRAWN} is
+ *       skipped by moving {@code head} on.</li>
+ *   <li><b>Withdraw</b>: CAS the slot from the task to {@code WITHDRAWN}. Of a withdraw and a take of the same slot
+ *       exactly one CAS succeeds, so a task is either taken (and runs) or withdrawn (and is rejected), never both and
+ *       never neither.</li>
+ * </ul>
+ *
+ * <p>Memory: {@code head} and {@code tail} are read and CAS'ed with volatile (sequentially consistent) accesses, which
+ * the engine's wake-up protocol relies on: an appender's CAS of {@code tail} and a consumer's later read of
+ * {@code tail} are ordered with the engine's own volatile counters. Slots are written with release and read with
+ * acquire semantics, so whatever the appender did before {@code offer} happens-before the taker uses the task.
+ */
+final class TaskQueue {
+
+    /** Slots per segment; a power of two. */
+    static final int SEGMENT = 1024;
+
+    /** Left in a slot whose task was taken; holds no reference to the task. */
+    private static final Object TAKEN = new Object();
+    /** Left in a slot whose task was taken back by its appender. */
+    private static final Object WITHDRAWN = new Object();
+
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
+
+    /** The most tasks held at once; {@code Long.MAX_VALUE} when unbounded. */
+    private final long capacity;
+    /** Whether there is a bound: an unbounded append need not read {@code head}, the consumers' hot cache line. */
+    private final boolean bounded;
+
+    /** {@code head} and its segment: written by consumers. */
+    private final End head;
+    /** {@code tail} and its segment: written by appenders. */
+    private final End tail;
+
+    /**
+     * Makes an empty queue.
+     *
+     * @param capacity the most tasks held at once, or {@code < 0} for no bound
+     */
+    TaskQueue(int capacity) {
+        this.bounded = capacity >= 0;
+        this.capacity = bounded ? capacity : Long.MAX_VALUE;
+        Segment first = new Segment(0);
+        head = new End(first);
+        tail = new End(first);
+    }
+
+    /**
+     * Appends a task unless the queue is full.
+     *
+     * @param task the task, not null
+     * @return the task's index, for {@link #withdraw}, or -1 when the queue is full
+     */
+    long offer(Object task) {
+        for (;;) {
+            long t = tail.index;
+            Segment s = tail.segmentFor(t, true);
+            if (s == null) {
+                continue; // tail moved on meanwhile
+            }
+            if (bounded && t - head.index >= capacity) {
+                return -1;
+            }
+            if (tail.advance(t)) {
+                SLOT.setRelease(s.slots, (int) (t - s.base), task);
+                return t;
+            }
+        }
+    }
+
+    /**
+     * Takes the task at the head.
+     *
+     * @return the task, or null when the queue is empty
+     */
+    Object poll() {
+        int waits = 0;
+        for (;;) {
+            long h = head.index;
+            Segment s = head.segmentFor(h, false);
+            if (s == null) {
+                if (h >= tail.index) {
+                    return null;
+                }
+                continue; // head moved on, or the next segment is being linked
+            }
+            int i = (int) (h - s.base);
+            Object v = SLOT.getAcquire(s.slots, i);
+            if (v == null) {
+                if (h >= tail.index) {
+                    return null;
+                }
+                waits = Spin.awaitStore(waits); // index h is handed out; its task is being stored
+                continue;
+            }
+            if (!head.advance(h)) {
+                continue;
+            }
+            if (v != TAKEN && v != WITHDRAWN && SLOT.compareAndSet(s.slots, i, v, TAKEN)) {
+                return v;
+            }
+            // skipped: the slot was already taken or withdrawn, or was withdrawn just now
+        }
+    }
+
+    /**
+     * Takes a task back out, unless a consumer has taken it already. Called by the thread that appended it, after
+     * {@link #offer} returned, so the task is in its slot.
+     *
+     * @param index the index {@link #offer} returned for it
+     * @param task  the task
+     * @return whether it was withdrawn: it will not be taken by anyone
+     */
+    boolean withdraw(long index, Object task) {
+        Segment s = head.segment;
+        if (index < s.base) {
+            return false; // consumers are past its whole segment: taken
+        }
+        while (index >= s.base + SEGMENT) {
+            s = s.next; // linked: the index was handed out
+        }
+        int i = (int) (index - s.base);
+        if (!SLOT.compareAndSet(s.slots, i, task, WITHDRAWN)) {
+            return false;
+        }
+        skipWithdrawnHead(); // so that size() drops at once, even in a pool where no worker polls any more
+        return true;
+    }
+
+    /** Moves the head past withdrawn slots (a slot before the head is never withdrawn, so none is left behind it). */
+    private void skipWithdrawnHead() {
+        for (;;) {
+            long h = head.index;
+            Segment s = head.segmentFor(h, false);
+            if (s == null || SLOT.getAcquire(s.slots, (int) (h - s.base)) != WITHDRAWN) {
+                return;
+            }
+            head.advance(h); // or another thread moved it on: look again either way
+        }
+    }
+
+    /** @return whether no index is handed out beyond the head (a withdrawn or just-taken slot may still count) */
+    boolean isEmpty() {
+        return head.index >= tail.index;
+    }
+
+    /** @return how many tasks are queued (a racy snapshot; withdrawn tasks not yet skipped still count) */
+    int size() {
+        long h = head.index;
+        long n = tail.index - h;
+        return n <= 0 ? 0 : (int) Math.min(n, Integer.MAX_VALUE);
+    }
+
+    /** @return whether an {@link #offer} now would find room (a racy snapshot) */
+    boolean hasRoom() {
+        return tail.index - head.index < capacity;
+    }
+
+    /**
+     * One end of the queue: an index and the segment holding it (or an earlier one), written by one side only. The
+     * padding on either side keeps each end on cache lines of its own, so appenders and consumers do not invalidate
+     * each other's index on every task (the JVM lays out the longs, then the references, of a class).
+     */
+    @SuppressWarnings("unused")
+    private static final class End {
+
+        static final VarHandle INDEX;
+        static final VarHandle SEGMENT_REF;
+
+        static {
+            try {
+                MethodHandles.Lookup l = MethodHandles.lookup();
+                INDEX = l.findVarHandle(End.class, "index", long.class);
+                SEGMENT_REF = l.findVarHandle(End.class, "segment", Segment.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        private long p1, p2, p3, p4, p5, p6, p7;
+        volatile long index;
+        volatile Segment segment;
+        private Object r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16;
+
+        End(Segment first) {
+            segment = first;
+        }
+
+        /**
+         * The segment holding index {@code i}, moving this end's segment on to it.
+         *
+         * @param i      an index at or after this end's segment
+         * @param extend whether to make and link missing segments (appenders do; consumers never need to, as an index
+         *               below {@code tail} is always linked)
+         * @return the segment, or null if {@code i} is stale (before this end's segment) or, without
+         *         {@code extend}, not linked yet
+         */
+        Segment segmentFor(long i, boolean extend) {
+            Segment s = segment;
+            while (i >= s.base + SEGMENT) {
+                Segment next = s.next;
+                if (next == null) {
+                    if (!extend) {
+                        return null;
+                    }
+                    next = s.extend();
+                }
+                moveTo(s, next);
+                s = next;
+            }
+            return i < s.base ? null : s;
+        }
+
+        /** Moves the index from {@code from} to {@code from + 1}; false if it was not at {@code from}. */
+        boolean advance(long from) {
+            return INDEX.compareAndSet(this, from, from + 1);
+        }
+
+        /** Moves the segment on from {@code from} to {@code to}, unless another thread did. */
+        private void moveTo(Segment from, Segment to) {
+            SEGMENT_REF.compareAndSet(this, from, to);
+        }
+    }
+
+    /** A run of {@value #SEGMENT} slots, for indices {@code base} to {@code base + SEGMENT - 1}. */
+    private static final class Segment {
+
+        static final VarHandle NEXT;
+
+        static {
+            try {
+                NEXT = MethodHandles.lookup().findVarHandle(Segment.class, "next", Segment.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        final long base;
+        final Object[] slots = new Object[SEGMENT];
+        volatile Segment next;
+
+        Segment(long base) {
+            this.base = base;
+        }
+
+        /** @return the next segment, made and linked now if no other thread has done so */
+        Segment extend() {
+            Segment made = new Segment(base + SEGMENT);
+            return NEXT.compareAndSet(this, null, made) ? made : next;
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.github.poolkit.internal.pool;
+
+import io.github.poolkit.PoolListener;
+import io.github.poolkit.PoolOptions;
+
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
+
+/**
+ * Runs a pool's tasks and reports on them: the body that runs one task, the panic handler for a task that throws,
+ * the listener told of every finished and refused task, and the counts a pool's stats show (completed and failed per
+ * worker, see {@link Worker}; refused here).
+ *
+ * <p>A task travels through the pool in the form {@link #carry} gives it: the caller's object, a stand-in for
+ * {@code null} (a {@code FuncPool} argument; null means "no task" in the pool's slots), and, only when a listener is
+ * set, wrapped with the time it was submitted. {@link #unwrap} turns it back.
+ */
+final class TaskRunner {
+
+    /** Stands for a {@code null} task (a {@code FuncPool} argument), since null means "no task" in the slots. */
+    private static final Object NULL_TASK = new Object();
+
+    private static final System.Logger LOG = System.getLogger("io.github.poolkit");
+
+    private final String poolName;
+    private final Consumer<Object> body;
+    private final Consumer<Throwable> panicHandler;
+    private final PoolListener listener;
+    /** Tasks refused; rejection is not the hot path. */
+    private final LongAdder rejected = new LongAdder();
+
+    /**
+     * @param options the pool's options (name, panic handler, listener)
+     * @param body    runs one task, as the caller gave it
+     */
+    TaskRunner(PoolOptions options, Consumer<Object> body) {
+        this.poolName = options.name();
+        this.body = body;
+        this.panicHandler = options.panicHandler() != null ? options.panicHandler() : this::logPanic;
+        this.listener = options.listener();
+    }
+
+    /** @return the task in the form the pool carries it */
+    Object carry(Object task) {
+        Object carried = task == null ? NULL_TASK : task;
+        return listener == null ? carried : new TimedTask(carried, System.nanoTime());
+    }
+
+    /** @return the task as the caller gave it */
+    Object unwrap(Object carried) {
+        Object task = carried instanceof TimedTask t ? t.task() : carried;
+        return task == NULL_TASK ? null : task;
+    }
+
+    /**
+     * Runs a task on worker {@code w}'s thread, counting it on the worker and telling the panic handler and the
+     * listener; nothing it throws escapes.
+     */
+    void run(Worker w, Object carried) {
+        long submitted = carried instanceof TimedTask t ? t.submittedNanos() : 0;
+        long started = listener == null ? 0 : System.nanoTime();
+        Throwable failure = null;
+        w.countStarted();
+        try {
+            body.accept(unwrap(carried));
+        } catch (Throwable e) {
+            failure = e;
+            panic(e);
+        }
+        w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
+        if (listener != null) {
+            try {
+                listener.taskFinished(started - submitted, System.nanoTime() - started, failure);
+            } catch (Throwable e) {
+                LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + poolName + "' threw", e);
+            }
+        }
+    }
+
+    /** Counts a refused task and tells the listener. */
+    void rejected(RuntimeException reason) {
+        rejected.increment();
+        if (listener != null) {
+            try {
+                listener.taskRejected(reason);
+            } catch (Throwable e) {
+                LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + poolName + "' threw", e);
+            }
+        }
+    }
+
+    /** @return tasks refused since the pool was created */
+    long rejectedCount() {
+        return rejected.sum();
+    }
+
+    /** Hands a failure to the panic handler; a handler that throws is logged. */
+    void panic(Throwable e) {
+        try {
+            panicHandler.accept(e);
+        } catch (Throwable handlerFailure) {
+            handlerFailure.addSuppressed(e);
+            LOG.log(System.Logger.Level.ERROR, "the panic handler of pool '" + poolName + "' threw", handlerFailure);
+        }
+    }
+
+    private void logPanic(Throwable e) {
+        LOG.log(System.Logger.Level.ERROR, "a task of pool '" + poolName + "' threw", e);
+    }
+
+    /** A task with the time it was submitted; only made when a {@link PoolListener} is set. */
+    private record TimedTask(Object task, long submittedNanos) {
+    }
+}

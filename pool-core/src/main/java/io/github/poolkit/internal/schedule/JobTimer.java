@@ -1,0 +1,501 @@
+package io.github.poolkit.internal.schedule;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
+
+/**
+ * The engine of a delay scheduler: the pending jobs, ordered by deadline in a {@link TimerHeap}, and one timer thread
+ * that waits for the first deadline and hands each due job to an executor (the scheduler's worker pool). The executor
+ * must never block in {@code execute} (an unbounded queue), so a slow or busy pool delays jobs but never stalls the
+ * timer thread or the threads that schedule.
+ *
+ * <p>Implementation overview.
+ * <ul>
+ *   <li>{@code lock} guards the heap (and so every pending job's deadline, sequence and heap index),
+ *       {@code handedOver}, {@code dispatching}, {@code nextSequence}, {@code runState} writes and {@code timerDone}
+ *       writes. It is held only for O(log n) heap operations and O(1) bookkeeping, never while calling the executor
+ *       or a job (shutdown's O(n) sweeps excepted).</li>
+ *   <li>Invariant: a job is in the heap exactly when it is pending (scheduled with a positive delay, or periodic
+ *       between runs, and not yet due-and-taken, cancelled or swept by a shutdown); {@link #pending()} is the heap's
+ *       size read under the lock, so it is exact at the moment it is read.</li>
+ *   <li>{@code available} is signalled when a new job becomes the head of the heap (the timer may have to wake up
+ *       earlier) and when the run state changes; the timer thread waits on it with a timeout equal to the head's
+ *       delay. Adding a job that is not the new head signals nothing, so most schedules touch no other thread.</li>
+ *   <li>Due jobs are taken in batches of at most {@value #BATCH} under the lock and handed to the executor after it is
+ *       released. A job is due when {@code nanoTime() - deadline >= 0}, checked after every wake-up (timed waits may
+ *       return early), so no job ever starts before its deadline.</li>
+ *   <li>Jobs with a delay &lt;= 0 bypass the heap and the timer thread: the scheduling thread hands them to the
+ *       executor itself.</li>
+ *   <li>Invariant: a periodic job that is not done is either in the heap or in {@code handedOver} (handed to the
+ *       executor: waiting in its queue, running, or between its run and its rescheduling), never both. It moves
+ *       between the two under the lock: into {@code handedOver} when the timer takes it from the heap (or when it is
+ *       scheduled with no delay), back into the heap in {@link #reschedule}, out of both in {@link #remove} when it
+ *       is done. So {@link #shutdown()} finds every live periodic job under the lock and cancels it at once, including
+ *       one that is due and waits in the executor's queue for a busy worker.</li>
+ *   <li>{@code dispatching} is true while the timer thread holds a batch of due jobs it has taken from the heap but
+ *       not yet handed to the executor.</li>
+ *   <li>{@code runState}: RUNNING, SHUTDOWN, STOP, in that order; it only ever increases. In SHUTDOWN no job is
+ *       accepted, every periodic job that was not done has been cancelled (a running one finishes its run), and the
+ *       one-shot jobs left in the heap still run; the timer thread exits once the heap is empty (it never grows again).
+ *       In STOP the heap has been emptied and its jobs cancelled; the timer thread exits at once. The timer is
+ *       finished ({@link #finish()}: the executor shut down, queued jobs still run unless shutdownNow took them, then
+ *       {@code timerDone} set) by the timer thread when it exits, or at once by {@code shutdown}/{@code shutdownNow}
+ *       when the heap is empty and the timer thread is not dispatching: then nothing can reach the executor through
+ *       the timer any more, and a scheduler with nothing pending and nothing running is terminated when
+ *       {@code shutdown} returns. The timer is terminated when {@code timerDone} is set and the executor has
+ *       terminated.
+ *       {@code runState} and {@code timerDone} are volatile so that racy readers ({@link #acceptsPeriodicRuns()},
+ *       {@link #isShutdown()}, {@link #isTerminated()}, the heap-bypassing schedule path) see the latest value; a
+ *       reader racing with a transition sees either side, which every caller tolerates: a schedule that races with a
+ *       shutdown is either rejected, or accepted and then treated like every job accepted before it (the executor
+ *       itself rejects it once the timer has shut it down).</li>
+ *   <li>The timer thread ignores interrupts: only the run state stops it. If it ever dies of an unexpected
+ *       exception, it moves to STOP and cancels what is left, so no future waits forever and no job is accepted that
+ *       would never run.</li>
+ * </ul>
+ */
+public final class JobTimer {
+
+    /** The longest delay or period honoured, about 146 years; longer ones are capped to it (see {@link TimerHeap}). */
+    public static final long MAX_DELAY_NANOS = Long.MAX_VALUE >>> 1;
+
+    private static final int BATCH = 256;
+
+    private static final System.Logger LOG = System.getLogger("io.github.poolkit");
+
+    private static final int RUNNING = 0;
+    private static final int SHUTDOWN = 1;
+    private static final int STOP = 2;
+
+    private final String name;
+    private final ExecutorService executor;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition available = lock.newCondition();
+    private final Condition terminated = lock.newCondition();
+    private final TimerHeap<ScheduledJob<?>> heap = new TimerHeap<>();
+    private final Set<ScheduledJob<?>> handedOver = new HashSet<>();
+    private final UnaryOperator<Runnable> decorator;
+    private final Thread thread;
+
+    private long nextSequence;
+    private boolean dispatching;
+    private volatile int runState = RUNNING;
+    private volatile boolean timerDone;
+
+    private JobTimer(String name, ExecutorService executor, UnaryOperator<Runnable> decorator) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.executor = Objects.requireNonNull(executor, "executor");
+        this.decorator = decorator;
+        this.thread = Thread.ofPlatform().name(name + "-timer").daemon(true).unstarted(this::timerLoop);
+    }
+
+    /**
+     * Creates a timer and starts its thread, a platform daemon thread named {@code <name>-timer} (daemon, so that a
+     * forgotten scheduler does not keep the JVM alive; its jobs run on the executor's threads).
+     *
+     * @param name     the scheduler's name, used in the thread's name and in messages
+     * @param executor where due jobs run; its {@code execute} must never block; the timer owns it and shuts it down
+     * @param decorator wraps each job once, when it is scheduled, on the scheduling thread; {@code null} for none
+     * @return the running timer
+     */
+    public static JobTimer start(String name, ExecutorService executor, UnaryOperator<Runnable> decorator) {
+        JobTimer timer = new JobTimer(name, executor, decorator);
+        timer.thread.start();
+        return timer;
+    }
+
+    /**
+     * Schedules a one-shot or periodic job running {@code task}.
+     *
+     * @param task       what to run
+     * @param delayNanos the delay before the first run; {@code <= 0} hands the job to the executor at once
+     * @param period     0 for one run, {@code p > 0} for fixed rate p, {@code -p < 0} for fixed delay p (nanoseconds,
+     *                   {@code p <= MAX_DELAY_NANOS})
+     * @return the job
+     * @throws RejectedExecutionException if the timer is shut down
+     */
+    public ScheduledJob<Void> schedule(Runnable task, long delayNanos, long period) {
+        return enqueue(new ScheduledJob<>(this, task, period), delayNanos);
+    }
+
+    /**
+     * Schedules a one-shot job calling {@code task}.
+     *
+     * @param task       what to call
+     * @param delayNanos the delay; {@code <= 0} hands the job to the executor at once
+     * @param <V>        the result type
+     * @return the job
+     * @throws RejectedExecutionException if the timer is shut down
+     */
+    public <V> ScheduledJob<V> schedule(Callable<V> task, long delayNanos) {
+        return enqueue(new ScheduledJob<>(this, task), delayNanos);
+    }
+
+    /** @return the number of pending jobs (see the class comment), exact when read */
+    public int pending() {
+        lock.lock();
+        try {
+            return heap.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Stops accepting jobs and cancels every periodic job that is not done: pending, due and waiting for a worker, or
+     * running (a running one finishes its current run); pending one-shot jobs still run. If no one-shot job is pending
+     * the timer finishes before this returns. Returns without waiting for any job. Idempotent.
+     */
+    public void shutdown() {
+        List<ScheduledJob<?>> periodic;
+        boolean finishNow;
+        lock.lock();
+        try {
+            if (runState != RUNNING) {
+                return;
+            }
+            runState = SHUTDOWN;
+            periodic = heap.removeIf(ScheduledJob::isPeriodic);
+            periodic.addAll(handedOver);
+            finishNow = heap.isEmpty() && !dispatching;
+            available.signal();
+        } finally {
+            lock.unlock();
+        }
+        periodic.forEach(job -> job.cancel(false));
+        if (finishNow) {
+            finish();
+        }
+    }
+
+    /**
+     * Stops accepting jobs, cancels every pending job and every job waiting in the executor's queue, and interrupts
+     * running ones (the executor's {@code shutdownNow}).
+     *
+     * @return the cancelled jobs: the pending ones, then those taken from the executor's queue
+     */
+    public List<Runnable> shutdownNow() {
+        List<ScheduledJob<?>> drained;
+        boolean finishNow;
+        lock.lock();
+        try {
+            runState = STOP;
+            drained = heap.clear();
+            finishNow = !dispatching;
+            available.signal();
+        } finally {
+            lock.unlock();
+        }
+        List<Runnable> cancelled = new ArrayList<>(drained);
+        cancelled.addAll(executor.shutdownNow());
+        for (Runnable job : cancelled) {
+            if (job instanceof ScheduledJob<?> scheduled) {
+                scheduled.cancel(false);
+            }
+        }
+        if (finishNow) {
+            finish();
+        }
+        return cancelled;
+    }
+
+    /** @return whether {@link #shutdown()} or {@link #shutdownNow()} was called */
+    public boolean isShutdown() {
+        return runState != RUNNING;
+    }
+
+    /** @return whether the timer thread has exited and the executor has terminated */
+    public boolean isTerminated() {
+        return timerDone && executor.isTerminated();
+    }
+
+    /**
+     * Waits until {@link #isTerminated()}, or the timeout elapses.
+     *
+     * @param timeout the longest wait
+     * @param unit    its unit
+     * @return whether terminated
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        long nanos = unit.toNanos(timeout);
+        long deadline = System.nanoTime() + nanos;
+        lock.lockInterruptibly();
+        try {
+            while (!timerDone) {
+                if (nanos <= 0L) {
+                    return false;
+                }
+                nanos = terminated.awaitNanos(nanos);
+            }
+        } finally {
+            lock.unlock();
+        }
+        return executor.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+    }
+
+    @Override
+    public String toString() {
+        String state = switch (runState) {
+            case RUNNING -> "running";
+            case SHUTDOWN -> "shutting down";
+            default -> "stopped";
+        };
+        return "JobTimer[" + name + ", " + (isTerminated() ? "terminated" : state) + ", pending=" + pending() + "]";
+    }
+
+    /** @return whether periodic jobs may still run: false once shut down */
+    boolean acceptsPeriodicRuns() {
+        return runState == RUNNING;
+    }
+
+    /**
+     * Puts a periodic job that has just run back into the heap, due one period after its last deadline (fixed rate)
+     * or after now (fixed delay). A fixed-rate job that has fallen behind is due at once. Called by the job, on the
+     * thread that ran it.
+     *
+     * @param job the job
+     * @return false if the job must be cancelled because the timer takes no more periodic runs
+     */
+    boolean reschedule(ScheduledJob<?> job) {
+        long period = job.period();
+        long now = System.nanoTime();
+        lock.lock();
+        try {
+            if (runState != RUNNING) {
+                return false;
+            }
+            // skip a job cancelled meanwhile, or already re-added by a concurrent run() of the same job
+            if (!job.isDone() && job.heapIndex == TimerHeap.NOT_IN_HEAP) {
+                handedOver.remove(job);
+                job.deadline = period > 0 ? job.deadline + period : now - period;
+                insert(job);
+            }
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Forgets a job that is done (cancelled, or a periodic job that failed): removes it from the heap in O(log n), or
+     * from the periodic jobs handed to the executor.
+     *
+     * @param job the job
+     */
+    void remove(ScheduledJob<?> job) {
+        lock.lock();
+        try {
+            if (job.isPeriodic()) {
+                handedOver.remove(job);
+            }
+            if (heap.remove(job) && runState != RUNNING && heap.isEmpty()) {
+                available.signal(); // shutting down: the timer waits for nothing now and may finish
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Wraps a job's body in the decorator, if there is one. Called on the scheduling thread, once per job.
+     *
+     * @param body what the job runs
+     * @return the decorated body
+     */
+    Runnable decorate(Runnable body) {
+        return decorator == null ? body
+                : Objects.requireNonNull(decorator.apply(body), "the task decorator returned null; return a Runnable");
+    }
+
+    private <V> ScheduledJob<V> enqueue(ScheduledJob<V> job, long delayNanos) {
+        long now = System.nanoTime();
+        boolean due = delayNanos <= 0L;
+        job.deadline = due ? now : now + Math.min(delayNanos, MAX_DELAY_NANOS);
+        if (due && !job.isPeriodic()) { // the common submit path: no lock
+            if (runState != RUNNING) {
+                throw rejected();
+            }
+            executor.execute(job); // unbounded queue: never blocks; rejects only once the timer has finished
+            return job;
+        }
+        lock.lock();
+        try {
+            if (runState != RUNNING) {
+                throw rejected();
+            }
+            if (due) {
+                handedOver.add(job); // before execute: shutdown must find it (see the class comment)
+            } else {
+                insert(job);
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (due) {
+            executor.execute(job);
+        }
+        return job;
+    }
+
+    /** Adds a job whose deadline is set; wakes the timer if the job is the new head. Lock held. */
+    private void insert(ScheduledJob<?> job) {
+        job.sequence = nextSequence++;
+        heap.add(job);
+        if (job.heapIndex == 0) {
+            available.signal();
+        }
+    }
+
+    private RejectedExecutionException rejected() {
+        return new RejectedExecutionException("scheduler '" + name + "' is shut down and accepts no new jobs;"
+                + " schedule on a new scheduler instead");
+    }
+
+    private void timerLoop() {
+        ScheduledJob<?>[] batch = new ScheduledJob<?>[BATCH];
+        boolean normalExit = false;
+        try {
+            int n;
+            while ((n = awaitDueJobs(batch)) > 0) {
+                for (int i = 0; i < n; i++) {
+                    dispatch(batch[i]);
+                    batch[i] = null; // only once handed over: should dispatch throw, exit() cancels it
+                }
+            }
+            normalExit = true;
+        } catch (Throwable t) {
+            LOG.log(System.Logger.Level.ERROR, "the timer thread of scheduler '" + name + "' failed; the scheduler"
+                    + " stops and cancels its pending jobs", t);
+        } finally {
+            exit(normalExit, batch);
+        }
+    }
+
+    /**
+     * Waits until the head of the heap is due, then moves due jobs (at most {@code batch.length}) into {@code batch}.
+     *
+     * @return how many jobs were taken, or 0 when the timer thread must exit
+     */
+    private int awaitDueJobs(ScheduledJob<?>[] batch) {
+        lock.lock();
+        try {
+            dispatching = false; // the previous batch, if any, has been handed over
+            for (;;) {
+                if (runState == STOP) {
+                    return 0;
+                }
+                ScheduledJob<?> head = heap.peek();
+                if (head == null) {
+                    if (runState == SHUTDOWN) {
+                        return 0;
+                    }
+                    available.awaitUninterruptibly();
+                    continue;
+                }
+                long now = System.nanoTime();
+                long wait = head.deadline - now;
+                if (wait > 0L) {
+                    awaitIgnoringInterrupts(wait);
+                    continue;
+                }
+                int n = 0;
+                do {
+                    ScheduledJob<?> job = heap.poll();
+                    if (job.isPeriodic()) {
+                        handedOver.add(job);
+                    }
+                    batch[n++] = job;
+                    head = heap.peek();
+                } while (n < batch.length && head != null && head.deadline - now <= 0L);
+                dispatching = true;
+                return n;
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void awaitIgnoringInterrupts(long nanos) {
+        try {
+            available.awaitNanos(nanos);
+        } catch (InterruptedException ignored) {
+            // only the run state stops the timer; the caller re-checks everything
+        }
+    }
+
+    /**
+     * Hands a due job to the executor. If the executor refuses it because {@link #shutdownNow()} closed it meanwhile,
+     * the job is cancelled like the other pending jobs; if it refuses for another reason (it could not start a worker
+     * thread), the job fails with that reason, which is also logged since no caller is there to see it.
+     */
+    private void dispatch(ScheduledJob<?> job) {
+        try {
+            executor.execute(job);
+        } catch (RejectedExecutionException e) {
+            if (runState == STOP) {
+                job.cancel(false);
+            } else {
+                LOG.log(System.Logger.Level.ERROR, "scheduler '" + name + "' could not hand a due job to its pool;"
+                        + " the job fails", e);
+                job.fail(e);
+            }
+        }
+    }
+
+    /**
+     * Ends the timer: after a failure, stops everything and cancels what is left (in the heap, and in the batch being
+     * handed over); then shuts the executor down and marks the timer done.
+     */
+    private void exit(boolean normalExit, ScheduledJob<?>[] batch) {
+        List<ScheduledJob<?>> orphans = new ArrayList<>();
+        if (!normalExit) {
+            lock.lock();
+            try {
+                runState = STOP;
+                orphans.addAll(heap.clear());
+            } finally {
+                lock.unlock();
+            }
+            for (ScheduledJob<?> job : batch) {
+                if (job != null) {
+                    orphans.add(job);
+                }
+            }
+        }
+        try {
+            orphans.forEach(job -> job.cancel(false));
+        } finally {
+            finish();
+        }
+    }
+
+    /**
+     * Shuts the executor down and marks the timer done. Called once the heap is empty for good and the timer thread
+     * hands nothing more to the executor; by the timer thread as it exits, or earlier by a shutdown (then twice, which
+     * is harmless: both steps are idempotent).
+     */
+    private void finish() {
+        try {
+            executor.shutdown();
+        } finally {
+            lock.lock();
+            try {
+                timerDone = true;
+                terminated.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+}
