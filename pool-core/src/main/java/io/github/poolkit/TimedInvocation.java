@@ -14,10 +14,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Timed {@code invokeAll} and {@code invokeAny} whose timeout also bounds the time spent blocked in {@code execute} on a
- * full pool (the versions {@link java.util.concurrent.AbstractExecutorService} inherits only time the wait for
- * results). Each task is submitted with what is left of the timeout; a task that cannot be placed in time counts as
- * not finished in time, and is never run.
+ * Timed {@code invokeAll} and {@code invokeAny} whose timeout also bounds the time spent blocked in
+ * {@code execute} on a full pool (those of {@link java.util.concurrent.AbstractExecutorService} only time the wait
+ * for results). Each task is submitted with what is left of the timeout; a task that cannot be placed in time counts
+ * as not finished in time, and is never run.
  */
 final class TimedInvocation {
 

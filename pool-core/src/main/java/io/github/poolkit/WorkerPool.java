@@ -118,8 +118,8 @@ public final class WorkerPool extends AbstractExecutorService implements Pool {
     }
 
     /**
-     * As {@link java.util.concurrent.ExecutorService#invokeAll(Collection, long, TimeUnit)}; the timeout also bounds the
-     * time spent blocked on a full pool: tasks that could not be placed in time are returned cancelled, never run.
+     * As {@link java.util.concurrent.ExecutorService#invokeAll(Collection, long, TimeUnit)}; the timeout also bounds
+     * the time spent blocked on a full pool: tasks that could not be placed in time are returned cancelled, never run.
      */
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
@@ -128,8 +128,8 @@ public final class WorkerPool extends AbstractExecutorService implements Pool {
     }
 
     /**
-     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection, long, TimeUnit)}; the timeout also bounds the
-     * time spent blocked on a full pool.
+     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection, long, TimeUnit)}; the timeout also bounds
+     * the time spent blocked on a full pool.
      */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)

@@ -38,7 +38,7 @@ import java.util.function.Supplier;
  *       CAS accesses are sequentially consistent): an appender appends, then reads {@code idleCount}, {@code waking},
  *       {@code running} and {@code state}; a worker going idle publishes {@code idleCount}, a woken worker decrements
  *       {@code waking}, a retiring one decrements {@code running}, then each looks at the queue. Whoever sees a task
- *       beside an idle worker or room calls {@link #dispatch()}. While a worker handed a task has not woken, appenders
+ *       beside an idle worker or room calls {@link #dispatch}. While a worker handed a task has not woken, appenders
  *       leave the queue to it: awake, it passes the head on to one more idle worker (one wake-up drains a run).</li>
  *   <li>If the queue is non-empty, a worker is running and will take from it: a lock-free append happens only when
  *       {@code running >= capacity >= 1} or beside a waking worker; a worker retires only when surplus, when the pool
@@ -65,7 +65,7 @@ final class PoolCore {
     private enum Requester { CALLER, POOL }
 
     /** Whether {@link #dispatchLocked} hands the queue's head to an idle worker while another one is waking. */
-    private enum Dispatch { UNLESS_WAKING, EVEN_IF_WAKING }
+    enum Dispatch { UNLESS_WAKING, EVEN_IF_WAKING }
 
     private final String name;
     private final TaskRunner runner;
@@ -97,14 +97,7 @@ final class PoolCore {
     /** {@code line.size()}, for lock-free readers: set under the lock after every change to the line. */
     private volatile int blocked;
 
-    /**
-     * Creates an open pool with no workers yet.
-     *
-     * @param capacity  the most workers; {@code <= 0} means unlimited
-     * @param options   the options, already {@linkplain PoolOptions#validate(int) validated} for this capacity
-     * @param runner    runs the tasks
-     * @param waitRules the wait rules in force (they can change while the pool runs)
-     */
+    /** An open pool of at most {@code capacity} workers ({@code <= 0}: unlimited); the options are validated. */
     PoolCore(int capacity, PoolOptions options, TaskRunner runner, Supplier<WaitRules> waitRules) {
         this.waitRules = waitRules;
         this.name = options.name();
@@ -113,7 +106,8 @@ final class PoolCore {
         this.capacity = capacity <= 0 ? -1 : capacity;
         this.queueCapacity = options.queueCapacity();
         this.preAlloc = options.preAlloc();
-        this.expiryNanos = options.disablePurge() || !threads.pooled() ? -1 : Durations.toNanosSaturated(options.expiry());
+        boolean purged = threads.pooled() && !options.disablePurge();
+        this.expiryNanos = purged ? Durations.toNanosSaturated(options.expiry()) : -1;
         this.line = new CallerLine(lock, name);
         this.idle = IdleWorkers.create(preAlloc, capacity);
         this.queue = queueCapacity == 0 ? null : new TaskQueue(queueCapacity);
@@ -208,12 +202,8 @@ final class PoolCore {
         }
     }
 
-    /** Gets a queued task moving if it sits beside an idle worker or free room (invariant 2). */
-    void dispatch() {
-        dispatch(Dispatch.UNLESS_WAKING);
-    }
-
-    private void dispatch(Dispatch mode) { // see dispatchLocked
+    /** Gets a queued task moving if it sits beside an idle worker or free room (invariant 2); see dispatchLocked. */
+    void dispatch(Dispatch mode) {
         Worker w;
         lock.lock();
         try {
@@ -227,9 +217,8 @@ final class PoolCore {
     }
 
     /**
-     * Hands the head of the queue to an idle worker (unless another worker is waking and will do it), or reserves a
-     * worker for the queue when none is idle and there is room. Lock held. Returns the worker to
-     * {@link #wakeOrLaunch} once the lock is released, or null.
+     * Hands the queue's head to an idle worker (unless one is waking and will), or reserves a worker for the queue if
+     * none is idle and there is room. Lock held. Returns the worker to {@link #wakeOrLaunch} after unlocking, or null.
      */
     private Worker dispatchLocked(Dispatch mode) {
         if (queue == null || queue.isEmpty() || state == State.STOP) {
@@ -260,11 +249,7 @@ final class PoolCore {
         }
     }
 
-    /**
-     * Starts the thread of a reserved worker; lock not held. If that fails, the worker is retired, and the failure
-     * goes to the caller whose task it carried, or else to the panic handler (a worker started for the queue had taken
-     * nothing from it).
-     */
+    /** Starts a reserved worker's thread (lock not held); on failure retires it and tells its requester. */
     private void launch(Worker w, Requester requester) {
         try {
             threads.start(w);

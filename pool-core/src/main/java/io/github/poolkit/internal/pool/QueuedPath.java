@@ -43,7 +43,7 @@ final class QueuedPath {
             return !queue.withdraw(index, task); // withdrawn: the locked path refuses it
         }
         if (!queueIsNext()) {
-            pool.dispatch();
+            pool.dispatch(PoolCore.Dispatch.UNLESS_WAKING);
         }
         return true;
     }
