@@ -17,7 +17,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -190,7 +189,6 @@ class DashboardBrowserTest {
     }
 
     @Test
-    @Disabled("needs the PoolStats task counters from core-engine")
     void refusedJobsAreCountedOnThePoolsCard() {
         wait.until(page -> number("pool-reports-running") == 0 && number("pool-reports-waiting") == 0);
         long rejectedBefore = number("pool-reports-rejected");

@@ -9,7 +9,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -117,7 +116,6 @@ class PoolsActuatorHttpTests {
     }
 
     @Test
-    @Disabled("needs Pool.reconfigure from core-engine and PermitSemaphore.resize from core-misc")
     void changesMaxWaitNonblockingAndASemaphoresSizeOverHttp() throws Exception {
         HttpResponse<String> pool = post("/actuator/pools/resizable",
                 "{\"maxWait\": \"200ms\", \"maxBlockingTasks\": 3, \"nonblocking\": true}");

@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -161,7 +160,6 @@ class PoolsEndpointTests {
     }
 
     @Test
-    @Disabled("needs Pool.reconfigure from core-engine")
     void maxWaitMaxBlockingTasksAndNonblockingChangeLive() {
         runner.run(context -> {
             PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);

@@ -10,7 +10,6 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -102,7 +101,6 @@ class PoolkitRefreshTests {
     }
 
     @Test
-    @Disabled("needs Pool.reconfigure from core-engine")
     void maxWaitMaxBlockingTasksAndNonblockingAreApplied() {
         runner.run(context -> {
             refresh(context, Map.of("poolkit.pools.reports.max-wait", "250ms",
