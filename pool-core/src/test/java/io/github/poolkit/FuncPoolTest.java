@@ -33,7 +33,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Behaviour of {@link FuncPool} as API.md states it. Blocking functions wait on {@link #gate}; what has started is
+ * Behaviour of {@link FuncPool} as its javadoc states it. Blocking functions wait on {@link #gate}; what has started is
  * read from {@link #started}; callers that may block run on {@link #callers}. No test sleeps to synchronise.
  */
 @Timeout(20)

@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Abuse of {@link PoolOptions}: every option with null, negative, zero and huge values. Options are checked together
- * when a pool is created (API.md), so a bad combination fails there with an {@link IllegalArgumentException} whose
+ * when a pool is created ({@link PoolOptions#validate(int)}), so a bad combination fails there with an {@link IllegalArgumentException} whose
  * message names the option, the value and the fix; a huge {@code preAlloc} must fail that way too, not with an
  * {@link OutOfMemoryError}.
  */

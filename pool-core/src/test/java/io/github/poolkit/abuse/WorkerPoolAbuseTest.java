@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Abuse of {@link WorkerPool}'s public entry points: null, negative, zero and huge arguments, and every call on a
- * released pool. Each case either works as API.md says or fails at once with a clear exception; none may hang, leak a
+ * released pool. Each case either works as the javadoc says or fails at once with a clear exception; none may hang, leak a
  * thread or corrupt the pool for later use.
  */
 @Timeout(20)
