@@ -1,12 +1,10 @@
 package io.github.poolkit.autoconfigure;
 
 import java.util.Map;
-import java.util.function.Function;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -15,11 +13,13 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
+import org.springframework.util.ClassUtils;
 
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
-import io.github.poolkit.autoconfigure.PoolkitProperties.NamedPool;
 import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
+import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
+import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
 
 /**
  * Registers one bean per key of {@code poolkit.pools} ({@link WorkerPool}) and of {@code poolkit.semaphores}
@@ -27,20 +27,27 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
  * {@link Environment}, because bean definitions must exist before any bean (and so before {@link PoolkitProperties})
  * is created; the beans themselves are built later by {@link PoolkitFactory} from the bound properties.
  *
+ * <p>Each definition names a factory method of the {@link PoolkitFactory} bean with the key as its argument (never an
+ * instance supplier), so that Spring's AOT engine can turn it into code; in an AOT-processed application the set of
+ * named beans is therefore the one configured at build time, as with any other bean condition.
+ *
  * <p>An entry with {@code enabled: false} is skipped, and so is a name already taken by another bean definition (the
- * user's bean wins; this is logged). A pool and a semaphore of the same name stop start-up with an
- * {@link InvalidPoolkitPropertyException}.
+ * application's bean wins; logged at WARN, naming the key and the bean). A pool and a semaphore of the same name stop
+ * start-up with an {@link InvalidPoolkitPropertyException}. A semaphore of {@code scope: cluster} is left to the
+ * pool-redis module's auto-configuration; without that module on the class path it stops start-up too.
  *
  * <p>Pool beans get {@code release} as their destroy method instead of the inferred {@code close()}, which would
  * wait without a limit: {@link PoolkitLifecycle} has already released them with a timeout by then, and a second
  * {@code release()} is a no-op.
  */
-class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanFactoryAware {
+class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
+
+    /** The class that the pool-redis module brings; a cluster semaphore needs it. */
+    static final String CLUSTER_SEMAPHORE_CLASS = "io.github.poolkit.redis.RedisPermitSemaphore";
 
     private static final Log logger = LogFactory.getLog(NamedBeansRegistrar.class);
 
     private Environment environment;
-    private BeanFactory beanFactory;
 
     @Override
     public void setEnvironment(Environment environment) {
@@ -48,14 +55,9 @@ class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
     }
 
     @Override
-    public void setBeanFactory(BeanFactory beanFactory) {
-        this.beanFactory = beanFactory;
-    }
-
-    @Override
     public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
         Binder binder = Binder.get(environment);
-        Map<String, NamedPool> pools = binder.bind("poolkit.pools", Bindable.mapOf(String.class, NamedPool.class))
+        Map<String, Pool> pools = binder.bind("poolkit.pools", Bindable.mapOf(String.class, Pool.class))
                 .orElse(Map.of());
         Map<String, NamedSemaphore> semaphores = binder
                 .bind("poolkit.semaphores", Bindable.mapOf(String.class, NamedSemaphore.class))
@@ -68,27 +70,56 @@ class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
         }
         pools.forEach((name, pool) -> {
             if (pool.isEnabled()) {
-                register(registry, name, WorkerPool.class, factory -> factory.namedPool(name), "release");
+                register(registry, "poolkit.pools." + name, name, WorkerPool.class, "namedPool", "release");
             }
         });
         semaphores.forEach((name, semaphore) -> {
-            // scope: cluster entries are registered by PoolkitRedisAutoConfiguration
-            if (semaphore.isEnabled() && semaphore.getScope() != PoolkitProperties.Scope.CLUSTER) {
-                register(registry, name, WeightedSemaphore.class, factory -> factory.namedSemaphore(name), "");
+            if (!semaphore.isEnabled()) {
+                return;
             }
+            if (semaphore.getScope() == Scope.CLUSTER) {
+                // registered by pool-redis's PoolkitRedisAutoConfiguration
+                requireClusterSupport(name);
+                return;
+            }
+            register(registry, "poolkit.semaphores." + name, name, WeightedSemaphore.class, "namedSemaphore", "");
         });
     }
 
-    private <T> void register(BeanDefinitionRegistry registry, String name, Class<T> type,
-            Function<PoolkitFactory, T> create, String destroyMethod) {
+    private static void requireClusterSupport(String name) {
+        String property = "poolkit.semaphores." + name + ".scope";
+        InvalidPoolkitPropertyException.check(
+                ClassUtils.isPresent(CLUSTER_SEMAPHORE_CLASS, NamedBeansRegistrar.class.getClassLoader()), property,
+                "cluster", "a cluster semaphore is shared through Redis by poolkit's pool-redis module, which is not"
+                        + " on the class path",
+                "add the dependencies io.github.poolkit:pool-redis and"
+                        + " org.springframework.boot:spring-boot-starter-data-redis, or set " + property
+                        + " to local");
+    }
+
+    private static void register(BeanDefinitionRegistry registry, String key, String name, Class<?> type,
+            String factoryMethod, String destroyMethod) {
         if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
-            logger.info("Bean '" + name + "' is already defined; poolkit leaves it alone and ignores the "
-                    + type.getSimpleName() + " configured for that name");
+            logger.warn(key + " is ignored: the name '" + name + "' is taken by the application's bean '" + name
+                    + "' (" + describe(registry, name) + "), which poolkit leaves alone; rename the key to get a "
+                    + type.getSimpleName() + " bean of that name");
             return;
         }
-        RootBeanDefinition definition = new RootBeanDefinition(type,
-                () -> create.apply(beanFactory.getBean(PoolkitFactory.class)));
+        RootBeanDefinition definition = new RootBeanDefinition(type);
+        definition.setFactoryBeanName(PoolkitFactory.BEAN_NAME);
+        definition.setUniqueFactoryMethodName(factoryMethod);
+        definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
         definition.setDestroyMethodName(destroyMethod);
         registry.registerBeanDefinition(name, definition);
+    }
+
+    private static String describe(BeanDefinitionRegistry registry, String name) {
+        if (!registry.containsBeanDefinition(name)) {
+            return "an alias";
+        }
+        BeanDefinition existing = registry.getBeanDefinition(name);
+        String description = existing.getResourceDescription();
+        return (description != null) ? description
+                : (existing.getBeanClassName() != null) ? existing.getBeanClassName() : "defined in code";
     }
 }

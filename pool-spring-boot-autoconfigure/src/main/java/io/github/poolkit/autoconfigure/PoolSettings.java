@@ -3,57 +3,49 @@ package io.github.poolkit.autoconfigure;
 import static io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException.check;
 
 import java.time.Duration;
-import java.util.HashSet;
-import java.util.Set;
+import java.util.Locale;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
+import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolOptions;
-import io.github.poolkit.autoconfigure.PoolkitProperties.NamedPool;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 
 /**
- * The effective settings of one worker-pool bean: a named pool's own values merged over {@code poolkit.pool}'s, each
- * value remembering the property key it came from so that an invalid one is reported under the key the user wrote.
+ * The effective settings of one worker-pool bean: a named pool's own keys over {@code poolkit.pool}'s, and keys unset
+ * in both left to the core library's defaults (only the starter's own defaults, {@link #DEFAULT_CAPACITY} and
+ * {@link #DEFAULT_SHUTDOWN_TIMEOUT}, live here).
  *
- * <p>Immutable once built; {@link #validate()} applies the same rules as {@code WorkerPool.create} but reports them as
- * {@link InvalidPoolkitPropertyException}s naming the property.
+ * <p>The option rules are not restated here: the core library checks the options it is given and throws an
+ * {@link InvalidOptionException} naming the option; {@link #translate} turns that into an
+ * {@link InvalidPoolkitPropertyException} naming the property the value came from ({@code poolkit.pools.<name>.key}
+ * when the named pool sets it, {@code poolkit.pool.key} when it inherits it).
+ *
+ * <p>Immutable; reads its two {@link Pool}s, which are not changed after binding.
  */
 final class PoolSettings {
 
     /** The prefix of the primary pool's keys, which named pools inherit. */
     static final String PRIMARY_PREFIX = "poolkit.pool";
 
+    /** The capacity of a pool whose {@code capacity} is unset. */
+    static final int DEFAULT_CAPACITY = 256;
+
+    /** The shutdown timeout of a pool whose {@code shutdown-timeout} is unset. */
+    static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
+
     final String beanName;
-    final int capacity;
-    final Duration expiry;
-    final boolean nonblocking;
-    final int maxBlockingTasks;
-    final boolean preAlloc;
-    final boolean disablePurge;
-    final int queueCapacity;
-    final boolean virtualThreads;
-    final Duration shutdownTimeout;
 
     /** Where keys set on this entry live ({@code poolkit.pool} or {@code poolkit.pools.<name>}). */
     private final String prefix;
+    private final Pool own;
+    private final Pool primary;
 
-    /** The kebab-case keys set on this entry itself; the others come from {@link #PRIMARY_PREFIX}. */
-    private final Set<String> ownKeys;
-
-    private PoolSettings(String beanName, String prefix, Set<String> ownKeys, int capacity, Duration expiry,
-            boolean nonblocking, int maxBlockingTasks, boolean preAlloc, boolean disablePurge, int queueCapacity,
-            boolean virtualThreads, Duration shutdownTimeout) {
+    private PoolSettings(String beanName, String prefix, Pool own, Pool primary) {
         this.beanName = beanName;
         this.prefix = prefix;
-        this.ownKeys = ownKeys;
-        this.capacity = capacity;
-        this.expiry = expiry;
-        this.nonblocking = nonblocking;
-        this.maxBlockingTasks = maxBlockingTasks;
-        this.preAlloc = preAlloc;
-        this.disablePurge = disablePurge;
-        this.queueCapacity = queueCapacity;
-        this.virtualThreads = virtualThreads;
-        this.shutdownTimeout = shutdownTimeout;
+        this.own = own;
+        this.primary = primary;
     }
 
     /**
@@ -62,95 +54,119 @@ final class PoolSettings {
      * @return the primary pool's settings
      */
     static PoolSettings primary(String beanName, Pool pool) {
-        return new PoolSettings(beanName, PRIMARY_PREFIX, Set.of(), pool.getCapacity(), pool.getExpiry(),
-                pool.isNonblocking(), pool.getMaxBlockingTasks(), pool.isPreAlloc(), pool.isDisablePurge(),
-                pool.getQueueCapacity(), pool.isVirtualThreads(), pool.getShutdownTimeout());
+        return new PoolSettings(beanName, PRIMARY_PREFIX, pool, pool);
     }
 
     /**
-     * @param name     the key under {@code poolkit.pools}, which is also the bean name
-     * @param own      {@code poolkit.pools.<name>}
-     * @param defaults {@code poolkit.pool}, for the keys {@code own} leaves unset
+     * @param name    the key under {@code poolkit.pools}, which is also the bean name
+     * @param own     {@code poolkit.pools.<name>}
+     * @param primary {@code poolkit.pool}, for the keys {@code own} leaves unset
      * @return the named pool's settings
      */
-    static PoolSettings named(String name, NamedPool own, Pool defaults) {
-        Set<String> ownKeys = new HashSet<>();
-        return new PoolSettings(name, "poolkit.pools." + name, ownKeys,
-                pick(ownKeys, "capacity", own.getCapacity(), defaults.getCapacity()),
-                pick(ownKeys, "expiry", own.getExpiry(), defaults.getExpiry()),
-                pick(ownKeys, "nonblocking", own.getNonblocking(), defaults.isNonblocking()),
-                pick(ownKeys, "max-blocking-tasks", own.getMaxBlockingTasks(), defaults.getMaxBlockingTasks()),
-                pick(ownKeys, "pre-alloc", own.getPreAlloc(), defaults.isPreAlloc()),
-                pick(ownKeys, "disable-purge", own.getDisablePurge(), defaults.isDisablePurge()),
-                pick(ownKeys, "queue-capacity", own.getQueueCapacity(), defaults.getQueueCapacity()),
-                pick(ownKeys, "virtual-threads", own.getVirtualThreads(), defaults.isVirtualThreads()),
-                pick(ownKeys, "shutdown-timeout", own.getShutdownTimeout(), defaults.getShutdownTimeout()));
+    static PoolSettings named(String name, Pool own, Pool primary) {
+        return new PoolSettings(name, "poolkit.pools." + name, own, primary);
     }
 
-    private static <T> T pick(Set<String> ownKeys, String key, T own, T inherited) {
-        if (own == null) {
-            return inherited;
+    /** @return the own value of a key, else the inherited one, else {@code null} (unset) */
+    private <T> T value(Function<Pool, T> key) {
+        T value = key.apply(own);
+        return (value != null) ? value : key.apply(primary);
+    }
+
+    private static <T> void ifSet(T value, Consumer<T> setter) {
+        if (value != null) {
+            setter.accept(value);
         }
-        ownKeys.add(key);
-        return own;
+    }
+
+    /** @return the capacity; zero or negative means unlimited */
+    int capacity() {
+        Integer capacity = value(Pool::getCapacity);
+        return (capacity != null) ? capacity : DEFAULT_CAPACITY;
     }
 
     /**
-     * @param key a kebab-case key such as {@code expiry}
-     * @return the full property key the value of {@code key} came from
+     * @return how long to wait for this pool's tasks on context close
+     * @throws InvalidPoolkitPropertyException if it is negative
      */
-    String property(String key) {
-        return (ownKeys.contains(key) ? prefix : PRIMARY_PREFIX) + "." + key;
+    Duration shutdownTimeout() {
+        Duration timeout = value(Pool::getShutdownTimeout);
+        timeout = (timeout != null) ? timeout : DEFAULT_SHUTDOWN_TIMEOUT;
+        String property = property("shutdownTimeout");
+        check(!timeout.isNegative(), property, timeout, "the shutdown timeout cannot be negative",
+                "set " + property + " to zero or a positive duration such as 30s");
+        return timeout;
     }
 
     /**
-     * @param key a kebab-case key such as {@code disable-purge}
-     * @return the full key of {@code key} on this entry, where a fix for this pool belongs
+     * @param virtualThreadsByDefault whether tasks run on virtual threads when {@code virtual-threads} is unset
+     *                                (the value of {@code spring.threads.virtual.enabled})
+     * @return a builder with the keys that are set and the bean name as the pool's name; the core library's
+     *         defaults for the rest
+     * @throws InvalidPoolkitPropertyException if the core library refuses a value
      */
-    String ownProperty(String key) {
-        return prefix + "." + key;
+    PoolOptions.Builder toOptions(boolean virtualThreadsByDefault) {
+        PoolOptions.Builder options = PoolOptions.builder().name(beanName);
+        try {
+            ifSet(value(Pool::getExpiry), options::expiry);
+            ifSet(value(Pool::getNonblocking), options::nonblocking);
+            ifSet(value(Pool::getMaxBlockingTasks), options::maxBlockingTasks);
+            ifSet(value(Pool::getMaxWait), options::maxWait);
+            ifSet(value(Pool::getPreAlloc), options::preAlloc);
+            ifSet(value(Pool::getDisablePurge), options::disablePurge);
+            ifSet(value(Pool::getQueueCapacity), options::queueCapacity);
+            Boolean virtualThreads = value(Pool::getVirtualThreads);
+            options.virtualThreads((virtualThreads != null) ? virtualThreads : virtualThreadsByDefault);
+        }
+        catch (InvalidOptionException ex) {
+            throw translate(ex);
+        }
+        return options;
     }
 
     /**
-     * Checks the settings together, as {@code WorkerPool.create} would.
-     *
-     * @throws InvalidPoolkitPropertyException naming the first invalid property
+     * @param ex the core library's refusal of an option of this pool
+     * @return the same refusal, naming the property the value came from
      */
-    void validate() {
-        check(expiry != null, property("expiry"), null, "the expiry must be set",
-                "set it to a positive duration such as 1s");
-        check(!expiry.isNegative() || disablePurge, property("expiry"), expiry,
-                "a negative expiry is only valid when idle workers are never purged",
-                "set " + property("expiry") + " to a positive duration such as 1s, or set "
-                        + ownProperty("disable-purge") + " to true to keep idle workers forever");
-        check(!preAlloc || capacity > 0, property("pre-alloc"), true,
-                "pre-allocation needs a bounded pool, but " + property("capacity") + " is " + capacity
-                        + " (unlimited)",
-                "set " + ownProperty("capacity") + " to a positive number, or set " + property("pre-alloc")
-                        + " to false");
-        check(maxBlockingTasks >= 0, property("max-blocking-tasks"), maxBlockingTasks,
-                "the number of blocked callers cannot be negative",
-                "set " + property("max-blocking-tasks") + " to 0 (no limit) or a positive number");
-        check(queueCapacity >= -1, property("queue-capacity"), queueCapacity,
-                "the queue capacity must be -1 (unbounded), 0 (no queue) or positive",
-                "set " + property("queue-capacity") + " to -1, 0 or a positive number");
-        check(shutdownTimeout != null && !shutdownTimeout.isNegative(), property("shutdown-timeout"),
-                shutdownTimeout, "the shutdown timeout cannot be negative",
-                "set " + property("shutdown-timeout") + " to zero or a positive duration such as 30s");
+    InvalidPoolkitPropertyException translate(InvalidOptionException ex) {
+        String property = property(ex.option());
+        // The message reads "<option> <problem>, was <value>: <fix>"; keep the problem, in the property's words.
+        String message = ex.getMessage();
+        String head = ex.option() + " ";
+        String tail = ", was " + ex.value() + ": " + ex.fix();
+        String problem = (message.startsWith(head) && message.endsWith(tail))
+                ? kebab(ex.option()) + " " + message.substring(head.length(), message.length() - tail.length())
+                : message;
+        return new InvalidPoolkitPropertyException(property, ex.value(), problem,
+                "change " + property + ": " + ex.fix());
     }
 
     /**
-     * @return a builder with these settings and the bean name as the pool's name; thread factory, panic handler and
-     *         listener are left for the caller
+     * @param option an option as the core library's builder spells it, such as {@code queueCapacity}
+     * @return the full property key its value came from, such as {@code poolkit.pools.reports.queue-capacity}
      */
-    PoolOptions.Builder toOptions() {
-        return PoolOptions.builder()
-                .name(beanName)
-                .expiry(expiry)
-                .nonblocking(nonblocking)
-                .maxBlockingTasks(maxBlockingTasks)
-                .preAlloc(preAlloc)
-                .disablePurge(disablePurge)
-                .queueCapacity(queueCapacity);
+    String property(String option) {
+        String key = kebab(option);
+        return (isSetOnOwn(key) ? prefix : PRIMARY_PREFIX) + "." + key;
+    }
+
+    private static String kebab(String option) {
+        return option.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
+    }
+
+    private boolean isSetOnOwn(String key) {
+        return switch (key) {
+            case "capacity" -> own.getCapacity() != null;
+            case "expiry" -> own.getExpiry() != null;
+            case "nonblocking" -> own.getNonblocking() != null;
+            case "max-blocking-tasks" -> own.getMaxBlockingTasks() != null;
+            case "max-wait" -> own.getMaxWait() != null;
+            case "pre-alloc" -> own.getPreAlloc() != null;
+            case "disable-purge" -> own.getDisablePurge() != null;
+            case "queue-capacity" -> own.getQueueCapacity() != null;
+            case "virtual-threads" -> own.getVirtualThreads() != null;
+            case "shutdown-timeout" -> own.getShutdownTimeout() != null;
+            default -> true;
+        };
     }
 }

@@ -1,5 +1,6 @@
 package io.github.poolkit.autoconfigure;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -9,7 +10,10 @@ import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfigurati
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.context.annotation.Primary;
+import org.springframework.core.env.Environment;
+import org.springframework.core.task.TaskDecorator;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.WeightedSemaphore;
@@ -26,11 +30,15 @@ import io.github.poolkit.WorkerPool;
  * {@code applicationTaskExecutor} and {@code taskScheduler} back off as soon as any {@code Executor} or
  * {@code ScheduledExecutorService} bean exists: running after them keeps them. Pools and the scheduler are released by
  * {@link PoolkitLifecycle} on context close; their destroy methods ({@code release}, {@code shutdown}) never block.
+ *
+ * <p>Every pool and the scheduler get the application's task decorator ({@link TaskDecorators}) and then the
+ * {@link PoolCustomizer} beans, in order, after their properties.
  */
 @AutoConfiguration(after = { TaskExecutionAutoConfiguration.class, TaskSchedulingAutoConfiguration.class })
 @ConditionalOnClass(WorkerPool.class)
 @EnableConfigurationProperties(PoolkitProperties.class)
 @Import(NamedBeansRegistrar.class)
+@ImportRuntimeHints(PoolkitRuntimeHints.class)
 public class PoolkitAutoConfiguration {
 
     /** Created by Spring. */
@@ -52,10 +60,14 @@ public class PoolkitAutoConfiguration {
         return new SemaphoreListeners();
     }
 
-    @Bean
+    @Bean(PoolkitFactory.BEAN_NAME)
     PoolkitFactory poolkitFactory(PoolkitProperties properties, PoolTaskListeners poolTaskListeners,
-            SemaphoreListeners semaphoreListeners, PoolkitLifecycle poolkitLifecycle) {
-        return new PoolkitFactory(properties, poolTaskListeners, semaphoreListeners, poolkitLifecycle);
+            SemaphoreListeners semaphoreListeners, PoolkitLifecycle poolkitLifecycle,
+            ObjectProvider<TaskDecorator> taskDecorators, ObjectProvider<PoolCustomizer> customizers,
+            Environment environment) {
+        return new PoolkitFactory(properties, poolTaskListeners, semaphoreListeners, poolkitLifecycle,
+                TaskDecorators.pick(taskDecorators, environment), customizers.orderedStream().toList(),
+                environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false));
     }
 
     @Bean(name = PoolkitFactory.WORKER_POOL, destroyMethod = "release")

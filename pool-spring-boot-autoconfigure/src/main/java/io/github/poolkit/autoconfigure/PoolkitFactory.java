@@ -3,8 +3,11 @@ package io.github.poolkit.autoconfigure;
 import static io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException.check;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.function.UnaryOperator;
 
 import io.github.poolkit.DelayScheduler;
+import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
@@ -13,13 +16,21 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Scheduler;
 
 /**
  * Builds every bean poolkit's auto-configuration contributes, primary and named alike, from
- * {@link PoolkitProperties}: checks the settings (an invalid one throws {@link InvalidPoolkitPropertyException}),
- * names the pool after its bean, gives it virtual-thread workers when asked, the logging panic handler and its
- * metrics listener, and hands it to {@link PoolkitLifecycle} for an orderly release on context close.
+ * {@link PoolkitProperties}. A pool's options are assembled in this order: its properties (a named pool's own keys
+ * over {@code poolkit.pool}'s), its name (the bean name), the application's task decorator, the logging panic handler
+ * and its metrics listener, then every {@link PoolCustomizer} in order; the scheduler's worker pool gets the same
+ * treatment from the task decorator on. An invalid setting throws {@link InvalidPoolkitPropertyException} naming the
+ * property. Each pool and the scheduler is handed to {@link PoolkitLifecycle} for the shutdown on context close.
+ *
+ * <p>The named-pool and named-semaphore methods are the factory methods of the bean definitions
+ * {@link NamedBeansRegistrar} registers, so that Spring's AOT engine can generate code for them.
  *
  * <p>Stateless apart from its collaborators; each method creates a new object.
  */
 final class PoolkitFactory {
+
+    /** The bean name of this factory, which the named beans' definitions refer to. */
+    static final String BEAN_NAME = "poolkitFactory";
 
     /** The bean name of the primary worker pool. */
     static final String WORKER_POOL = "workerPool";
@@ -34,13 +45,30 @@ final class PoolkitFactory {
     private final PoolTaskListeners listeners;
     private final SemaphoreListeners semaphoreListeners;
     private final PoolkitLifecycle lifecycle;
+    private final UnaryOperator<Runnable> taskDecorator;
+    private final List<PoolCustomizer> customizers;
+    private final boolean virtualThreadsByDefault;
 
+    /**
+     * @param properties              the bound {@code poolkit.*} properties
+     * @param listeners               the metrics listeners, one per pool
+     * @param semaphoreListeners      the metrics listeners, one per semaphore
+     * @param lifecycle               stops every pool and the scheduler on context close
+     * @param taskDecorator           the application's task decorator ({@link TaskDecorators}), or {@code null}
+     * @param customizers             applied in this order after the properties
+     * @param virtualThreadsByDefault {@code spring.threads.virtual.enabled}, for pools that leave
+     *                                {@code virtual-threads} unset
+     */
     PoolkitFactory(PoolkitProperties properties, PoolTaskListeners listeners, SemaphoreListeners semaphoreListeners,
-            PoolkitLifecycle lifecycle) {
+            PoolkitLifecycle lifecycle, UnaryOperator<Runnable> taskDecorator, List<PoolCustomizer> customizers,
+            boolean virtualThreadsByDefault) {
         this.properties = properties;
         this.listeners = listeners;
         this.semaphoreListeners = semaphoreListeners;
         this.lifecycle = lifecycle;
+        this.taskDecorator = taskDecorator;
+        this.customizers = List.copyOf(customizers);
+        this.virtualThreadsByDefault = virtualThreadsByDefault;
     }
 
     /** @return the primary pool, from {@code poolkit.pool} */
@@ -57,16 +85,25 @@ final class PoolkitFactory {
     }
 
     private WorkerPool pool(PoolSettings settings) {
-        settings.validate();
-        PoolOptions.Builder options = settings.toOptions()
-                .panicHandler(new PoolPanicLogger(settings.beanName))
+        Duration shutdownTimeout = settings.shutdownTimeout();
+        PoolOptions.Builder options = settings.toOptions(virtualThreadsByDefault)
                 .listener(listeners.listenerFor(settings.beanName));
-        if (settings.virtualThreads) {
-            options.threadFactory(Thread.ofVirtual().name(settings.beanName + "-", 1).factory());
+        WorkerPool pool;
+        try {
+            pool = WorkerPool.create(settings.capacity(), finish(settings.beanName, options));
         }
-        WorkerPool pool = WorkerPool.create(settings.capacity, options.build());
-        lifecycle.manage(settings.beanName, pool, settings.shutdownTimeout);
+        catch (InvalidOptionException ex) {
+            throw settings.translate(ex);
+        }
+        lifecycle.manage(settings.beanName, pool, shutdownTimeout);
         return pool;
+    }
+
+    /** Adds what every pool gets after its properties, then the customizers, and builds the options. */
+    private PoolOptions finish(String beanName, PoolOptions.Builder options) {
+        options.taskDecorator(taskDecorator).panicHandler(new PoolPanicLogger(beanName));
+        customizers.forEach(customizer -> customizer.customize(beanName, options));
+        return options.build();
     }
 
     /** @return the primary semaphore, from {@code poolkit.semaphore} */
@@ -102,11 +139,10 @@ final class PoolkitFactory {
         check(timeout != null && !timeout.isNegative(), "poolkit.scheduler.shutdown-timeout", timeout,
                 "the shutdown timeout cannot be negative",
                 "set poolkit.scheduler.shutdown-timeout to zero or a positive duration such as 30s");
-        DelayScheduler delayScheduler = DelayScheduler.create(scheduler.getWorkers(), PoolOptions.builder()
-                .name(DELAY_SCHEDULER)
-                .panicHandler(new PoolPanicLogger(DELAY_SCHEDULER))
-                .listener(listeners.listenerFor(DELAY_SCHEDULER))
-                .build());
+        PoolOptions.Builder options = PoolOptions.builder().name(DELAY_SCHEDULER)
+                .listener(listeners.listenerFor(DELAY_SCHEDULER));
+        DelayScheduler delayScheduler = DelayScheduler.create(scheduler.getWorkers(),
+                finish(DELAY_SCHEDULER, options));
         lifecycle.manage(DELAY_SCHEDULER, delayScheduler, timeout);
         return delayScheduler;
     }

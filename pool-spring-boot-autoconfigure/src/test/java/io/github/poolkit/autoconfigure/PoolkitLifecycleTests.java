@@ -16,13 +16,15 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
+import org.springframework.context.SmartLifecycle;
 
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 
 /**
- * Context close: pools are released in order, wait for running and queued tasks up to their shutdown timeout, and
- * report what did not finish.
+ * Context close: every pool stops accepting at once, all drain together within one deadline (the longest shutdown
+ * timeout), and what did not finish is reported per pool.
  */
 @Timeout(30)
 class PoolkitLifecycleTests {
@@ -61,46 +63,80 @@ class PoolkitLifecycleTests {
     @Test
     @ExtendWith(OutputCaptureExtension.class)
     void closeGivesUpAfterTheShutdownTimeoutAndSaysWhatIsLeft(CapturedOutput output) {
-        runner.withPropertyValues("poolkit.pools.reports.shutdown-timeout=100ms").run(context -> {
-            WorkerPool reports = context.getBean("reports", WorkerPool.class);
-            CountDownLatch started = new CountDownLatch(1);
-            CountDownLatch release = new CountDownLatch(1);
-            CountDownLatch finished = new CountDownLatch(1);
-            reports.execute(() -> {
-                started.countDown();
-                waitFor(release);
-                finished.countDown();
-            });
-            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-            context.close();
-            assertThat(output).contains("Pool 'reports' released but it did not finish within PT0.1S: 1 workers"
-                    + " still running");
-            assertThat(reports.isClosed()).isTrue();
-            release.countDown();
-            assertThat(finished.await(10, TimeUnit.SECONDS)).isTrue();
-        });
+        runner.withPropertyValues("poolkit.pool.shutdown-timeout=100ms", "poolkit.pools.reports.capacity=2")
+                .run(context -> {
+                    WorkerPool reports = context.getBean("reports", WorkerPool.class);
+                    CountDownLatch started = new CountDownLatch(1);
+                    CountDownLatch release = new CountDownLatch(1);
+                    CountDownLatch finished = new CountDownLatch(1);
+                    reports.execute(() -> {
+                        started.countDown();
+                        waitFor(release);
+                        finished.countDown();
+                    });
+                    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+                    context.close();
+                    assertThat(output).contains("Pool 'reports' did not finish within the shutdown deadline of PT0.1S:"
+                            + " 1 workers still running, 0 tasks waiting");
+                    assertThat(output).doesNotContain("Pool 'workerPool' did not finish");
+                    assertThat(reports.isClosed()).isTrue();
+                    release.countDown();
+                    assertThat(finished.await(10, TimeUnit.SECONDS)).isTrue();
+                });
     }
 
     @Test
-    void poolsAreReleasedNewestFirstEachAfterItsTasksFinish() throws Exception {
+    @ExtendWith(OutputCaptureExtension.class)
+    void slowPoolsDrainTogetherWithinOneDeadlineNotOneEach(CapturedOutput output) {
+        String[] names = { "a", "b", "c", "d" };
+        runner.withPropertyValues("poolkit.pool.shutdown-timeout=1s", "poolkit.pools.a.capacity=1",
+                "poolkit.pools.b.capacity=1", "poolkit.pools.c.capacity=1", "poolkit.pools.d.capacity=1")
+                .run(context -> {
+                    CountDownLatch started = new CountDownLatch(names.length);
+                    CountDownLatch release = new CountDownLatch(1);
+                    for (String name : names) {
+                        context.getBean(name, WorkerPool.class).execute(() -> {
+                            started.countDown();
+                            waitFor(release);
+                        });
+                    }
+                    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+                    long start = System.nanoTime();
+                    context.close();
+                    Duration took = Duration.ofNanos(System.nanoTime() - start);
+                    release.countDown();
+                    // One deadline of 1s for all four, not 4 x 1s one after another.
+                    assertThat(took).isBetween(Duration.ofMillis(900), Duration.ofMillis(2500));
+                    for (String name : names) {
+                        assertThat(output).contains("Pool '" + name + "' did not finish within the shutdown deadline");
+                    }
+                });
+    }
+
+    @Test
+    void everyPoolStopsAcceptingBeforeAnyIsWaitedFor() throws Exception {
         PoolkitLifecycle lifecycle = new PoolkitLifecycle();
         WorkerPool older = WorkerPool.create(1, PoolOptions.builder().name("older").build());
         WorkerPool newer = WorkerPool.create(1, PoolOptions.builder().name("newer").build());
         lifecycle.manage("older", older, Duration.ofSeconds(10));
         lifecycle.manage("newer", newer, Duration.ofSeconds(10));
         lifecycle.start();
-        CompletableFuture<Boolean> olderOpenWhileNewerDrains = new CompletableFuture<>();
+        CompletableFuture<Boolean> sawTheOtherClosed = new CompletableFuture<>();
         CountDownLatch started = new CountDownLatch(1);
+        // A task of each pool that ends only once the other pool refuses work: with one pool drained after the
+        // other, the first one waited for would never finish in time.
         newer.execute(() -> {
             started.countDown();
-            await().atMost(10, TimeUnit.SECONDS).until(newer::isClosed);
-            olderOpenWhileNewerDrains.complete(!older.isClosed());
+            await().atMost(10, TimeUnit.SECONDS).until(older::isClosed);
+            sawTheOtherClosed.complete(true);
         });
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        long start = System.nanoTime();
         lifecycle.stop();
-        assertThat(olderOpenWhileNewerDrains.get(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(older.isClosed()).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+        assertThat(sawTheOtherClosed.get(10, TimeUnit.SECONDS)).isTrue();
         assertThat(newer.isTerminated()).isTrue();
+        assertThat(older.isTerminated()).isTrue();
         assertThat(lifecycle.isRunning()).isFalse();
     }
 
@@ -125,8 +161,11 @@ class PoolkitLifecycleTests {
     }
 
     @Test
-    void phaseIsAfterTheWebServersStop() {
-        assertThat(new PoolkitLifecycle().getPhase()).isLessThan(Integer.MAX_VALUE - 2048);
+    void phaseIsBelowTheWebServersSoItStopsAfterTheyHaveDrained() {
+        // Lifecycles stop from the highest phase down: graceful shutdown first, then the server, then poolkit.
+        assertThat(new PoolkitLifecycle().getPhase())
+                .isLessThan(WebServerGracefulShutdownLifecycle.SMART_LIFECYCLE_PHASE)
+                .isLessThan(SmartLifecycle.DEFAULT_PHASE - 2048);
     }
 
     private static void waitFor(CountDownLatch latch) {
