@@ -1,0 +1,26 @@
+package io.github.poolkit.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.aot.hint.RuntimeHints;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
+
+import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
+import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
+
+/** The runtime hints cover what the binder and {@code spring.factories} reach by reflection. */
+class PoolkitRuntimeHintsTests {
+
+    @Test
+    void propertyClassesAndTheFailureAnalyzerAreReflectable() throws Exception {
+        RuntimeHints hints = new RuntimeHints();
+        new PoolkitRuntimeHints().registerHints(hints, getClass().getClassLoader());
+        for (Class<?> type : new Class<?>[] { PoolkitProperties.class, Pool.class, NamedSemaphore.class }) {
+            assertThat(RuntimeHintsPredicates.reflection().onType(type)).as(type.getName()).accepts(hints);
+        }
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Pool.class, "setMaxWait")).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection()
+                .onConstructorInvocation(PoolkitPropertyFailureAnalyzer.class.getConstructor())).accepts(hints);
+    }
+}
