@@ -4,6 +4,7 @@ import java.util.Map;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
@@ -40,7 +41,7 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
  * wait without a limit: {@link PoolkitLifecycle} has already released them with a timeout by then, and a second
  * {@code release()} is a no-op.
  */
-class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
+class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanClassLoaderAware {
 
     /** The class that the pool-redis module brings; a cluster semaphore needs it. */
     static final String CLUSTER_SEMAPHORE_CLASS = "io.github.poolkit.redis.RedisPermitSemaphore";
@@ -48,10 +49,16 @@ class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
     private static final Log logger = LogFactory.getLog(NamedBeansRegistrar.class);
 
     private Environment environment;
+    private ClassLoader classLoader;
 
     @Override
     public void setEnvironment(Environment environment) {
         this.environment = environment;
+    }
+
+    @Override
+    public void setBeanClassLoader(ClassLoader classLoader) {
+        this.classLoader = classLoader;
     }
 
     @Override
@@ -86,10 +93,10 @@ class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
         });
     }
 
-    private static void requireClusterSupport(String name) {
+    private void requireClusterSupport(String name) {
         String property = "poolkit.semaphores." + name + ".scope";
         InvalidPoolkitPropertyException.check(
-                ClassUtils.isPresent(CLUSTER_SEMAPHORE_CLASS, NamedBeansRegistrar.class.getClassLoader()), property,
+                ClassUtils.isPresent(CLUSTER_SEMAPHORE_CLASS, classLoader), property,
                 "cluster", "a cluster semaphore is shared through Redis by poolkit's pool-redis module, which is not"
                         + " on the class path",
                 "add the dependencies io.github.poolkit:pool-redis and"

@@ -11,6 +11,7 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
@@ -86,7 +87,8 @@ class PoolkitPropertyFailureAnalyzerTests {
 
     @Test
     void clusterSemaphoreWithoutPoolRedis() {
-        FailureAnalysis analysis = analyze("poolkit.semaphores.gpu-memory.scope=cluster");
+        FailureAnalysis analysis = analyze(runner.withClassLoader(new FilteredClassLoader("io.github.poolkit.redis")),
+                "poolkit.semaphores.gpu-memory.scope=cluster");
         assertThat(analysis.getDescription()).contains("Property: poolkit.semaphores.gpu-memory.scope")
                 .contains("Value:    cluster").contains("pool-redis");
         assertThat(analysis.getAction()).contains("io.github.poolkit:pool-redis")
@@ -141,6 +143,10 @@ class PoolkitPropertyFailureAnalyzerTests {
     }
 
     private FailureAnalysis analyze(String... properties) {
+        return analyze(runner, properties);
+    }
+
+    private static FailureAnalysis analyze(ApplicationContextRunner runner, String... properties) {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         runner.withPropertyValues(properties).run(context -> {
             assertThat(context).hasFailed();
