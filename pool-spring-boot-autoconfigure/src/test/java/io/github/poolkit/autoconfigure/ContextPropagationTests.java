@@ -15,7 +15,6 @@ import io.micrometer.context.ContextRegistry;
 import io.micrometer.context.ThreadLocalAccessor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.slf4j.MDC;
@@ -95,7 +94,6 @@ class ContextPropagationTests {
     }
 
     @Test
-    @Disabled("needs DelayScheduler decoration from core-misc")
     void schedulerJobSeesTheContextOfTheThreadThatScheduledIt() {
         propagating.run(context -> {
             DelayScheduler scheduler = context.getBean(DelayScheduler.class);
