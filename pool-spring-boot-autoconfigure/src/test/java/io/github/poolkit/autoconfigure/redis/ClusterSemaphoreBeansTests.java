@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.poolkit.Permit;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.WeightedSemaphore;
+import io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import io.github.poolkit.redis.RedisServer;
@@ -21,6 +22,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.core.NestedExceptionUtils;
 
 /** {@code poolkit.semaphores.<name>.scope: cluster} beans, on a real {@code redis-server}. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -96,10 +98,14 @@ class ClusterSemaphoreBeansTests {
     }
 
     @Test
-    void withoutPoolRedisOnTheClasspathNoClusterBeanIsMade() {
+    void withoutPoolRedisOnTheClasspathStartUpStopsNamingTheFix() {
+        // A cluster semaphore silently missing would only show as a NoSuchBeanDefinitionException somewhere else.
         runner.withClassLoader(new FilteredClassLoader(RedisPermitSemaphore.class)).run(context -> {
-            assertThat(context).doesNotHaveBean("gpu-memory");
-            assertThat(context).hasBean("local-one");
+            assertThat(context).hasFailed();
+            assertThat(NestedExceptionUtils.getMostSpecificCause(context.getStartupFailure()))
+                    .isInstanceOf(InvalidPoolkitPropertyException.class)
+                    .hasMessageContaining("poolkit.semaphores.gpu-memory.scope")
+                    .hasMessageContaining("io.github.poolkit:pool-redis");
         });
     }
 }
