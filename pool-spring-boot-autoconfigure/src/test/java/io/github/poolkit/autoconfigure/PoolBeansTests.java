@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -187,7 +186,6 @@ class PoolBeansTests {
     }
 
     @Test
-    @Disabled("needs the engine support of maxWait and virtualThreads from core-engine")
     void virtualThreadsRunEachTaskOnAVirtualThreadNamedAfterThePool() {
         runner.withPropertyValues("poolkit.pools.reports.virtual-threads=true").run(context -> {
             Thread reportsThread = runOn(context.getBean("reports", WorkerPool.class));
@@ -212,7 +210,6 @@ class PoolBeansTests {
     }
 
     @Test
-    @Disabled("needs the engine support of maxWait and virtualThreads from core-engine")
     void maxWaitOfZeroRefusesAtOnceWhenFull() {
         runner.withPropertyValues("poolkit.pool.capacity=1", "poolkit.pool.max-wait=0")
                 .run(context -> assertNonblocking(context.getBean(WorkerPool.class)));

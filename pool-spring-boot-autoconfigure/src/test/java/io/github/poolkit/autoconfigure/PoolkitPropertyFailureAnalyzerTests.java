@@ -3,7 +3,6 @@ package io.github.poolkit.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringApplication;
@@ -54,7 +53,6 @@ class PoolkitPropertyFailureAnalyzerTests {
     // starter only maps the option to the property the value came from.
 
     @Test
-    @Disabled("needs InvalidOptionException for every option rule from core-engine")
     void negativeExpiryOfANamedPool() {
         FailureAnalysis analysis = analyze("poolkit.pools.reports.expiry=-1s");
         assertThat(analysis.getDescription()).contains("Property: poolkit.pools.reports.expiry").contains("-1s");
@@ -62,7 +60,6 @@ class PoolkitPropertyFailureAnalyzerTests {
     }
 
     @Test
-    @Disabled("needs InvalidOptionException for every option rule from core-engine")
     void inheritedNegativeExpiryIsReportedUnderThePrimaryKey() {
         FailureAnalysis analysis = analyze("poolkit.pool.expiry=-2s", "poolkit.pool.enabled=false",
                 "poolkit.pools.reports.capacity=2");
@@ -70,7 +67,6 @@ class PoolkitPropertyFailureAnalyzerTests {
     }
 
     @Test
-    @Disabled("needs InvalidOptionException for every option rule from core-engine")
     void queueCapacityBelowMinusOne() {
         FailureAnalysis analysis = analyze("poolkit.pools.reports.queue-capacity=-2");
         assertThat(analysis.getDescription()).contains("Property: poolkit.pools.reports.queue-capacity")
@@ -78,7 +74,6 @@ class PoolkitPropertyFailureAnalyzerTests {
     }
 
     @Test
-    @Disabled("needs InvalidOptionException for every option rule from core-engine")
     void negativeMaxBlockingTasksInherited() {
         FailureAnalysis analysis = analyze("poolkit.pool.max-blocking-tasks=-1", "poolkit.pools.reports.capacity=2");
         assertThat(analysis.getDescription()).contains("Property: poolkit.pool.max-blocking-tasks")
