@@ -382,7 +382,6 @@ public final class WeightedSemaphore implements PermitSemaphore {
         return "WeightedSemaphore[size=" + line.size() + ", used=" + used() + ", waiting=" + waiting() + "]";
     }
 
-
     // ---- fast paths (no lock, no allocation) ----
 
     /** Takes n permits by CAS if the lock is not needed and they fit (I5a, I7); false otherwise. */
