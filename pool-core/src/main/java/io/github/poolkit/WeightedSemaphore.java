@@ -1,17 +1,22 @@
 package io.github.poolkit;
 
+import static io.github.poolkit.internal.semaphore.SemaphoreErrors.checkNotNegative;
+import static io.github.poolkit.internal.semaphore.SemaphoreErrors.checkSize;
+import static io.github.poolkit.internal.semaphore.SemaphoreErrors.tooLarge;
+import static io.github.poolkit.internal.semaphore.SemaphoreLine.USED;
+
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 import io.github.poolkit.internal.Durations;
-import io.github.poolkit.internal.semaphore.SemaphoreWaitQueue;
-import io.github.poolkit.internal.semaphore.SemaphoreWaiter;
-import io.github.poolkit.internal.Spin;
+import io.github.poolkit.internal.semaphore.AsyncWaiter;
+import io.github.poolkit.internal.semaphore.SemaphoreErrors;
+import io.github.poolkit.internal.semaphore.SemaphoreLine;
+import io.github.poolkit.internal.semaphore.SemaphoreReporter;
+import io.github.poolkit.internal.semaphore.ThreadWaiter;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A counting semaphore whose requests have a weight, granted in strict FIFO order: the Java counterpart of Go's
@@ -75,66 +80,26 @@ public final class WeightedSemaphore implements PermitSemaphore {
     /*
      * Implementation overview.
      *
-     * State. One long word, 'state' = used | (LOCKED if the lock must be taken), where LOCKED is the sign bit and used
-     * (bits 0..62) is the number of permits in use. LOCKED is raised while anybody may be queued, and also while the
-     * size is below its high mark 'cap' (after a shrink) and while a resize runs. Keeping the flag in the same word as
-     * 'used' is what makes the lock-free fast paths safe: a single CAS checks "lock not needed" and takes the permits
-     * atomically, so it can never overtake a waiter.
+     * This class keeps the state word and runs the lock-free fast paths on it. Everything that needs the lock is in
+     * io.github.poolkit.internal.semaphore: SemaphoreLine (the lock, the FIFO line, grants, withdrawals, releases to
+     * waiters and resizes; the word's layout; invariants I1, I2 and I4..I8), ThreadWaiter (a blocked acquire or timed
+     * tryAcquire), AsyncWaiter (a queued acquireAsync), SemaphoreReporter (the listener) and SemaphoreErrors
+     * (argument checks and their messages). 'state' (used | LOCKED) and 'cap' (the highest size ever set) live here
+     * so that the fast paths read them without an indirection; Line, below, gives SemaphoreLine access to them.
      *
-     * Size. 'size' is the current size; it changes only under the lock with LOCKED raised. 'cap' is the bound the
-     * lock-free fast paths check against: the highest size ever set, so it never decreases. The fast paths read
-     * 'state' and then 'cap', and CAS 'state'; a resize may complete between those reads and the CAS and leave
-     * 'state' exactly as the fast path read it (ABA), so the fast path's check must stay true for any later 'cap'.
-     * It does because 'cap' only grows and, by I7, equals 'size' whenever the CAS can succeed.
+     * Fast paths. acquire and both tryAcquire forms read 'state' and then 'cap', and CAS 'state'; release reads and
+     * CASes 'state' only. A resize may complete between those reads and the CAS and leave 'state' exactly as the fast
+     * path read it (ABA), so the fast path's check must stay true for any later 'cap'. It does because 'cap' only
+     * grows and, by I7, equals 'size' whenever the CAS can succeed.
      *
-     * Lock. 'lock' guards 'queue' (the FIFO line of SemaphoreWaiters), every change of the LOCKED bit, of 'size' and
-     * 'cap', and every change of 'state' while LOCKED is set. Waiters are allocated only on the slow path.
-     *
-     * Invariants:
-     *  I1. 0 <= used; used <= size except after a shrink, until enough permits have been released.
-     *  I2. LOCKED is raised and cleared only under the lock; the queue changes only under the lock. Whenever the lock
-     *      is free, LOCKED is set iff the queue is non-empty or size < cap. (grantOrEnqueue raises LOCKED an instant
-     *      before it appends, both under the lock; resize raises it for its whole critical section.)
+     * Invariant kept here (numbered with SemaphoreLine's):
      *  I3. While LOCKED is set, 'state' changes only under the lock: the fast paths CAS from a value with LOCKED
      *      clear and so cannot succeed. Hence lock holders may write 'state' with a plain volatile store while LOCKED
      *      is set; while it is clear, everybody (lock holders included) changes 'state' by CAS.
-     *  I4. Whenever the lock is free, the head waiter does not fit: used + head.permits > size. Every lock holder
-     *      that lowers 'used', raises 'size' or removes the head calls grantWaiters before unlocking. So a fast-path
-     *      release (only possible with LOCKED clear, i.e. nobody queued) never has anybody to grant.
-     *  I5. FIFO: permits are taken only (a) by a CAS that saw LOCKED clear, i.e. with an empty queue, (b) under the
-     *      lock with an empty queue, or (c) by grantWaiters, from the head of the queue, stopping at the first waiter
-     *      that does not fit. Nobody overtakes a queued waiter.
-     *  I6. No permit is lost: a waiter's status moves once, under the lock, from WAITING to GRANTED (its permits are
-     *      then counted in 'used'), to CANCELLED (removed, 'used' untouched) or to REFUSED (removed by a shrink below
-     *      its request, 'used' untouched). A requester that gives up calls withdraw, which succeeds only while
-     *      WAITING; if the grant won, the requester either keeps the permits (timeout: returns true) or releases them
-     *      (interrupt; a future that was cancelled or completed by someone else first).
-     *  I7. Whenever LOCKED is clear, size == cap; 'cap' never decreases. A fast-path acquire that read (s, c) and
-     *      whose CAS from s succeeds at time T had s + n <= c <= cap(T) == size(T): the grant is valid at T whatever
-     *      resizes ran between its reads and its CAS.
-     *  I8. 'resizes' is odd exactly while a resize is in its critical section (even otherwise); readers that combine
-     *      'size' and 'state' (available) retry until they saw the same even value around their reads.
      *
-     * Waking happens after unlocking (wakeAll): a woken thread does not run into the lock we still hold, and future
-     * callbacks never run under the lock. grantWaiters writes 'state' before marking waiters GRANTED, so a requester
-     * that sees its grant also sees 'used' including its permits.
-     *
-     * Racy reads: used(), size() and waiting() read one volatile field each without the lock; available() combines
-     * two under I8. They are snapshots, never torn. The fast paths' reads are validated by their CAS (and I7). A
-     * requester polls its waiter's volatile status without the lock and re-checks under the lock before acting on
-     * WAITING (withdraw).
-     *
-     * Listener. Every public acquiring method reports exactly one outcome per call that got past argument checks
-     * (settle). The clock is read only when a listener is set.
+     * Racy reads: used() reads 'state' without the lock: a snapshot, never torn. The fast paths' reads are validated
+     * by their CAS (and I7).
      */
-
-    private static final System.Logger LOG = System.getLogger("io.github.poolkit");
-
-    private static final long LOCKED = Long.MIN_VALUE;
-    private static final long USED = Long.MAX_VALUE;
-
-    /** Spins before parking to wait (see Spin for when they are allowed): a grant often comes within that time. */
-    private static final int SPINS = 256;
 
     private static final VarHandle STATE;
 
@@ -146,13 +111,10 @@ public final class WeightedSemaphore implements PermitSemaphore {
         }
     }
 
-    private final ReentrantLock lock = new ReentrantLock();
-    private final SemaphoreWaitQueue queue = new SemaphoreWaitQueue();
-    private final SemaphoreListener listener;
+    private final SemaphoreReporter reporter; // null when there is no listener: one field read on the fast paths
+    private final Line line;
     private volatile long state;
-    private volatile long size;
     private volatile long cap;
-    private volatile int resizes;
 
     /**
      * Creates a semaphore with {@code size} permits, all free.
@@ -174,9 +136,9 @@ public final class WeightedSemaphore implements PermitSemaphore {
      */
     public WeightedSemaphore(long size, SemaphoreListener listener) {
         checkSize(size);
-        this.size = size;
         this.cap = size;
-        this.listener = listener;
+        this.reporter = SemaphoreReporter.of(listener, this);
+        this.line = new Line(size);
     }
 
     /**
@@ -204,13 +166,13 @@ public final class WeightedSemaphore implements PermitSemaphore {
     private void acquireSlowly(long n) throws InterruptedException {
         checkGrantable(n);
         if (Thread.interrupted()) {
-            settle(n, 0L, AcquireOutcome.INTERRUPTED);
+            settleAtOnce(n, AcquireOutcome.INTERRUPTED);
             throw new InterruptedException();
         }
         if (tryAcquireFast(n)) {
             settleAtOnce(n, AcquireOutcome.ACQUIRED);
         } else {
-            awaitGrant(n, false, 0L);
+            ThreadWaiter.await(line, n);
         }
     }
 
@@ -258,19 +220,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
             settleAtOnce(n, AcquireOutcome.ACQUIRED);
             return CompletableFuture.completedFuture(new Permit(this, n));
         }
-        AsyncWaiter waiter = new AsyncWaiter(n, clock());
-        if (grantOrEnqueue(waiter, waiter.since)) {
-            settle(n, waiter.since, AcquireOutcome.ACQUIRED);
-            return CompletableFuture.completedFuture(new Permit(this, n));
-        }
-        // Any completion other than our grant (cancel, orTimeout, complete by the caller) withdraws the request.
-        // If the grant or a refusal completed it, the waiter is no longer WAITING and this is a no-op.
-        waiter.future.whenComplete((permit, failure) -> {
-            if (waiter.isWaiting() && withdraw(waiter)) {
-                settle(n, waiter.since, AcquireOutcome.CANCELLED);
-            }
-        });
-        return waiter.future;
+        return AsyncWaiter.request(line, n);
     }
 
     /**
@@ -284,7 +234,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
     @Override
     public boolean tryAcquire(long n) {
         checkNotNegative(n, "tryAcquire");
-        boolean acquired = tryAcquireFast(n) || tryAcquireLocked(n);
+        boolean acquired = tryAcquireFast(n) || line.tryAcquireLocked(n);
         settleAtOnce(n, acquired ? AcquireOutcome.ACQUIRED : AcquireOutcome.REJECTED);
         return acquired;
     }
@@ -310,12 +260,12 @@ public final class WeightedSemaphore implements PermitSemaphore {
     public boolean tryAcquire(long n, Duration timeout) throws InterruptedException {
         checkNotNegative(n, "tryAcquire");
         Objects.requireNonNull(timeout, "timeout must not be null; use Duration.ZERO not to wait");
-        if (n > size) {
+        if (n > line.size()) {
             settleAtOnce(n, AcquireOutcome.REJECTED);
             return false;
         }
         if (Thread.interrupted()) {
-            settle(n, 0L, AcquireOutcome.INTERRUPTED);
+            settleAtOnce(n, AcquireOutcome.INTERRUPTED);
             throw new InterruptedException();
         }
         if (tryAcquireFast(n)) {
@@ -324,11 +274,11 @@ public final class WeightedSemaphore implements PermitSemaphore {
         }
         long nanos = Durations.toNanosSaturated(timeout);
         if (nanos <= 0) {
-            boolean acquired = tryAcquireLocked(n);
+            boolean acquired = line.tryAcquireLocked(n);
             settleAtOnce(n, acquired ? AcquireOutcome.ACQUIRED : AcquireOutcome.REJECTED);
             return acquired;
         }
-        return awaitGrant(n, true, nanos);
+        return ThreadWaiter.awaitNanos(line, n, nanos);
     }
 
     /**
@@ -347,11 +297,11 @@ public final class WeightedSemaphore implements PermitSemaphore {
         for (;;) {
             long s = state;
             if (s < 0) { // LOCKED: only under the lock (I3), and waiters may now fit (I4)
-                releaseLocked(n);
+                line.releaseLocked(n);
                 return;
             }
             if (n > s) {
-                throw releasedMoreThanHeld(n, s);
+                throw SemaphoreErrors.releasedMoreThanHeld(n, s, line.size());
             }
             if (STATE.compareAndSet(this, s, s - n)) {
                 return;
@@ -373,28 +323,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
     @Override
     public void resize(long newSize) {
         checkSize(newSize);
-        SemaphoreWaiter refused;
-        SemaphoreWaiter granted;
-        lock.lock();
-        try {
-            long s = raiseLocked();
-            resizes++; // odd: size and state may disagree until the matching increment (I8)
-            if (newSize > cap) {
-                cap = newSize; // cap only grows (I7)
-            }
-            size = newSize;
-            refused = queue.takeLargerThan(newSize);
-            for (SemaphoreWaiter w = refused; w != null; w = w.nextInBatch()) {
-                w.markRefused();
-            }
-            state = s; // LOCKED stays raised; grantWaiters drops it if the queue is empty and size == cap (I2, I7)
-            granted = grantWaiters();
-            resizes++;
-        } finally {
-            lock.unlock();
-        }
-        wakeAll(refused);
-        wakeAll(granted);
+        line.resize(newSize);
     }
 
     /**
@@ -405,7 +334,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
      */
     @Override
     public long size() {
-        return size;
+        return line.size();
     }
 
     /**
@@ -429,16 +358,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
      */
     @Override
     public long available() {
-        for (;;) {
-            int before = resizes;
-            long s = state;
-            long z = size;
-            if ((before & 1) == 0 && resizes == before) { // no resize overlapped the two reads (I8)
-                return z - (s & USED);
-            }
-            lock.lock(); // a resize is running: wait for it rather than spin
-            lock.unlock();
-        }
+        return line.available();
     }
 
     /**
@@ -449,7 +369,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
      */
     @Override
     public int waiting() {
-        return queue.size();
+        return line.waiting();
     }
 
     /**
@@ -459,7 +379,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
      */
     @Override
     public String toString() {
-        return "WeightedSemaphore[size=" + size + ", used=" + used() + ", waiting=" + waiting() + "]";
+        return "WeightedSemaphore[size=" + line.size() + ", used=" + used() + ", waiting=" + waiting() + "]";
     }
 
     // ---- fast paths (no lock, no allocation) ----
@@ -477,336 +397,62 @@ public final class WeightedSemaphore implements PermitSemaphore {
         }
     }
 
-    // ---- slow paths (under the lock) ----
-
-    /**
-     * tryAcquire(n) after the fast path failed: false if the permits are taken or somebody waits, else decided under
-     * the lock (the fast path may have failed only because a resize, or a size below the high mark, raised LOCKED).
-     */
-    private boolean tryAcquireLocked(long n) {
-        for (;;) {
-            long s = state;
-            if (s >= 0) { // as the fast path (I7)
-                if (n > cap - s) {
-                    return false;
-                }
-                if (STATE.compareAndSet(this, s, s + n)) {
-                    return true;
-                }
-            } else if (queue.size() > 0) {
-                return false; // somebody waits now: never barge (I5)
-            } else {
-                lock.lock();
-                try {
-                    return queue.isEmpty() && takeIfFits(n);
-                } finally {
-                    lock.unlock();
-                }
-            }
-        }
-    }
-
-    /** Lock held, queue empty: takes n permits if they fit under the current size (I5b). */
-    private boolean takeIfFits(long n) {
-        for (;;) {
-            long s = state;
-            long used = s & USED;
-            if (n > size - used) {
-                return false;
-            }
-            if (s < 0) {
-                state = s + n; // LOCKED: nobody else writes (I3)
-                return true;
-            }
-            if (STATE.compareAndSet(this, s, s + n)) { // LOCKED clear: fast paths may race (I3)
-                return true;
-            }
-        }
-    }
-
-    /**
-     * Grants the waiter's permits at once if nobody waits and they fit, else raises LOCKED and appends the waiter.
-     * Returns true if granted (the waiter is then not queued and stays WAITING, unused). A request larger than the
-     * current size (the semaphore shrank since the caller checked) is refused with IllegalArgumentException, reported
-     * to the listener (after unlocking: no callback runs under the lock) as waiting since {@code since}.
-     */
-    private boolean grantOrEnqueue(SemaphoreWaiter waiter, long since) {
-        long n = waiter.permits();
-        long current;
-        lock.lock();
-        try {
-            current = size;
-            if (n <= current) {
-                return enqueueLocked(waiter);
-            }
-        } finally {
-            lock.unlock();
-        }
-        settle(n, since, AcquireOutcome.REJECTED);
-        throw tooLarge(n, current);
-    }
-
-    /** grantOrEnqueue under the lock, for a request that fits the current size. */
-    private boolean enqueueLocked(SemaphoreWaiter waiter) {
-        if (!queue.isEmpty()) {
-            queue.add(waiter); // the head does not fit (I4), so neither may we (I5)
-            return false;
-        }
-        if (takeIfFits(waiter.permits())) {
-            waiter.markGranted(); // never queued, but never left looking like a waiter either
-            return true;
-        }
-        // From now on 'state' changes only under the lock (I3). A fast-path release may have come between the check
-        // above and raising LOCKED, so let grantWaiters decide again (I4): it grants us if we now fit.
-        raiseLocked();
-        queue.add(waiter);
-        return grantWaiters() != null;
-    }
-
-    /** Lock held: sets LOCKED (by CAS, as fast paths may race while it is clear) and returns the new state. */
-    private long raiseLocked() {
-        for (;;) {
-            long s = state;
-            if (s < 0 || STATE.compareAndSet(this, s, s | LOCKED)) {
-                return s | LOCKED;
-            }
-        }
-    }
-
-    /** release(n) when the lock is needed (or was when release looked). */
-    private void releaseLocked(long n) {
-        SemaphoreWaiter granted;
-        lock.lock();
-        try {
-            long s;
-            do { // a CAS loop because LOCKED may have been cleared before we got the lock (I3)
-                s = state;
-                long used = s & USED;
-                if (n > used) {
-                    throw releasedMoreThanHeld(n, used);
-                }
-            } while (!STATE.compareAndSet(this, s, s - n));
-            granted = s < 0 ? grantWaiters() : null;
-        } finally {
-            lock.unlock();
-        }
-        wakeAll(granted);
-    }
-
-    /**
-     * Lock held, LOCKED set: grants the waiters at the head that fit, in order (I4, I5c), and clears LOCKED if the
-     * queue is empty and the size is at its high mark (I2, I7). Returns the granted batch, to be woken after
-     * unlocking.
-     */
-    private SemaphoreWaiter grantWaiters() {
-        long used = state & USED;
-        SemaphoreWaiter batch = queue.takeFitting(size - used); // negative after a shrink: nobody fits
-        for (SemaphoreWaiter w = batch; w != null; w = w.nextInBatch()) {
-            used += w.permits();
-        }
-        state = queue.isEmpty() && size == cap ? used : used | LOCKED; // plain store: LOCKED is set (I3)
-        for (SemaphoreWaiter w = batch; w != null; w = w.nextInBatch()) {
-            w.markGranted(); // after the store above, so a granted requester sees its permits in used()
-        }
-        return batch;
-    }
-
-    /**
-     * Takes a still-waiting request out of the line, leaving 'used' unchanged; if it was the head, grants the
-     * followers that now fit. Returns false if the request had already been granted or refused (I6).
-     */
-    private boolean withdraw(SemaphoreWaiter waiter) {
-        SemaphoreWaiter granted = null;
-        lock.lock();
-        try {
-            if (!waiter.isWaiting()) {
-                return false;
-            }
-            boolean wasHead = queue.remove(waiter);
-            waiter.markCancelled();
-            if (wasHead) { // the new head may fit; and if the queue is now empty, this may clear LOCKED (I2)
-                granted = grantWaiters();
-            }
-        } finally {
-            lock.unlock();
-        }
-        wakeAll(granted);
-        return true;
-    }
-
-    private static void wakeAll(SemaphoreWaiter batch) {
-        for (SemaphoreWaiter w = batch; w != null; ) {
-            SemaphoreWaiter next = w.nextInBatch();
-            w.wake();
-            w = next;
-        }
-    }
-
-    /**
-     * Blocks the current thread until its request for n permits is granted (true), the timeout elapses (false), it
-     * is interrupted (InterruptedException) or refused by a shrink (IllegalArgumentException). See the class
-     * documentation for the race rules (I6).
-     */
-    private boolean awaitGrant(long n, boolean timed, long nanos) throws InterruptedException {
-        long since = clock();
-        long deadline = timed ? System.nanoTime() + nanos : 0L;
-        ThreadWaiter waiter = new ThreadWaiter(n);
-        if (grantOrEnqueue(waiter, since)) {
-            settle(n, since, AcquireOutcome.ACQUIRED);
-            return true;
-        }
-        boolean interrupted = false;
-        boolean timedOut = false;
-        // Spin briefly first: under contention a grant often comes within a short critical section, and a waiter
-        // that sees it without parking saves the unpark/wake-up round trip (AQS does the same).
-        int spins = Spin.budget(SPINS);
-        while (waiter.isWaiting()) {
-            if (Thread.interrupted()) {
-                interrupted = true;
-                break;
-            }
-            long remaining = timed ? deadline - System.nanoTime() : 0L;
-            if (timed && remaining <= 0) {
-                timedOut = true;
-                break;
-            }
-            if (spins > 0) {
-                spins--;
-                Thread.onSpinWait();
-            } else if (!timed) {
-                LockSupport.park(this);
-            } else {
-                LockSupport.parkNanos(this, remaining);
-            }
-        }
-        if ((interrupted || timedOut) && withdraw(waiter)) { // left the line before any grant: as before
-            settle(n, since, interrupted ? AcquireOutcome.INTERRUPTED : AcquireOutcome.TIMEOUT);
-            if (interrupted) {
-                throw new InterruptedException();
-            }
-            return false;
-        }
-        // Settled by somebody else (only this thread withdraws a ThreadWaiter): granted or refused, maybe racing
-        // with our giving up.
-        if (waiter.isRefused()) {
-            settle(n, since, AcquireOutcome.REJECTED);
-            if (interrupted) {
-                Thread.currentThread().interrupt(); // not ours to swallow: the refusal is what we report
-            }
-            throw tooLarge(n, size);
-        }
-        if (interrupted) { // the grant won the race with the interrupt: give the permits back
-            release(n);
-            settle(n, since, AcquireOutcome.INTERRUPTED);
-            throw new InterruptedException();
-        }
-        settle(n, since, AcquireOutcome.ACQUIRED);
-        return true;
-    }
-
-    // ---- listener ----
-
-    /** The start of a wait for the listener, or 0 when there is no listener (no clock read then). */
-    private long clock() {
-        return listener == null ? 0L : System.nanoTime();
-    }
+    // ---- listener and checks ----
 
     /** Reports a request settled without waiting; costs one field read when there is no listener. */
     private void settleAtOnce(long n, AcquireOutcome outcome) {
-        if (listener != null) {
-            notifyListener(n, 0L, outcome);
-        }
+        SemaphoreReporter.settle(reporter, n, 0L, outcome);
     }
-
-    /** Reports a request that started waiting at {@code since} (from {@link #clock()}). */
-    private void settle(long n, long since, AcquireOutcome outcome) {
-        if (listener != null) {
-            notifyListener(n, since == 0L ? 0L : Math.max(0L, System.nanoTime() - since), outcome);
-        }
-    }
-
-    private void notifyListener(long n, long waitedNanos, AcquireOutcome outcome) {
-        try {
-            listener.requestSettled(n, waitedNanos, outcome);
-        } catch (RuntimeException | Error e) {
-            if (e instanceof VirtualMachineError fatal) {
-                throw fatal;
-            }
-            LOG.log(System.Logger.Level.WARNING, "the listener of " + this + " threw; ignored", e);
-        }
-    }
-
-    // ---- helpers ----
 
     private void checkGrantable(long n) {
         checkNotNegative(n, "acquire");
-        long current = size;
+        long current = line.size();
         if (n > current) {
             settleAtOnce(n, AcquireOutcome.REJECTED);
             throw tooLarge(n, current);
         }
     }
 
-    private static IllegalArgumentException tooLarge(long n, long size) {
-        return new IllegalArgumentException("cannot acquire " + n + " permits from a semaphore of size " + size
-                + ": the request could never be granted; ask for at most size() permits");
-    }
+    /** This semaphore's SemaphoreLine, with access to its state word and high mark. */
+    private final class Line extends SemaphoreLine {
 
-    private static void checkSize(long size) {
-        if (size < 0) {
-            throw new IllegalArgumentException(
-                    "size must be >= 0 but was " + size + "; pass the total number of permits the semaphore holds");
-        }
-    }
-
-    private static void checkNotNegative(long n, String operation) {
-        if (n < 0) {
-            throw new IllegalArgumentException(
-                    operation + ": the number of permits must be >= 0 but was " + n + "; pass a non-negative weight");
-        }
-    }
-
-    private IllegalStateException releasedMoreThanHeld(long n, long used) {
-        return new IllegalStateException("released more than held: release(" + n + ") with only " + used
-                + " of " + size + " permits in use; release only permits that were acquired");
-    }
-
-    /** A thread blocked in awaitGrant; woken by unparking it. */
-    private static final class ThreadWaiter extends SemaphoreWaiter {
-        private final Thread thread = Thread.currentThread();
-
-        ThreadWaiter(long permits) {
-            super(permits);
+        Line(long size) {
+            super(size, WeightedSemaphore.this, reporter);
         }
 
         @Override
-        public void wake() {
-            LockSupport.unpark(thread);
-        }
-    }
-
-    /** A request from acquireAsync; woken by completing its future. */
-    private final class AsyncWaiter extends SemaphoreWaiter {
-        private final CompletableFuture<Permit> future = new CompletableFuture<>();
-        private final long since;
-
-        AsyncWaiter(long permits, long since) {
-            super(permits);
-            this.since = since;
+        protected long getState() {
+            return state;
         }
 
         @Override
-        public void wake() {
-            long n = permits();
-            if (isRefused()) {
-                settle(n, since, AcquireOutcome.REJECTED);
-                future.completeExceptionally(tooLarge(n, size));
-            } else if (future.complete(new Permit(WeightedSemaphore.this, n))) {
-                settle(n, since, AcquireOutcome.ACQUIRED);
-            } else {
-                release(n); // the future was cancelled or completed first: give the grant back (I6)
-                settle(n, since, AcquireOutcome.CANCELLED);
-            }
+        protected void setState(long next) {
+            state = next;
+        }
+
+        @Override
+        protected boolean compareAndSetState(long expected, long next) {
+            return STATE.compareAndSet(WeightedSemaphore.this, expected, next);
+        }
+
+        @Override
+        protected long getCap() {
+            return cap;
+        }
+
+        @Override
+        protected void setCap(long next) {
+            cap = next;
+        }
+
+        @Override
+        protected void giveBack(long n) {
+            release(n);
+        }
+
+        @Override
+        protected Permit permit(long n) {
+            return new Permit(WeightedSemaphore.this, n);
         }
     }
 }

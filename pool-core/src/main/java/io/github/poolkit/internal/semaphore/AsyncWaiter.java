@@ -1,0 +1,69 @@
+package io.github.poolkit.internal.semaphore;
+
+import io.github.poolkit.Permit;
+import io.github.poolkit.SemaphoreListener.AcquireOutcome;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * A request from a {@code WeightedSemaphore}'s {@code acquireAsync} that could not be granted at once; woken by
+ * completing its future. Internal; not part of poolkit's API.
+ */
+public final class AsyncWaiter extends SemaphoreWaiter {
+
+    /*
+     * Implementation overview.
+     * Two parties settle the request and either may come first (I6 in SemaphoreLine): the line (grant or refusal,
+     * then wake completes the future) and whoever completes the future otherwise (cancel, orTimeout, complete), which
+     * withdraws the request. withdraw succeeds only while WAITING; a grant that loses the race to complete the future
+     * gives its permits back.
+     */
+
+    private final SemaphoreLine line;
+    private final CompletableFuture<Permit> future = new CompletableFuture<>();
+    private final long since;
+
+    private AsyncWaiter(SemaphoreLine line, long permits, long since) {
+        super(permits);
+        this.line = line;
+        this.since = since;
+    }
+
+    /**
+     * Requests {@code n} permits in line after the fast path failed: grants them at once if nobody waits and they fit,
+     * else queues the request.
+     *
+     * @param line the semaphore's line
+     * @param n    the permits requested, {@code 0 <= n <= size}
+     * @return a future completed with the granted permits, exceptionally if a shrink refuses the request
+     * @throws IllegalArgumentException if the semaphore has shrunk below {@code n}
+     */
+    public static CompletableFuture<Permit> request(SemaphoreLine line, long n) {
+        AsyncWaiter waiter = new AsyncWaiter(line, n, SemaphoreReporter.clock(line.reporter));
+        if (line.grantOrEnqueue(waiter, waiter.since)) {
+            SemaphoreReporter.settle(line.reporter, n, waiter.since, AcquireOutcome.ACQUIRED);
+            return CompletableFuture.completedFuture(line.permit(n));
+        }
+        // Any completion other than our grant (cancel, orTimeout, complete by the caller) withdraws the request.
+        // If the grant or a refusal completed it, the waiter is no longer WAITING and this is a no-op.
+        waiter.future.whenComplete((permit, failure) -> {
+            if (waiter.isWaiting() && line.withdraw(waiter)) {
+                SemaphoreReporter.settle(line.reporter, n, waiter.since, AcquireOutcome.CANCELLED);
+            }
+        });
+        return waiter.future;
+    }
+
+    @Override
+    public void wake() {
+        long n = permits();
+        if (isRefused()) {
+            SemaphoreReporter.settle(line.reporter, n, since, AcquireOutcome.REJECTED);
+            future.completeExceptionally(SemaphoreErrors.tooLarge(n, line.size()));
+        } else if (future.complete(line.permit(n))) {
+            SemaphoreReporter.settle(line.reporter, n, since, AcquireOutcome.ACQUIRED);
+        } else {
+            line.giveBack(n); // the future was cancelled or completed first: give the grant back (I6)
+            SemaphoreReporter.settle(line.reporter, n, since, AcquireOutcome.CANCELLED);
+        }
+    }
+}
