@@ -6,7 +6,14 @@ import java.lang.invoke.VarHandle;
 /**
  * An atomic int on cache lines of its own: for a counter that threads CAS often, so that its writes do not invalidate
  * the lines of unrelated hot fields allocated next to it (the pool's lock among them), and theirs do not invalidate
- * it. The JVM lays out the longs, then the int, then the references of a class, so the padding sits on both sides.
+ * it.
+ *
+ * <p>The value is stored in a {@code long} on purpose. The JVM lays out the longs (in declaration order), then the
+ * references of a class, but first fills the 4-byte gap after the object header with any int or reference field:
+ * an {@code int} value landed there, right after the header, so the padding sat on one side only and the value
+ * shared a cache line with the end of the object allocated before it (a queued pool's {@code QueuedPath}, whose
+ * fields every append and poll reads). A long cannot fill that gap, so it sits after the seven padding longs, with
+ * the padding references after it: at least 56 bytes on each side, whatever the neighbours.
  */
 @SuppressWarnings("unused")
 final class PaddedCounter {
@@ -15,33 +22,33 @@ final class PaddedCounter {
 
     static {
         try {
-            VALUE = MethodHandles.lookup().findVarHandle(PaddedCounter.class, "value", int.class);
+            VALUE = MethodHandles.lookup().findVarHandle(PaddedCounter.class, "value", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
     private long p1, p2, p3, p4, p5, p6, p7;
-    private volatile int value;
+    private volatile long value;
     private Object r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16;
 
     /** @return the value (volatile read) */
     int get() {
-        return value;
+        return (int) value;
     }
 
     /** @return whether the value was {@code expected} and is now {@code updated} */
     boolean compareAndSet(int expected, int updated) {
-        return VALUE.compareAndSet(this, expected, updated);
+        return VALUE.compareAndSet(this, (long) expected, (long) updated);
     }
 
     /** Adds one. */
     void increment() {
-        VALUE.getAndAdd(this, 1);
+        VALUE.getAndAdd(this, 1L);
     }
 
     /** Subtracts one. */
     void decrement() {
-        VALUE.getAndAdd(this, -1);
+        VALUE.getAndAdd(this, -1L);
     }
 }
