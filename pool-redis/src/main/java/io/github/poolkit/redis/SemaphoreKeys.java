@@ -23,7 +23,7 @@ record SemaphoreKeys(String name) {
     String[] scriptKeys() {
         String prefix = prefix();
         return new String[] {prefix + "meta", prefix + "lease-expiry", prefix + "leases", prefix + "queue",
-                prefix + "waiters", prefix + "waiter-expiry", prefix + "fence"};
+                prefix + "waiters", prefix + "waiter-expiry"};
     }
 
     /** @return the prefix of the pub/sub channel on which one instance hears of its grants (append its id) */

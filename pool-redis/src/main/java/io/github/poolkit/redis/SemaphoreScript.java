@@ -34,21 +34,23 @@ final class SemaphoreScript {
 
     private final RedisScriptingAsyncCommands<String, String> commands;
     private final String[] keys;
-    private final String[] head; // ARGV 2..5: channel prefix, default size, lease ms, waiter ttl ms
+    private final String[] head; // ARGV 2..3: default size, lease ms
     private final Duration timeout;
     private final Timer timer;
+    private final ReplySpin replies;
 
     /**
      * @param timer Lettuce's own timer (a hashed wheel): scheduling a timeout there wakes no thread, unlike
      *              {@code CompletableFuture.orTimeout}, whose single delayer thread would be woken twice per call
+     * @param replies told how long each run took, to decide whether callers spin for the reply
      */
     SemaphoreScript(RedisScriptingAsyncCommands<String, String> commands, SemaphoreKeys keys, long size,
-            Duration leaseTime, Duration timeout, Timer timer) {
+            Duration leaseTime, Duration timeout, Timer timer, ReplySpin replies) {
         this.commands = commands;
         this.timer = timer;
+        this.replies = replies;
         this.keys = keys.scriptKeys();
-        String leaseMs = Long.toString(leaseTime.toMillis());
-        this.head = new String[] {keys.grantChannelPrefix(), Long.toString(size), leaseMs, leaseMs};
+        this.head = new String[] {Long.toString(size), Long.toString(leaseTime.toMillis())};
         this.timeout = timeout;
     }
 
@@ -63,6 +65,7 @@ final class SemaphoreScript {
         argv[0] = op;
         System.arraycopy(head, 0, argv, 1, head.length);
         System.arraycopy(args, 0, argv, 1 + head.length, args.length);
+        long sent = System.nanoTime();
         CompletableFuture<List<Object>> reply = commands.<List<Object>>evalsha(SHA, ScriptOutputType.MULTI, keys, argv)
                 .toCompletableFuture()
                 .exceptionallyCompose(e -> unwrap(e) instanceof RedisNoScriptException
@@ -74,6 +77,7 @@ final class SemaphoreScript {
         reply.whenComplete((value, failure) -> {
             expiry.cancel();
             if (failure == null) {
+                replies.observed(System.nanoTime() - sent);
                 result.complete(value);
             } else {
                 result.completeExceptionally(unavailable(op, unwrap(failure)));
