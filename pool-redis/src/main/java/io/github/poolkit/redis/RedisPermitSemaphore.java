@@ -320,7 +320,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         checkWeight(n);
         Request request = send(new Request(nextId(), n, true, true, false), "try");
         try {
-            replies.awaitBriefly(request.answered);
+            awaitReply(request.answered, 1);
             return request.result.get() != null;
         } catch (InterruptedException e) {
             // cannot happen: the script run ends within the command timeout, and the result completes with it
@@ -373,7 +373,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     /** Waits for a blocking request; on timeout or interrupt withdraws it and waits for the withdrawal. */
     private Permit await(Request request, long timeoutNanos) throws InterruptedException {
         try {
-            replies.awaitBriefly(request.answered); // most requests are granted by the reply
+            awaitReply(request.answered, 1); // most requests are granted by the reply
             return timeoutNanos < 0 ? request.result.get() : request.result.get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw rethrow(e);
@@ -462,6 +462,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         }
         Permit permit = request.handleLess ? HANDLE_LESS : Permit.of(request.weight, token, () -> release(lease));
         Runnable complete = () -> {
+            requests.remove(request.id, request); // before the caller wakes, so its next call sees it gone (awaitReply)
             if (!request.result.complete(permit)) {
                 held.remove(lease.id, lease); // the request gave up first; its cancel script returns the lease
             }
@@ -480,6 +481,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     private void settleByRedis(Request request, Throwable failure) {
         request.nothingHeld = true;
         Runnable complete = () -> {
+            requests.remove(request.id, request); // as in granted
             if (failure == null) {
                 request.result.complete(null);
             } else {
@@ -797,13 +799,23 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
 
     private <T> T call(CompletableFuture<T> reply) {
         try {
-            replies.awaitBriefly(reply);
+            awaitReply(reply, 0);
             return reply.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SemaphoreUnavailableException("Cluster semaphore '" + keys.name() + "': interrupted", e);
         } catch (ExecutionException e) {
             throw rethrow(e);
+        }
+    }
+
+    /**
+     * Lets the caller spin briefly for a reply (see {@link ReplySpin}) when no other request of this instance is
+     * pending besides its own ({@code own}: 1 while acquiring, 0 otherwise).
+     */
+    private void awaitReply(CompletableFuture<?> reply, int own) {
+        if (requests.size() <= own) {
+            replies.awaitBriefly(reply);
         }
     }
 

@@ -42,7 +42,7 @@ final class SemaphoreScript {
     /**
      * @param timer Lettuce's own timer (a hashed wheel): scheduling a timeout there wakes no thread, unlike
      *              {@code CompletableFuture.orTimeout}, whose single delayer thread would be woken twice per call
-     * @param replies told how long each run took, to decide whether callers spin for the reply
+     * @param replies told of each run sent and settled, to decide whether callers spin for the reply
      */
     SemaphoreScript(RedisScriptingAsyncCommands<String, String> commands, SemaphoreKeys keys, long size,
             Duration leaseTime, Duration timeout, Timer timer, ReplySpin replies) {
@@ -65,19 +65,25 @@ final class SemaphoreScript {
         argv[0] = op;
         System.arraycopy(head, 0, argv, 1, head.length);
         System.arraycopy(args, 0, argv, 1 + head.length, args.length);
-        long sent = System.nanoTime();
+        replies.sent();
         CompletableFuture<List<Object>> reply = commands.<List<Object>>evalsha(SHA, ScriptOutputType.MULTI, keys, argv)
                 .toCompletableFuture()
                 .exceptionallyCompose(e -> unwrap(e) instanceof RedisNoScriptException
                         ? commands.<List<Object>>eval(SOURCE, ScriptOutputType.MULTI, keys, argv).toCompletableFuture()
                         : CompletableFuture.failedFuture(e));
         CompletableFuture<List<Object>> result = new CompletableFuture<>();
-        Timeout expiry = timer.newTimeout(t -> result.completeExceptionally(unavailable(op, new TimeoutException())),
-                timeout.toNanos(), TimeUnit.NANOSECONDS);
+        // Exactly one of two ends the run: the timer, or the reply if it cancels the timer in time. Either tells the
+        // spin policy before it completes the result, so that a caller it wakes already sees this run settled.
+        Timeout expiry = timer.newTimeout(t -> {
+            replies.settled();
+            result.completeExceptionally(unavailable(op, new TimeoutException()));
+        }, timeout.toNanos(), TimeUnit.NANOSECONDS);
         reply.whenComplete((value, failure) -> {
-            expiry.cancel();
+            if (!expiry.cancel()) {
+                return; // the timer ended the run
+            }
+            replies.settled();
             if (failure == null) {
-                replies.observed(System.nanoTime() - sent);
                 result.complete(value);
             } else {
                 result.completeExceptionally(unavailable(op, unwrap(failure)));
