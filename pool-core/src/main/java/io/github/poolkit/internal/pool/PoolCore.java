@@ -118,12 +118,17 @@ final class PoolCore {
     /**
      * Accepts a task ({@link TaskRunner#carry carried}): hands it to an idle worker, else reserves a new worker for it,
      * else queues it, else refuses it or blocks the caller in the line, as the wait rules allow (see
-     * {@link PoolEngine#execute(Object, long)} for what it throws).
+     * {@link PoolEngine#execute(Object, long)} for what it throws). Small on purpose, like {@link #nextTask}, so that
+     * the JIT inlines the lock-free path into the caller instead of calling a method too large to inline per task.
      */
     void admit(Object task, long timeoutNanos) {
-        if (queued != null && queued.tryAppend(task)) {
-            return;
+        if (queued == null || !queued.tryAppend(task)) {
+            admitLocked(task, timeoutNanos);
         }
+    }
+
+    /** {@link #admit} when the lock-free append does not apply: decides under the lock. */
+    private void admitLocked(Object task, long timeoutNanos) {
         WaitRules rules = waitRules.get(); // read once: the caller keeps the rules it entered with
         Worker toStart = null;
         Requester requester = Requester.POOL;
@@ -137,7 +142,8 @@ final class PoolCore {
                     return; // a finishing worker took the task (invariant 5)
                 }
                 if (state != State.OPEN) {
-                    throw closed();
+                    throw new PoolClosedException("pool '" + name + "' is closed: it takes no new tasks"
+                            + " (reboot() reopens it)");
                 }
                 boolean behind = queue != null && (waking.get() > 0 && idleCount > 0 || !queue.isEmpty());
                 if (behind && queue.offer(task) >= 0) {
@@ -276,10 +282,6 @@ final class PoolCore {
         }
     }
 
-    private PoolClosedException closed() {
-        return new PoolClosedException("pool '" + name + "' is closed: it takes no new tasks (reboot() reopens it)");
-    }
-
     private String overloaded(String why) {
         String queueNote = queue == null ? "" : " and its queue of " + queueCapacity + " is full";
         return "pool '" + name + "' is overloaded: all " + capacity + " workers are busy" + queueNote + " and " + why
@@ -326,12 +328,12 @@ final class PoolCore {
      * shrink, the pool closed with nothing queued, stopped while idle, or unpooled with nothing to do.
      */
     Object nextTask(Worker w) {
-        if (queued != null) {
-            Object next = queued.pollSpinning();
-            if (next != null) {
-                return next;
-            }
-        }
+        Object next = queued == null ? null : queued.pollSpinning();
+        return next != null ? next : awaitNextTask(w);
+    }
+
+    /** {@link #nextTask} when the queue has nothing at hand: the locked path, then idle (or, unpooled, the end). */
+    private Object awaitNextTask(Worker w) {
         Worker replacement = null;
         lock.lock();
         try {
