@@ -12,10 +12,16 @@ public final class NamedThreadFactory implements ThreadFactory {
     private final String prefix;
     private final Kind kind;
     private final AtomicInteger next = new AtomicInteger(1);
+    /**
+     * Virtual threads only: the JDK's factory, which names them the same way. An unpooled pool makes one thread per
+     * task, and a builder per thread ({@code Thread.ofVirtual().name(..)}) was an allocation per task of its own.
+     */
+    private final ThreadFactory virtual;
 
     private NamedThreadFactory(String name, Kind kind) {
         this.prefix = name + "-";
         this.kind = kind;
+        this.virtual = kind == Kind.VIRTUAL ? Thread.ofVirtual().name(prefix, 1).factory() : null;
     }
 
     /** @return a factory of non-daemon platform threads named {@code <name>-<n>} (a pool's default workers) */
@@ -35,11 +41,10 @@ public final class NamedThreadFactory implements ThreadFactory {
 
     @Override
     public Thread newThread(Runnable r) {
-        String name = prefix + next.getAndIncrement();
-        if (kind == Kind.VIRTUAL) {
-            return Thread.ofVirtual().name(name).unstarted(r);
+        if (virtual != null) {
+            return virtual.newThread(r);
         }
-        Thread t = new Thread(r, name);
+        Thread t = new Thread(r, prefix + next.getAndIncrement());
         t.setDaemon(kind == Kind.DAEMON);
         return t;
     }
