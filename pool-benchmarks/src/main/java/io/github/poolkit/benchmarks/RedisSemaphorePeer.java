@@ -17,19 +17,30 @@ import org.redisson.config.Config;
  */
 public enum RedisSemaphorePeer {
 
-    /** {@code acquirePermit(1)} then {@code close()}: one script run each; the default brief spin for replies. */
+    /** {@code acquirePermit(1)} then {@code close()}: one script run each. */
     POOLKIT {
         @Override
         Permits open(int port, String name, int size) {
-            return poolkit(port, name, size, false);
-        }
-    },
+            RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
+            RedisPermitSemaphore semaphore = RedisPermitSemaphore.builder(client, name).size(size)
+                    .leaseTime(Duration.ofSeconds(30)).build();
+            return new Permits() {
+                @Override
+                public Object acquire() throws InterruptedException {
+                    return semaphore.acquirePermit(1);
+                }
 
-    /** As {@link #POOLKIT}, but a blocked caller parks at once ({@code replySpin(Duration.ZERO)}), as Redisson's do. */
-    POOLKIT_PARKED {
-        @Override
-        Permits open(int port, String name, int size) {
-            return poolkit(port, name, size, true);
+                @Override
+                public void release(Object grant) {
+                    ((Permit) grant).close();
+                }
+
+                @Override
+                public void close() {
+                    semaphore.close();
+                    client.shutdown();
+                }
+            };
         }
     },
 
@@ -90,30 +101,6 @@ public enum RedisSemaphorePeer {
      * Connects a semaphore of {@code size} permits named {@code name} (one name per peer and run: the peers' keys differ).
      */
     abstract Permits open(int port, String name, int size);
-
-    private static Permits poolkit(int port, String name, int size, boolean parked) {
-        RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
-        RedisPermitSemaphore.Builder builder = RedisPermitSemaphore.builder(client, name).size(size)
-                .leaseTime(Duration.ofSeconds(30));
-        RedisPermitSemaphore semaphore = (parked ? builder.replySpin(Duration.ZERO) : builder).build();
-        return new Permits() {
-            @Override
-            public Object acquire() throws InterruptedException {
-                return semaphore.acquirePermit(1);
-            }
-
-            @Override
-            public void release(Object grant) {
-                ((Permit) grant).close();
-            }
-
-            @Override
-            public void close() {
-                semaphore.close();
-                client.shutdown();
-            }
-        };
-    }
 
     private static RedissonClient redisson(int port) {
         Config config = new Config();

@@ -74,8 +74,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  *
  * <h2>Cost</h2>
  * An uncontended acquire is one script run (one round trip), as is a release; the script makes five and six Redis
- * calls for them. A caller blocked on a reply busy-waits for it briefly before parking, while replies come fast
- * (see {@link Builder#replySpin(Duration)}): on a near Redis that halves the latency. Waiting requests hold no thread
+ * calls for them. Waiting requests hold no thread
  * ({@link #acquireAsync(long)}) and are woken by a message on this instance's own pub/sub channel, never by polling;
  * the heartbeat also catches a grant whose message was lost. Every script reaps expired leases and waiters first, by
  * Redis's clock ({@code TIME}); no client clock is compared with another.
@@ -124,7 +123,6 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     private final ConcurrentHashMap<String, Lease> held = new ConcurrentHashMap<>();
     private final ReentrantLock releaseLock = new ReentrantLock();
     private final ScheduledExecutorService heartbeat;
-    private final ReplySpin replies;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** For tests: told (ticket, fencing token) of each grant to a request that waited in line. */
     volatile BiConsumer<Long, Long> fifoAudit;
@@ -139,9 +137,8 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         Connections connections = Connections.open(builder.client, keys, commandTimeout, this::onGrantMessage, owner);
         this.connection = connections.commands();
         this.grants = connections.grants();
-        this.replies = new ReplySpin(builder.replySpin);
         this.script = new SemaphoreScript(connections.scripting(), keys, configuredSize, leaseTime, commandTimeout,
-                builder.client.getResources().timer(), replies);
+                builder.client.getResources().timer());
         try {
             script.run("state").get(commandTimeout.toNanos(), TimeUnit.NANOSECONDS); // stores the size if none
         } catch (Exception e) {
@@ -199,7 +196,6 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         private Duration commandTimeout = Duration.ofSeconds(2);
         private SemaphoreListener listener;
         private Executor completions = ForkJoinPool.commonPool();
-        private Duration replySpin = ReplySpin.DEFAULT_BUDGET;
 
         private Builder(AbstractRedisClient client, String name) {
             this.client = client;
@@ -266,23 +262,6 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         }
 
         /**
-         * @param replySpin how long a blocked caller may busy-wait for the reply of a script run before it parks;
-         *                  {@link Duration#ZERO} never spins. A caller spins only while replies typically come within
-         *                  this time (a near Redis), only on a platform thread, and by at most half the processors at
-         *                  once. Against a loopback or same-host Redis this saves a thread wake-up per call, about as
-         *                  long as the round trip itself; default 200 µs
-         * @return this builder
-         */
-        public Builder replySpin(Duration replySpin) {
-            if (replySpin == null || replySpin.isNegative()) {
-                throw new IllegalArgumentException("Cluster semaphore '" + name + "': reply spin must be >= 0, got "
-                        + replySpin + "; use Duration.ZERO to never spin");
-            }
-            this.replySpin = replySpin;
-            return this;
-        }
-
-        /**
          * Connects (two connections: one for scripts, one for grant messages) and stores the size if Redis has none.
          *
          * @return the semaphore; close it when done
@@ -320,7 +299,6 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         checkWeight(n);
         Request request = send(new Request(nextId(), n, true, true, false), "try");
         try {
-            awaitReply(request.answered, 1);
             return request.result.get() != null;
         } catch (InterruptedException e) {
             // cannot happen: the script run ends within the command timeout, and the result completes with it
@@ -349,8 +327,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     private Request send(Request request, String mode) {
         requests.put(request.id, request);
         request.result.whenComplete((permit, failure) -> settled(request, permit, failure));
-        CompletableFuture<List<Object>> sent = script.run("acquire", request.id, Long.toString(request.weight), mode);
-        request.answered = sent.whenComplete((reply, failure) -> {
+        script.run("acquire", request.id, Long.toString(request.weight), mode).whenComplete((reply, failure) -> {
             if (failure != null) {
                 giveUp(request, (RuntimeException) SemaphoreScript.unwrap(failure)); // Redis may still run it
                 return;
@@ -373,7 +350,6 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     /** Waits for a blocking request; on timeout or interrupt withdraws it and waits for the withdrawal. */
     private Permit await(Request request, long timeoutNanos) throws InterruptedException {
         try {
-            awaitReply(request.answered, 1); // most requests are granted by the reply
             return timeoutNanos < 0 ? request.result.get() : request.result.get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw rethrow(e);
@@ -462,7 +438,6 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         }
         Permit permit = request.handleLess ? HANDLE_LESS : Permit.of(request.weight, token, () -> release(lease));
         Runnable complete = () -> {
-            requests.remove(request.id, request); // before the caller wakes, so its next call sees it gone (awaitReply)
             if (!request.result.complete(permit)) {
                 held.remove(lease.id, lease); // the request gave up first; its cancel script returns the lease
             }
@@ -481,7 +456,6 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     private void settleByRedis(Request request, Throwable failure) {
         request.nothingHeld = true;
         Runnable complete = () -> {
-            requests.remove(request.id, request); // as in granted
             if (failure == null) {
                 request.result.complete(null);
             } else {
@@ -799,23 +773,12 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
 
     private <T> T call(CompletableFuture<T> reply) {
         try {
-            awaitReply(reply, 0);
             return reply.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SemaphoreUnavailableException("Cluster semaphore '" + keys.name() + "': interrupted", e);
         } catch (ExecutionException e) {
             throw rethrow(e);
-        }
-    }
-
-    /**
-     * Lets the caller spin briefly for a reply (see {@link ReplySpin}) when no other request of this instance is
-     * pending besides its own ({@code own}: 1 while acquiring, 0 otherwise).
-     */
-    private void awaitReply(CompletableFuture<?> reply, int own) {
-        if (requests.size() <= own) {
-            replies.awaitBriefly(reply);
         }
     }
 

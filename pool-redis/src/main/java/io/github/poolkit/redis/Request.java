@@ -24,8 +24,6 @@ final class Request {
     final long startNanos = System.nanoTime();
     final CompletableFuture<Permit> result = new CompletableFuture<>();
 
-    /** Done once the acquire script's reply was handled (granted, queued or refused); set when it is sent. */
-    volatile CompletableFuture<?> answered;
     /** Set once the acquire script answered "queued": from then on the heartbeat keeps it in line. */
     volatile boolean queued;
     /** Its place in the line (grows with every queued request of the semaphore), once queued. */

@@ -37,18 +37,15 @@ final class SemaphoreScript {
     private final String[] head; // ARGV 2..3: default size, lease ms
     private final Duration timeout;
     private final Timer timer;
-    private final ReplySpin replies;
 
     /**
      * @param timer Lettuce's own timer (a hashed wheel): scheduling a timeout there wakes no thread, unlike
      *              {@code CompletableFuture.orTimeout}, whose single delayer thread would be woken twice per call
-     * @param replies told of each run sent and settled, to decide whether callers spin for the reply
      */
     SemaphoreScript(RedisScriptingAsyncCommands<String, String> commands, SemaphoreKeys keys, long size,
-            Duration leaseTime, Duration timeout, Timer timer, ReplySpin replies) {
+            Duration leaseTime, Duration timeout, Timer timer) {
         this.commands = commands;
         this.timer = timer;
-        this.replies = replies;
         this.keys = keys.scriptKeys();
         this.head = new String[] {Long.toString(size), Long.toString(leaseTime.toMillis())};
         this.timeout = timeout;
@@ -65,24 +62,16 @@ final class SemaphoreScript {
         argv[0] = op;
         System.arraycopy(head, 0, argv, 1, head.length);
         System.arraycopy(args, 0, argv, 1 + head.length, args.length);
-        replies.sent();
         CompletableFuture<List<Object>> reply = commands.<List<Object>>evalsha(SHA, ScriptOutputType.MULTI, keys, argv)
                 .toCompletableFuture()
                 .exceptionallyCompose(e -> unwrap(e) instanceof RedisNoScriptException
                         ? commands.<List<Object>>eval(SOURCE, ScriptOutputType.MULTI, keys, argv).toCompletableFuture()
                         : CompletableFuture.failedFuture(e));
         CompletableFuture<List<Object>> result = new CompletableFuture<>();
-        // Exactly one of two ends the run: the timer, or the reply if it cancels the timer in time. Either tells the
-        // spin policy before it completes the result, so that a caller it wakes already sees this run settled.
-        Timeout expiry = timer.newTimeout(t -> {
-            replies.settled();
-            result.completeExceptionally(unavailable(op, new TimeoutException()));
-        }, timeout.toNanos(), TimeUnit.NANOSECONDS);
+        Timeout expiry = timer.newTimeout(t -> result.completeExceptionally(unavailable(op, new TimeoutException())),
+                timeout.toNanos(), TimeUnit.NANOSECONDS);
         reply.whenComplete((value, failure) -> {
-            if (!expiry.cancel()) {
-                return; // the timer ended the run
-            }
-            replies.settled();
+            expiry.cancel();
             if (failure == null) {
                 result.complete(value);
             } else {
