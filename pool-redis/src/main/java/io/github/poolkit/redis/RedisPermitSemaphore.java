@@ -76,8 +76,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * An uncontended acquire is one script run (one round trip), as is a release; the script makes five and six Redis
  * calls for them. Waiting requests hold no thread
  * ({@link #acquireAsync(long)}) and are woken by a message on this instance's own pub/sub channel, never by polling;
- * the heartbeat also catches a grant whose message was lost. Every script reaps expired leases and waiters first, by
- * Redis's clock ({@code TIME}); no client clock is compared with another.
+ * the heartbeat also catches a grant whose message was lost. A script run first reaps expired leases and waiters
+ * whenever one may have expired, by Redis's clock ({@code TIME}); no client clock is compared with another.
  *
  * <h2>Failures</h2>
  * Every call to Redis ends within the command timeout (default 2 s), or fails with
