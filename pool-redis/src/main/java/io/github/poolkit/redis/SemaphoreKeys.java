@@ -26,7 +26,10 @@ record SemaphoreKeys(String name) {
                 prefix + "waiters", prefix + "waiter-expiry"};
     }
 
-    /** @return the prefix of the pub/sub channel on which one instance hears of its grants (append its id) */
+    /**
+     * @return the prefix of the pub/sub channel on which one instance hears of its grants (append its id);
+     *         {@code semaphore.lua} derives the same prefix from the {@code meta} key, so the two change together
+     */
     String grantChannelPrefix() {
         return prefix() + "grants:";
     }

@@ -67,8 +67,9 @@ local function expireAt(set, id, at)
     end
 end
 
-local function dropLease(id)
-    local value = redis.call('HGET', leases, id)
+-- Drops a lease and gives its weight back; 'value' is its entry in 'leases' when the caller has read it already.
+local function dropLease(id, value)
+    value = value or redis.call('HGET', leases, id)
     if value then
         used = used - leaseWeight(value)
         redis.call('HDEL', leases, id)
@@ -173,9 +174,7 @@ elseif op == 'release' then
     local id = ARGV[4]
     local value = redis.call('HGET', leases, id)
     if value then
-        used = used - leaseWeight(value)
-        redis.call('HDEL', leases, id)
-        redis.call('ZREM', leaseExp, id)
+        dropLease(id, value)
         grantWaiters()
         result = { 1 }
     else
