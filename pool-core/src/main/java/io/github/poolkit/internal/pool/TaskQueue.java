@@ -12,18 +12,23 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Every task gets an index: {@code tail} is the next index to fill and {@code head} the next to take, both only
  * ever growing, each in an {@link End} padded onto cache lines of its own. Indices map to slots of fixed-size array
- * segments linked in index order; a segment is made before any index in it is handed out and is dropped (left to the
- * collector) once both ends have moved past it, so no slot is ever reused and there is no ABA. One cache-line transfer
- * carries several tasks, and an append allocates nothing but one segment per {@value #SEGMENT} tasks, where a linked
- * queue allocates a node per task.
+ * segments linked in index order; the appender of an index makes and links its segment if nobody has yet, and a
+ * segment is dropped (left to the collector) once both ends have moved past it, so no slot is ever reused and there
+ * is no ABA. One cache-line transfer carries several tasks, and an append allocates nothing but one segment per
+ * {@value #SEGMENT} tasks, where a linked queue allocates a node per task.
  *
  * <ul>
- *   <li><b>Append</b>: read {@code tail} = t, make sure the segment for t exists, check the bound
+ *   <li><b>Append</b>, unbounded: take t with one atomic increment of {@code tail} (it never fails, so appenders on
+ *       different cores never retry against each other), walk to t's segment from the tail's segment as read
+ *       before the increment (whose base is at most t), making and linking segments on the way if missing, then
+ *       store the task in slot t.</li>
+ *   <li><b>Append</b>, bounded: read {@code tail} = t, make sure the segment for t exists, check the bound
  *       ({@code t - head < capacity}; {@code head} only grows, so a stale read can only under-fill), then CAS
- *       {@code tail} from t to t + 1. The index is then the appender's alone; it stores the task in its slot. The
- *       CAS is the append's linearization point: a consumer that sees {@code tail > t} and an empty slot t waits the
- *       few instructions until the store lands (spinning, then yielding, should the appender be descheduled there;
- *       as in other array queues, this window is the one place a consumer depends on another thread's progress).</li>
+ *       {@code tail} from t to t + 1; the index is then the appender's alone, and it stores the task in its slot.</li>
+ *   <li>Either way the move of {@code tail} is the append's linearization point: a consumer that sees
+ *       {@code tail > t} and an empty slot t, or t's segment not linked yet, waits the few instructions until the
+ *       appender gets there (spinning, then yielding, should the appender be descheduled there; as in other array
+ *       queues, this window is the one place a consumer depends on another thread's progress).</li>
  *   <li><b>Take</b>: read {@code head} = h and slot h. An empty slot below {@code tail} is being filled (wait); an
  *       empty slot at {@code tail} means the queue is empty. A task is claimed by CAS of {@code head} from h to h + 1,
  *       then the slot is CAS'ed from the task to {@link #TAKEN}. A slot already {@code TAKEN} or {@link #WITHDRAWN} is
@@ -33,10 +38,10 @@ import java.lang.invoke.VarHandle;
  *       never neither.</li>
  * </ul>
  *
- * <p>Memory: {@code head} and {@code tail} are read and CAS'ed with volatile (sequentially consistent) accesses, which
- * the engine's wake-up protocol relies on: an appender's CAS of {@code tail} and a consumer's later read of
- * {@code tail} are ordered with the engine's own volatile counters. Slots are written with release and read with
- * acquire semantics, so whatever the appender did before {@code offer} happens-before the taker uses the task.
+ * <p>Memory: {@code head} and {@code tail} are read, CAS'ed and incremented with volatile (sequentially consistent)
+ * accesses, which the engine's wake-up protocol relies on: an appender's move of {@code tail} and a consumer's later
+ * read of {@code tail} are ordered with the engine's own volatile counters. Slots are written with release and read
+ * with acquire semantics, so whatever the appender did before {@code offer} happens-before the taker uses the task.
  */
 final class TaskQueue {
 
@@ -80,13 +85,29 @@ final class TaskQueue {
      * @return the task's index, for {@link #withdraw}, or -1 when the queue is full
      */
     long offer(Object task) {
+        return bounded ? offerBounded(task) : offerUnbounded(task);
+    }
+
+    /**
+     * Invariant: in an unbounded queue the tail's segment only ever moves to the segment of an index already taken
+     * ({@link End#reach}), so the segment read before the increment starts at or before the index it returns.
+     */
+    private long offerUnbounded(Object task) {
+        Segment s = tail.segment;
+        long t = tail.take();
+        s = tail.reach(s, t);
+        SLOT.setRelease(s.slots, (int) (t - s.base), task);
+        return t;
+    }
+
+    private long offerBounded(Object task) {
         for (;;) {
             long t = tail.index;
             Segment s = tail.segmentFor(t, true);
             if (s == null) {
                 continue; // tail moved on meanwhile
             }
-            if (bounded && t - head.index >= capacity) {
+            if (t - head.index >= capacity) {
                 return -1;
             }
             if (tail.advance(t)) {
@@ -110,7 +131,8 @@ final class TaskQueue {
                 if (h >= tail.index) {
                     return null;
                 }
-                continue; // head moved on, or the next segment is being linked
+                waits = Spin.awaitStore(waits); // head moved on, or index h is taken and its segment being linked
+                continue;
             }
             int i = (int) (h - s.base);
             Object v = SLOT.getAcquire(s.slots, i);
@@ -237,6 +259,31 @@ final class TaskQueue {
                 s = next;
             }
             return i < s.base ? null : s;
+        }
+
+        /** @return the index taken: the index before this atomic increment */
+        long take() {
+            return (long) INDEX.getAndAdd(this, 1L);
+        }
+
+        /**
+         * The segment holding index {@code i}, walked to from {@code s}, making and linking missing segments; moves
+         * this end's segment on to it unless another thread has moved it that far or further.
+         *
+         * @param s a segment with {@code s.base <= i}
+         * @param i an index taken by the caller
+         * @return the segment holding {@code i}
+         */
+        Segment reach(Segment s, long i) {
+            while (i >= s.base + SEGMENT) {
+                Segment next = s.next;
+                s = next != null ? next : s.extend();
+            }
+            Segment current = segment;
+            if (current.base < s.base) {
+                moveTo(current, s); // a failed CAS means another appender moved it on
+            }
+            return s;
         }
 
         /** Moves the index from {@code from} to {@code from + 1}; false if it was not at {@code from}. */

@@ -2,6 +2,8 @@ package io.github.poolkit.internal.pool;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -124,15 +126,17 @@ class TaskQueueTest {
     }
 
     /**
-     * Two appenders (each withdrawing every fifth task it appended) and two consumers, through a small bound and many
-     * segments: every task is taken exactly once or withdrawn, never both, and each consumer sees each appender's
-     * tasks in the order they were appended.
+     * Two appenders (each withdrawing every fifth task it appended) and two consumers, through many segments, with a
+     * small bound (appenders CAS the tail) and without one (appenders take indices with an atomic increment and link
+     * segments while consumers may already wait at them): every task is taken exactly once or withdrawn, never both,
+     * and each consumer sees each appender's tasks in the order they were appended.
      */
-    @Test
+    @ParameterizedTest(name = "queue capacity {0}")
+    @ValueSource(ints = {64, -1})
     @Timeout(60)
-    void concurrentAppendersAndConsumersLoseNothingAndKeepEachAppendersOrder() throws Exception {
+    void concurrentAppendersAndConsumersLoseNothingAndKeepEachAppendersOrder(int capacity) throws Exception {
         int perProducer = 200_000;
-        TaskQueue q = new TaskQueue(64);
+        TaskQueue q = new TaskQueue(capacity);
         AtomicIntegerArray taken = new AtomicIntegerArray(2 * perProducer);
         AtomicIntegerArray withdrawn = new AtomicIntegerArray(2 * perProducer);
         AtomicBoolean producing = new AtomicBoolean(true);

@@ -1,0 +1,70 @@
+package io.github.poolkit.internal.pool;
+
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.III_Result;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * Guarantee: two appenders of an unbounded queue race for the last slot of a segment and the first of the next, so
+ * that one of them makes and links the next segment; the second appender then polls twice, and may find the first
+ * appender's index taken while its task, or its segment, is not there yet (it waits for it). Each task is taken exactly
+ * once, in index order; none is lost or taken twice.
+ *
+ * <p>r1, r2: what the second appender's polls returned (0 nothing, 1 the first appender's task, 2 its own). r3: the
+ * tasks left afterwards (1 the first's, 2 the second's, 3 both; 100 or more: one was there twice).
+ */
+@JCStressTest
+@Outcome(id = "1, 2, 0", expect = ACCEPTABLE, desc = "the first appender took the earlier index; both polled")
+@Outcome(id = "2, 1, 0", expect = ACCEPTABLE, desc = "the second appender took the earlier index; both polled")
+@Outcome(id = "2, 0, 1", expect = ACCEPTABLE, desc = "the second appender polled before the first appended")
+@Outcome(expect = FORBIDDEN, desc = "a task lost, taken twice, or taken out of index order")
+@State
+public class TaskQueueOfferVsOffer {
+
+    private final TaskQueue queue = new TaskQueue(-1);
+    private final Object first = new Object();
+    private final Object second = new Object();
+
+    /** Fills and drains a segment but for its last slot, so the two appends straddle the segment's end. */
+    public TaskQueueOfferVsOffer() {
+        for (int i = 0; i < TaskQueue.SEGMENT - 1; i++) {
+            queue.offer(i);
+            queue.poll();
+        }
+    }
+
+    /** The first appender. */
+    @Actor
+    public void appendFirst() {
+        queue.offer(first);
+    }
+
+    /** The second appender, which then polls twice. */
+    @Actor
+    public void appendSecondAndPoll(III_Result r) {
+        queue.offer(second);
+        r.r1 = which(queue.poll());
+        r.r2 = which(queue.poll());
+    }
+
+    /** Collects what is left. */
+    @Arbiter
+    public void arbiter(III_Result r) {
+        int left = 0;
+        for (Object t; (t = queue.poll()) != null; ) {
+            int task = which(t);
+            left = (left & task) != 0 ? left + 100 : left | task;
+        }
+        r.r3 = left;
+    }
+
+    private int which(Object task) {
+        return task == null ? 0 : task == first ? 1 : task == second ? 2 : 100;
+    }
+}
