@@ -20,35 +20,26 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * tasks left afterwards (1 the first's, 2 the second's, 3 both; 100 or more: one was there twice).
  */
 @JCStressTest
-@Outcome(id = "1, 2, 0", expect = ACCEPTABLE, desc = "the first appender took the earlier index; both polled")
-@Outcome(id = "2, 1, 0", expect = ACCEPTABLE, desc = "the second appender took the earlier index; both polled")
+@Outcome(id = {"1, 2, 0", "2, 1, 0"}, expect = ACCEPTABLE, desc = "both polled, the earlier index first")
 @Outcome(id = "2, 0, 1", expect = ACCEPTABLE, desc = "the second appender polled before the first appended")
 @Outcome(expect = FORBIDDEN, desc = "a task lost, taken twice, or taken out of index order")
 @State
 public class TaskQueueOfferVsOffer {
 
-    private final TaskQueue queue = new TaskQueue(-1);
-    private final Object first = new Object();
-    private final Object second = new Object();
-
-    /** Fills and drains a segment but for its last slot, so the two appends straddle the segment's end. */
-    public TaskQueueOfferVsOffer() {
-        for (int i = 0; i < TaskQueue.SEGMENT - 1; i++) {
-            queue.offer(i);
-            queue.poll();
-        }
-    }
+    private final TaskQueue queue = TaskQueuePollVsPoll.atSegmentEnd();
+    /** The first appender's task, then the second's. */
+    private final Object[] tasks = {new Object(), new Object()};
 
     /** The first appender. */
     @Actor
     public void appendFirst() {
-        queue.offer(first);
+        queue.offer(tasks[0]);
     }
 
     /** The second appender, which then polls twice. */
     @Actor
     public void appendSecondAndPoll(III_Result r) {
-        queue.offer(second);
+        queue.offer(tasks[1]);
         r.r1 = which(queue.poll());
         r.r2 = which(queue.poll());
     }
@@ -65,6 +56,6 @@ public class TaskQueueOfferVsOffer {
     }
 
     private int which(Object task) {
-        return task == null ? 0 : task == first ? 1 : task == second ? 2 : 100;
+        return task == null ? 0 : task == tasks[0] ? 1 : task == tasks[1] ? 2 : 100;
     }
 }

@@ -23,16 +23,22 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class TaskQueuePollVsPoll {
 
-    private final TaskQueue queue = new TaskQueue(-1);
+    private final TaskQueue queue = atSegmentEnd();
     private final Object task = new Object();
 
-    /** Fills and drains a segment but for its last slot, then queues the task there. */
+    /** Queues the task in the last slot of the first segment. */
     public TaskQueuePollVsPoll() {
-        for (int i = 0; i < TaskQueue.SEGMENT - 1; i++) {
-            queue.offer(i);
-            queue.poll();
-        }
         queue.offer(task);
+    }
+
+    /** @return an unbounded queue, empty, whose next index is the last of its first segment */
+    static TaskQueue atSegmentEnd() {
+        TaskQueue q = new TaskQueue(-1);
+        for (int i = 0; i < TaskQueue.SEGMENT - 1; i++) {
+            q.offer(i);
+            q.poll();
+        }
+        return q;
     }
 
     /** The first worker. */
