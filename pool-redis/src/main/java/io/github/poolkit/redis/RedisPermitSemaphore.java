@@ -73,11 +73,11 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * changes it for all. If Redis loses the semaphore's keys, the next instance to touch it stores its size again.
  *
  * <h2>Cost</h2>
- * An uncontended acquire is one script run (one round trip), as is a release; the script makes five and six Redis
- * calls for them. Waiting requests hold no thread ({@link #acquireAsync(long)}) and are woken by a message on this
- * instance's own pub/sub channel, never by polling; the heartbeat also catches a grant whose message was lost. A
- * script run first reaps expired leases and waiters whenever one may have expired, by Redis's clock ({@code TIME});
- * no client clock is compared with another.
+ * An uncontended acquire is one script run (one round trip), as is a release; the script makes three and four Redis
+ * calls for them (the leases are fields of the semaphore's {@code meta} hash). Waiting requests hold no thread
+ * ({@link #acquireAsync(long)}) and are woken by a message on this instance's own pub/sub channel, never by polling;
+ * the heartbeat also catches a grant whose message was lost. A script run first reaps expired leases and waiters
+ * whenever one may have expired, by Redis's clock ({@code TIME}); no client clock is compared with another.
  *
  * <h2>Failures</h2>
  * Every call to Redis ends within the command timeout (default 2 s), or fails with

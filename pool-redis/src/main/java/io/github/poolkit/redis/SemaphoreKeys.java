@@ -22,8 +22,7 @@ record SemaphoreKeys(String name) {
     /** @return the keys in the order the script expects them (see semaphore.lua) */
     String[] scriptKeys() {
         String prefix = prefix();
-        return new String[] {prefix + "meta", prefix + "lease-expiry", prefix + "leases", prefix + "queue",
-                prefix + "waiters", prefix + "waiter-expiry"};
+        return new String[] {prefix + "meta", prefix + "queue", prefix + "waiters", prefix + "waiter-expiry"};
     }
 
     /**

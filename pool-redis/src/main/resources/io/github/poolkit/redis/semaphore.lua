@@ -2,41 +2,43 @@
 --
 -- KEYS (one hash slot: all carry the same {name} tag)
 --   1 meta       hash   size, used, seq (the last queue ticket), fence (the last fencing token), waiting (the
---                       length of the queue), reapAt (below)
---   2 leaseExp   zset   lease id -> expiry (server ms)
---   3 leases     hash   lease id -> "weight token owner"
---   4 queue      zset   waiter id -> ticket (FIFO order)
---   5 waiters    hash   waiter id -> "weight leaseMs owner"
---   6 waiterExp  zset   waiter id -> expiry (server ms), pushed on by the owner's heartbeat
+--                       length of the queue), reapAt (below), and one field per lease: l:<id> -> "weight token expiry"
+--   2 queue      zset   waiter id -> ticket (FIFO order)
+--   3 waiters    hash   waiter id -> "weight leaseMs owner"
+--   4 waiterExp  zset   waiter id -> expiry (server ms), pushed on by the owner's heartbeat
 -- ARGV
 --   1 op, 2 size to set when none is stored, 3 lease ms of the caller (also how long its place in line lasts
 --   without renewal), 4.. the op's arguments
 -- Ids are "owner:counter"; an owner hears of its grants on the channel <prefix>grants:<owner>.
 --
 -- Invariants, true between any two runs:
---   used = the sum of the weights in 'leases'; 'leases' and 'leaseExp' have the same ids, 'waiters', 'queue' and
---   'waiterExp' the same ids; an id is never both a waiter and a lease.
+--   used = the sum of the weights of the l:<id> fields of 'meta' (a run that reaps recounts it).
+--   'waiters', 'queue' and 'waiterExp' have the same ids; an id is never both a waiter and a lease.
 --   waiting = the number of ids in 'queue' (a run that reaps also recounts it, so a drift cannot outlive a lease).
 --   Nobody waits while their permits are free: the head of the queue does not fit (used + weight > size), or the
 --   queue is empty. Every run that frees permits or changes the size grants the line before it ends.
---   reapAt is at most the earliest expiry in 'leaseExp' and 'waiterExp' ('none' when both are empty; missing when
---   unknown). So while now < reapAt nothing has expired, and a run skips the reaping (two range reads) altogether:
---   the common run reads 'meta' once and writes it once.
+--   reapAt is at most the earliest expiry of any lease or place in line ('none' when there are none; missing when
+--   unknown). So while now < reapAt nothing has expired, and a run skips the reaping altogether.
 -- Time is the server's (TIME), never a client's.
 --
--- Cost: each redis.call costs about as much as a small command, so a run makes as few as it can: the uncontended
--- acquire makes five (TIME, HMGET meta, HSET leases, ZADD leaseExp, HSET meta), a release with nobody waiting six
--- (TIME, HMGET meta, HGET, HDEL leases, ZREM leaseExp, HSET meta). Arguments are kept short for the same reason.
+-- Cost: each redis.call costs about as much as a small command (more than the Lua around it), so the common runs
+-- make as few as they can. The leases live in 'meta' itself, so an uncontended acquire makes three (TIME, HMGET of
+-- meta, HSET of meta with the new lease) and a release with nobody waiting four (TIME, HMGET of meta with the
+-- lease's field, HDEL of that field, HSET of meta). The price is paid by the reaping, which reads all of 'meta'
+-- (HGETALL): while holders renew (every lease time / 3) that happens at most once per two thirds of a lease time;
+-- the leases of an instance that stopped renewing expire together (its last heartbeat gave them one expiry), except
+-- those granted after that heartbeat, each of which costs one more reaping.
 
-local meta, leaseExp, leases, queue, waiters, waiterExp = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local meta, queue, waiters, waiterExp = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local op, leaseMs = ARGV[1], tonumber(ARGV[3])
 local waiterTtlMs = leaseMs
-local channelPrefix = string.sub(meta, 1, -5) .. 'grants:' -- meta is <prefix>meta
 
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 
-local stored = redis.call('HMGET', meta, 'size', 'used', 'seq', 'fence', 'reapAt', 'waiting')
+-- A release reads its own lease with meta's counters, in the same call (any other op reads 'size' once more).
+local ownLease = op == 'release' and 'l:' .. ARGV[4] or 'size'
+local stored = redis.call('HMGET', meta, 'size', 'used', 'seq', 'fence', 'reapAt', 'waiting', ownLease)
 -- The first instance to touch the semaphore (or the first after its keys were lost) sets its size.
 local sizeStored = stored[1] ~= false
 local size = tonumber(stored[1] or ARGV[2])
@@ -48,48 +50,79 @@ local reapAt = stored[5] -- false (unknown), 'none', or a number as a string
 if reapAt and reapAt ~= 'none' then
     reapAt = tonumber(reapAt)
 end
--- meta's fields this run changed, written back in one HSET at the end
-local changed = {}
-if not sizeStored then
-    changed.size = size
+
+-- The common runs take a lean path: an uncontended acquire and a release while nothing may have expired, the size is
+-- stored and nobody waits. Each does what the general path below does in that case, but builds no closures and
+-- makes only the calls it needs (in Redis's Lua, making the general path's helper closures costs about as much as two
+-- calls, and writing every field of meta back one more).
+if sizeStored and stored[2] and waiting == 0 and reapAt ~= false and (reapAt == 'none' or now < reapAt) then
+    if op == 'acquire' then
+        local id, weight = ARGV[4], tonumber(ARGV[5])
+        if used + weight <= size then
+            fence = fence + 1
+            local expiry = now + leaseMs
+            if reapAt == 'none' or expiry < reapAt then
+                reapAt = expiry
+            end
+            redis.call('HSET', meta, 'used', used + weight, 'fence', fence, 'reapAt', reapAt,
+                'l:' .. id, weight .. ' ' .. fence .. ' ' .. expiry)
+            return { 1, fence }
+        end
+    elseif op == 'release' then
+        local lease = stored[7]
+        if not lease then
+            return { 0 }
+        end
+        redis.call('HDEL', meta, ownLease)
+        redis.call('HSET', meta, 'used', used - tonumber(string.match(lease, '^(%d+)')))
+        return { 1 }
+    end
 end
 
-local function leaseWeight(value)
-    return tonumber(string.match(value, '^(%d+)'))
+-- @return weight, token and expiry of a lease entry, as numbers
+local function parseLease(value)
+    local weight, token, expiry = string.match(value, '^(%d+) (%d+) (%d+)$')
+    return tonumber(weight), tonumber(token), tonumber(expiry)
 end
 
--- Every expiry is written here, so that reapAt stays at most the earliest one.
-local function expireAt(set, id, at)
-    redis.call('ZADD', set, at, id)
+-- @return the entry of lease 'id' (false when there is none)
+local function leaseEntry(id)
+    return redis.call('HGET', meta, 'l:' .. id)
+end
+
+-- Every expiry goes through here, so that reapAt stays at most the earliest one.
+local function noteExpiry(at)
     if reapAt == false or reapAt == 'none' or at < reapAt then
         reapAt = at
-        changed.reapAt = at
     end
 end
 
--- Drops a lease and gives its weight back; 'value' is its entry in 'leases' when the caller has read it already.
+local function writeLease(id, weight, token, expiry)
+    redis.call('HSET', meta, 'l:' .. id, weight .. ' ' .. token .. ' ' .. expiry)
+    noteExpiry(expiry)
+end
+
+-- Drops a lease and gives its weight back; 'value' is its entry.
 local function dropLease(id, value)
-    value = value or redis.call('HGET', leases, id)
-    if value then
-        used = used - leaseWeight(value)
-        redis.call('HDEL', leases, id)
-    end
-    redis.call('ZREM', leaseExp, id)
+    used = used - parseLease(value)
+    redis.call('HDEL', meta, 'l:' .. id)
 end
 
-local function newLease(id, weight, ms, owner)
+local function newLease(id, weight, ms)
     fence = fence + 1
-    changed.fence = fence
-    redis.call('HSET', leases, id, weight .. ' ' .. fence .. ' ' .. owner)
-    expireAt(leaseExp, id, now + ms)
+    writeLease(id, weight, fence, now + ms)
     used = used + weight
     return fence
+end
+
+local function expireWaiterAt(id, at)
+    redis.call('ZADD', waiterExp, at, id)
+    noteExpiry(at)
 end
 
 local function dropWaiter(id)
     if redis.call('ZREM', queue, id) == 1 then
         waiting = waiting - 1
-        changed.waiting = waiting
     end
     redis.call('HDEL', waiters, id)
     redis.call('ZREM', waiterExp, id)
@@ -98,6 +131,7 @@ end
 -- Grants the head of the line while it fits, and tells each owner on its channel: "id token", or "id -1" for a
 -- request that can never fit any more (the size shrank below it).
 local function grantWaiters()
+    local channelPrefix = string.sub(meta, 1, -5) .. 'grants:' -- meta is <prefix>meta
     while waiting > 0 do
         local head = redis.call('ZRANGE', queue, 0, 0)[1]
         if not head then
@@ -110,7 +144,7 @@ local function grantWaiters()
             redis.call('PUBLISH', channelPrefix .. owner, head .. ' -1')
         elseif used + weight <= size then
             dropWaiter(head)
-            local token = newLease(head, weight, tonumber(ms), owner)
+            local token = newLease(head, weight, tonumber(ms))
             redis.call('PUBLISH', channelPrefix .. owner, head .. ' ' .. token)
         else
             return
@@ -118,30 +152,34 @@ local function grantWaiters()
     end
 end
 
--- @return the earliest score in a sorted set, or nil when it is empty
-local function earliest(set)
-    local first = redis.call('ZRANGE', set, 0, 0, 'WITHSCORES')
-    return first[2] and tonumber(first[2])
-end
-
--- 1. reap leases and waiters whose owner stopped renewing them, when one may have expired; recount the line; learn
---    the next expiry; grant the line (permits freed here, a size stored anew or a count that was wrong may let it
---    move). While anybody holds or waits, this runs at least once per lease time, as their renewals pass reapAt.
+-- 1. reap leases and waiters whose owner stopped renewing them, when one may have expired; recount the permits in
+--    use and the line; learn the next expiry; grant the line (permits freed here, a size stored anew or a count that
+--    was wrong may let it move). While anybody holds or waits, this runs at least once per lease time, as their
+--    renewals pass reapAt.
+local reaped = false
 if reapAt == false or (reapAt ~= 'none' and now >= reapAt) then
-    for _, id in ipairs(redis.call('ZRANGEBYSCORE', leaseExp, '-inf', now)) do
-        dropLease(id)
+    reaped = true
+    local all = redis.call('HGETALL', meta)
+    local nextExpiry = math.huge
+    used = 0
+    for i = 1, #all, 2 do
+        if string.sub(all[i], 1, 2) == 'l:' then
+            local weight, _, expiry = parseLease(all[i + 1])
+            if expiry <= now then
+                redis.call('HDEL', meta, all[i])
+            else
+                used = used + weight
+                nextExpiry = math.min(nextExpiry, expiry)
+            end
+        end
     end
     for _, id in ipairs(redis.call('ZRANGEBYSCORE', waiterExp, '-inf', now)) do
         dropWaiter(id)
     end
     waiting = redis.call('ZCARD', queue)
-    changed.waiting = waiting
-    local nextLease, nextWaiter = earliest(leaseExp), earliest(waiterExp)
-    reapAt = math.min(nextLease or math.huge, nextWaiter or math.huge)
-    if reapAt == math.huge then
-        reapAt = 'none'
-    end
-    changed.reapAt = reapAt
+    local nextWaiter = redis.call('ZRANGE', waiterExp, 0, 0, 'WITHSCORES')[2]
+    nextExpiry = math.min(nextExpiry, tonumber(nextWaiter or math.huge))
+    reapAt = nextExpiry == math.huge and 'none' or nextExpiry
     grantWaiters()
 elseif not sizeStored then
     grantWaiters()
@@ -152,27 +190,27 @@ if op == 'acquire' then
     -- ARGV 4 id, 5 weight, 6 'wait' or 'try'
     -- -> {1, token} granted, {2, ticket} queued, {0} refused (try), {-2} larger than size
     local id, weight = ARGV[4], tonumber(ARGV[5])
-    local owner = string.match(id, '^(.*):')
     if weight > size then
         result = { -2 }
     elseif used + weight <= size and waiting == 0 then
-        result = { 1, newLease(id, weight, leaseMs, owner) }
+        result = { 1, newLease(id, weight, leaseMs) }
     elseif ARGV[6] == 'try' then
         result = { 0 }
     else
         seq = seq + 1
-        changed.seq = seq
         redis.call('ZADD', queue, seq, id)
         waiting = waiting + 1
-        changed.waiting = waiting
-        redis.call('HSET', waiters, id, weight .. ' ' .. leaseMs .. ' ' .. owner)
-        expireAt(waiterExp, id, now + waiterTtlMs)
+        redis.call('HSET', waiters, id, weight .. ' ' .. leaseMs .. ' ' .. string.match(id, '^(.*):'))
+        expireWaiterAt(id, now + waiterTtlMs)
         result = { 2, seq }
     end
 elseif op == 'release' then
     -- ARGV 4 id -> {1} released, {0} no such lease (expired and reaped, or never granted)
     local id = ARGV[4]
-    local value = redis.call('HGET', leases, id)
+    local value = stored[7]
+    if reaped then
+        value = leaseEntry(id)
+    end
     if value then
         dropLease(id, value)
         grantWaiters()
@@ -184,8 +222,8 @@ elseif op == 'releaseFrom' then
     -- ARGV 4.. pairs (id, amount): take 'amount' off each lease, all or nothing
     -- -> {1} done, {0, id} that lease is gone (nothing changed)
     for i = 4, #ARGV, 2 do
-        local value = redis.call('HGET', leases, ARGV[i])
-        if not value or leaseWeight(value) < tonumber(ARGV[i + 1]) then
+        local value = leaseEntry(ARGV[i])
+        if not value or parseLease(value) < tonumber(ARGV[i + 1]) then
             result = { 0, ARGV[i] }
             break
         end
@@ -193,12 +231,12 @@ elseif op == 'releaseFrom' then
     if not result then
         for i = 4, #ARGV, 2 do
             local id, amount = ARGV[i], tonumber(ARGV[i + 1])
-            local value = redis.call('HGET', leases, id)
-            local weight, rest = string.match(value, '^(%d+)(.*)$')
-            if tonumber(weight) == amount then
-                dropLease(id)
+            local value = leaseEntry(id)
+            local weight, token, expiry = parseLease(value)
+            if weight == amount then
+                dropLease(id, value)
             else
-                redis.call('HSET', leases, id, (tonumber(weight) - amount) .. rest)
+                writeLease(id, weight - amount, token, expiry)
                 used = used - amount
             end
         end
@@ -209,16 +247,20 @@ elseif op == 'cancel' then
     -- ARGV 4 id: withdraw a request; a grant that won the race is given back
     -- -> {0} withdrawn from the line, {1} it had been granted and is now released, {-1} unknown (expired)
     local id = ARGV[4]
+    local value
     if redis.call('HEXISTS', waiters, id) == 1 then
         dropWaiter(id)
         grantWaiters()
         result = { 0 }
-    elseif redis.call('HEXISTS', leases, id) == 1 then
-        dropLease(id)
-        grantWaiters()
-        result = { 1 }
     else
-        result = { -1 }
+        value = leaseEntry(id)
+        if value then
+            dropLease(id, value)
+            grantWaiters()
+            result = { 1 }
+        else
+            result = { -1 }
+        end
     end
 elseif op == 'heartbeat' then
     -- ARGV 4 number of lease ids L, then L lease ids, then waiter ids
@@ -226,8 +268,10 @@ elseif op == 'heartbeat' then
     local leaseCount = tonumber(ARGV[4])
     local lost, granted, gone = {}, {}, {}
     for i = 5, 4 + leaseCount do
-        if redis.call('ZSCORE', leaseExp, ARGV[i]) then
-            expireAt(leaseExp, ARGV[i], now + leaseMs)
+        local value = leaseEntry(ARGV[i])
+        if value then
+            local weight, token = parseLease(value)
+            writeLease(ARGV[i], weight, token, now + leaseMs)
         else
             table.insert(lost, ARGV[i])
         end
@@ -235,12 +279,13 @@ elseif op == 'heartbeat' then
     for i = 5 + leaseCount, #ARGV do
         local id = ARGV[i]
         if redis.call('HEXISTS', waiters, id) == 1 then
-            expireAt(waiterExp, id, now + waiterTtlMs)
+            expireWaiterAt(id, now + waiterTtlMs)
         else
-            local value = redis.call('HGET', leases, id)
+            local value = leaseEntry(id)
             if value then
+                local _, token = parseLease(value)
                 table.insert(granted, id)
-                table.insert(granted, string.match(value, '^%d+ (%d+)'))
+                table.insert(granted, token)
             else
                 table.insert(gone, id)
             end
@@ -250,7 +295,6 @@ elseif op == 'heartbeat' then
 elseif op == 'resize' then
     -- ARGV 4 new size -> {1}
     size = tonumber(ARGV[4])
-    changed.size = size
     grantWaiters()
     result = { 1 }
 elseif op == 'state' then
@@ -260,15 +304,5 @@ else
     return redis.error_reply('unknown op ' .. tostring(op))
 end
 
-if used ~= tonumber(stored[2] or '0') or not stored[2] then
-    changed.used = used
-end
-local fields = {}
-for field, value in pairs(changed) do
-    table.insert(fields, field)
-    table.insert(fields, value)
-end
-if #fields > 0 then
-    redis.call('HSET', meta, unpack(fields))
-end
+redis.call('HSET', meta, 'size', size, 'used', used, 'seq', seq, 'fence', fence, 'waiting', waiting, 'reapAt', reapAt)
 return result

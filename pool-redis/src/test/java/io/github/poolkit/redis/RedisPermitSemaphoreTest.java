@@ -8,6 +8,7 @@ import io.github.poolkit.Permit;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -321,6 +322,23 @@ class RedisPermitSemaphoreTest {
     }
 
     @Test
+    void everyLeaseOfADeadHolderComesBackWhateverItsExpiry() throws Exception {
+        RedisPermitSemaphore holder = open(4, Duration.ofMillis(500));
+        RedisPermitSemaphore other = open(4, Duration.ofMillis(500));
+        List<Permit> held = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            held.add(holder.acquirePermit(1)); // one lease each, each with its own expiry
+        }
+        CompletableFuture<Permit> waiter = other.acquireAsync(4);
+        holder.crash();
+
+        Permit granted = waiter.get(10, TimeUnit.SECONDS);
+        assertThat(granted.fencingToken()).isGreaterThan(held.get(3).fencingToken());
+        granted.close();
+        assertState(other, 4, 0, 0);
+    }
+
+    @Test
     void releasingAnExpiredLeaseThrowsAndNeverReleasesTwice() throws Exception {
         RedisPermitSemaphore stalled = open(3, Duration.ofMillis(300));
         RedisPermitSemaphore other = open(3);
@@ -368,6 +386,26 @@ class RedisPermitSemaphoreTest {
         assertThat(granted.permits()).isEqualTo(1);
         granted.close();
         assertState(a, 1, 0, 0);
+    }
+
+    @Test
+    void aWrongCountOfPermitsInUseInRedisIsRepairedWithinALeaseTime() throws Exception {
+        RedisPermitSemaphore a = open(2, Duration.ofMillis(300));
+        RedisPermitSemaphore b = open(2, Duration.ofMillis(300));
+        a.acquire(1);
+        // the script keeps the permits in use in 'meta' to spare summing the leases per run; break it
+        try (var connection = redis.client().connect()) {
+            connection.sync().hset("poolkit:semaphore:{" + semaphores.name() + "}:meta", "used", "2");
+        }
+        CompletableFuture<Permit> waiter = b.acquireAsync(1); // believes both permits are taken, so waits
+
+        // the next run that reaps (at the latest one lease time on, driven by the renewals) sums the leases again
+        Permit granted = waiter.get(10, TimeUnit.SECONDS);
+        assertThat(granted.permits()).isEqualTo(1);
+        assertState(a, 2, 2, 0);
+        granted.close();
+        a.release(1);
+        assertState(a, 2, 0, 0);
     }
 
     @Test
