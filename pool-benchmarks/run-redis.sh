@@ -2,7 +2,7 @@
 # Cluster semaphores on Redis, side by side in one JMH run: poolkit's RedisPermitSemaphore against Redisson's
 # RSemaphore and RPermitExpirableSemaphore, on one loopback redis-server (no persistence) started here.
 #
-#   pool-benchmarks/run-redis.sh [quick|smoke]
+#   pool-benchmarks/run-redis.sh [quick|full|smoke]    (full: 8 forks, as in docs/benchmarks.md section 7)
 #
 # Prints JMH's table and writes target/results/redis.json. Needs redis-server (apt-get install redis-server).
 set -euo pipefail
@@ -30,8 +30,9 @@ done
 
 case $mode in
     quick) settings=(-f 1 -wi 3 -w 2s -i 5 -r 2s) ;;
+    full) settings=(-f 8 -wi 3 -w 2s -i 4 -r 2s) ;;
     smoke) settings=(-f 1 -wi 1 -w 200ms -i 1 -r 200ms) ;;
-    *) echo "usage: $0 [quick|smoke]" >&2; exit 2 ;;
+    *) echo "usage: $0 [quick|full|smoke]" >&2; exit 2 ;;
 esac
 "$java" ${JMH_JAVA_OPTS:-} -jar "$here/target/benchmarks.jar" 'RedisSemaphoreBenchmark' "${settings[@]}" -p port="$port" \
     -rf json -rff "$results/redis.json"
