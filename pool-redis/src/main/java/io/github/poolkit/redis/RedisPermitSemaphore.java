@@ -60,8 +60,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  *       line leaves it after {@code leaseTime}.</li>
  *   <li>Releasing a lease that already expired throws {@link IllegalStateException}: its permits went back without
  *       it, and they are never given back twice. Releasing more than held throws the same and changes nothing.</li>
- *   <li>Every grant carries a fencing token ({@link Permit#fencingToken()}), from one counter that grows with each
- *       grant, so a protected resource can refuse a holder whose lease ran out.</li>
+ *   <li>Every grant carries a fencing token ({@link Permit#fencingToken()}) that grows with each grant, so a protected
+ *       resource can refuse a holder whose lease ran out. It is one more than the last token, but at least Redis's
+ *       time in microseconds, so it keeps growing even after Redis lost the semaphore's state (a restart without
+ *       persistence, a failover that lost the last writes).</li>
  *   <li>{@link #release(long)} (without a {@link Permit}) gives back permits that <em>this instance</em> took with
  *       {@link #acquire(long)} or the {@code tryAcquire} forms, oldest grant first, splitting a grant if needed;
  *       permits taken as a {@link Permit} are given back only by closing it.</li>
@@ -91,6 +93,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * instance happen-before a grant of the same permits in another only through Redis's own ordering of script runs.
  */
 public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseable {
+
+    /** The largest size: 2^53 - 1, the largest count that Redis's Lua scripts (which count in doubles) hold exactly. */
+    public static final long MAX_SIZE = (1L << 53) - 1;
 
     /*
      * Implementation overview.
@@ -204,13 +209,12 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         }
 
         /**
-         * @param size the size stored in Redis if none is stored yet (see "Size" above), {@code >= 0}; default 1
+         * @param size the size stored in Redis if none is stored yet (see "Size" above), from 0 to {@link #MAX_SIZE};
+         *             default 1
          * @return this builder
          */
         public Builder size(long size) {
-            if (size < 0) {
-                throw new IllegalArgumentException("Cluster semaphore '" + name + "': size must be >= 0, got " + size);
-            }
+            checkSize(name, size);
             this.size = size;
             return this;
         }
@@ -606,9 +610,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
 
     @Override
     public void resize(long size) {
-        if (size < 0) {
-            throw new IllegalArgumentException("Cluster semaphore '" + keys.name() + "': size must be >= 0, got " + size);
-        }
+        checkSize(keys.name(), size);
         call(script.run("resize", Long.toString(size)));
     }
 
@@ -752,6 +754,13 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
 
     private String nextId() {
         return owner + ":" + ids.incrementAndGet();
+    }
+
+    private static void checkSize(String name, long size) {
+        if (size < 0 || size > MAX_SIZE) {
+            throw new IllegalArgumentException("Cluster semaphore '" + name + "': size must be between 0 and " + MAX_SIZE
+                    + " (2^53 - 1, the largest count Redis's Lua scripts hold exactly), got " + size);
+        }
     }
 
     private void checkWeight(long n) {

@@ -35,6 +35,11 @@ local waiterTtlMs = leaseMs
 
 local time = redis.call('TIME')
 local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+-- Fencing tokens and tickets are the next of their counter, but at least the server's time in microseconds: so they
+-- keep growing even when 'meta' is lost (a Redis restarted without persistence, a failover that lost the last writes,
+-- an eviction), as long as the clocks of the servers that take over agree to within the time a takeover takes. Numbers
+-- stay below 2^53, so Lua's doubles hold them exactly; they are written with '%d' (concatenation would use '%.14g').
+local nowUs = tonumber(time[1]) * 1000000 + tonumber(time[2])
 
 -- A release reads its own lease with meta's counters, in the same call (any other op reads 'size' once more).
 local ownLease = op == 'release' and 'l:' .. ARGV[4] or 'size'
@@ -59,13 +64,13 @@ if sizeStored and stored[2] and waiting == 0 and reapAt ~= false and (reapAt == 
     if op == 'acquire' then
         local id, weight = ARGV[4], tonumber(ARGV[5])
         if used + weight <= size then
-            fence = fence + 1
+            fence = math.max(fence + 1, nowUs)
             local expiry = now + leaseMs
             if reapAt == 'none' or expiry < reapAt then
                 reapAt = expiry
             end
             redis.call('HSET', meta, 'used', used + weight, 'fence', fence, 'reapAt', reapAt,
-                'l:' .. id, weight .. ' ' .. fence .. ' ' .. expiry)
+                'l:' .. id, string.format('%d %d %d', weight, fence, expiry))
             return { 1, fence }
         end
     elseif op == 'release' then
@@ -98,7 +103,7 @@ local function noteExpiry(at)
 end
 
 local function writeLease(id, weight, token, expiry)
-    redis.call('HSET', meta, 'l:' .. id, weight .. ' ' .. token .. ' ' .. expiry)
+    redis.call('HSET', meta, 'l:' .. id, string.format('%d %d %d', weight, token, expiry))
     noteExpiry(expiry)
 end
 
@@ -109,7 +114,7 @@ local function dropLease(id, value)
 end
 
 local function newLease(id, weight, ms)
-    fence = fence + 1
+    fence = math.max(fence + 1, nowUs)
     writeLease(id, weight, fence, now + ms)
     used = used + weight
     return fence
@@ -145,7 +150,7 @@ local function grantWaiters()
         elseif used + weight <= size then
             dropWaiter(head)
             local token = newLease(head, weight, tonumber(ms))
-            redis.call('PUBLISH', channelPrefix .. owner, head .. ' ' .. token)
+            redis.call('PUBLISH', channelPrefix .. owner, string.format('%s %d', head, token))
         else
             return
         end
@@ -197,10 +202,10 @@ if op == 'acquire' then
     elseif ARGV[6] == 'try' then
         result = { 0 }
     else
-        seq = seq + 1
+        seq = math.max(seq + 1, nowUs)
         redis.call('ZADD', queue, seq, id)
         waiting = waiting + 1
-        redis.call('HSET', waiters, id, weight .. ' ' .. leaseMs .. ' ' .. string.match(id, '^(.*):'))
+        redis.call('HSET', waiters, id, string.format('%d %d %s', weight, leaseMs, string.match(id, '^(.*):')))
         expireWaiterAt(id, now + waiterTtlMs)
         result = { 2, seq }
     end

@@ -431,6 +431,59 @@ class RedisPermitSemaphoreTest {
         assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "x").leaseTime(Duration.ofMillis(5)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 30ms");
         assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "x").size(-1))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between 0 and");
+        assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "x").size(RedisPermitSemaphore.MAX_SIZE + 1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2^53 - 1");
+    }
+
+    @Test
+    void weightsTooLargeForLuasDefaultNumberFormatAreCountedExactly() throws Exception {
+        // Lua writes numbers of 1e14 and more as "1.2e+14" when it joins them into a string; the script must not
+        long size = RedisPermitSemaphore.MAX_SIZE;
+        RedisPermitSemaphore a = open(size);
+        RedisPermitSemaphore b = open(size);
+        Permit big = a.acquirePermit(size - 1);
+        assertState(a, size, size - 1, 0);
+        big.close(); // the short path of a release
+        assertState(a, size, 0, 0);
+
+        Permit first = a.acquirePermit(size / 2 + 1);
+        CompletableFuture<Permit> second = b.acquireAsync(size / 2 + 1);
+        await().until(() -> a.waiting() == 1);
+        first.close(); // the general path: somebody waits
+        Permit granted = second.get(10, TimeUnit.SECONDS);
+        assertThat(granted.permits()).isEqualTo(size / 2 + 1);
+        assertState(a, size, size / 2 + 1, 0);
+        granted.close();
+        assertState(a, size, 0, 0);
+    }
+
+    @Test
+    void fencingTokensAndTheLineSurviveTheLossOfTheSemaphoresStateInRedis() throws Exception {
+        RedisPermitSemaphore a = open(1);
+        RedisPermitSemaphore b = open(1);
+        Permit held = a.acquirePermit(1);
+        CompletableFuture<Permit> second = b.acquireAsync(1);
+        await().until(() -> a.waiting() == 1);
+        CompletableFuture<Permit> third = a.acquireAsync(1);
+        await().until(() -> a.waiting() == 2);
+        // lose 'meta' (counters and leases), as a restart without persistence or a failover that lost writes would
+        try (var connection = redis.client().connect()) {
+            connection.sync().del("poolkit:semaphore:{" + semaphores.name() + "}:meta");
+        }
+        CompletableFuture<Permit> fourth = b.acquireAsync(1);
+
+        Permit p2 = second.get(10, TimeUnit.SECONDS); // the lost lease no longer counts: the head of the line is granted
+        assertThat(p2.fencingToken()).isGreaterThan(held.fencingToken()); // not a token given out before
+        assertThat(third).isNotDone();
+        p2.close();
+        Permit p3 = third.get(10, TimeUnit.SECONDS); // the line keeps its order: the newcomer stays behind
+        assertThat(fourth).isNotDone();
+        p3.close();
+        Permit p4 = fourth.get(10, TimeUnit.SECONDS);
+        assertThat(p4.fencingToken()).isGreaterThan(p3.fencingToken()).isGreaterThan(p2.fencingToken());
+        p4.close();
+        assertThatThrownBy(held::close).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("had expired before this release");
     }
 }
