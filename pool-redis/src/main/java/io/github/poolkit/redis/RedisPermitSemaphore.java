@@ -97,6 +97,9 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     /** The largest size: 2^53 - 1, the largest count that Redis's Lua scripts (which count in doubles) hold exactly. */
     public static final long MAX_SIZE = (1L << 53) - 1;
 
+    /** The shortest lease time: renewals run every third of it. */
+    public static final Duration MIN_LEASE_TIME = Duration.ofMillis(30);
+
     /*
      * Implementation overview.
      *
@@ -225,7 +228,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
          * @return this builder
          */
         public Builder leaseTime(Duration leaseTime) {
-            if (leaseTime == null || leaseTime.toMillis() < 30) {
+            if (leaseTime == null || leaseTime.compareTo(MIN_LEASE_TIME) < 0) {
                 throw new IllegalArgumentException("Cluster semaphore '" + name + "': lease time must be at least 30ms,"
                         + " got " + leaseTime + "; a few times the longest pause of the JVM or network is a safe choice");
             }

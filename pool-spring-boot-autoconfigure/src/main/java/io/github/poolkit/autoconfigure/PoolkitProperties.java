@@ -268,7 +268,10 @@ public class PoolkitProperties {
         /** Whether to create this semaphore's bean. Not inherited from poolkit.semaphore.enabled. */
         private boolean enabled = true;
 
-        /** Total weight of the permits; must not be negative. Default: poolkit.semaphore.size. */
+        /**
+         * Total weight of the permits; must not be negative (and at most 2^53 - 1 with scope cluster). Default:
+         * poolkit.semaphore.size.
+         */
         private Long size;
 
         /**

@@ -3,6 +3,7 @@ package io.github.poolkit.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.github.poolkit.autoconfigure.redis.PoolkitRedisAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.SpringApplication;
@@ -91,6 +92,24 @@ class PoolkitPropertyFailureAnalyzerTests {
     }
 
     @Test
+    void clusterSemaphoreSizeTooLargeForRedis() {
+        FailureAnalysis analysis = analyze(withClusterSemaphores(), "poolkit.semaphores.gpu-memory.scope=cluster",
+                "poolkit.semaphores.gpu-memory.size=9007199254740992");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.semaphores.gpu-memory.size")
+                .contains("Value:    9007199254740992").contains("2^53 - 1");
+        assertThat(analysis.getAction()).contains("set poolkit.semaphores.gpu-memory.size");
+    }
+
+    @Test
+    void clusterSemaphoreLeaseTimeTooShort() {
+        FailureAnalysis analysis = analyze(withClusterSemaphores(), "poolkit.semaphores.gpu-memory.scope=cluster",
+                "poolkit.semaphores.gpu-memory.lease-time=10ms");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.semaphores.gpu-memory.lease-time")
+                .contains("at least 30ms");
+        assertThat(analysis.getAction()).contains("such as 30s");
+    }
+
+    @Test
     void negativeShutdownTimeout() {
         FailureAnalysis analysis = analyze("poolkit.pool.shutdown-timeout=-5s");
         assertThat(analysis.getDescription()).contains("poolkit.pool.shutdown-timeout").contains("-5s");
@@ -135,6 +154,11 @@ class PoolkitPropertyFailureAnalyzerTests {
                 .hasRootCauseInstanceOf(InvalidPoolkitPropertyException.class);
         assertThat(output).contains("APPLICATION FAILED TO START").contains("poolkit.pools.reports.max-wait")
                 .contains("Update your application's configuration");
+    }
+
+    /** The cluster semaphores' auto-configuration; the checks run before any Redis is looked for. */
+    private ApplicationContextRunner withClusterSemaphores() {
+        return runner.withConfiguration(AutoConfigurations.of(PoolkitRedisAutoConfiguration.class));
     }
 
     private FailureAnalysis analyze(String... properties) {

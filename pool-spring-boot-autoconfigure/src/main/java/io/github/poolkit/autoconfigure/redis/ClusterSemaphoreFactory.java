@@ -1,8 +1,10 @@
 package io.github.poolkit.autoconfigure.redis;
 
+import io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException;
 import io.github.poolkit.autoconfigure.PoolkitProperties;
 import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
 import io.github.poolkit.redis.RedisPermitSemaphore;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
@@ -36,10 +38,25 @@ public class ClusterSemaphoreFactory implements SmartLifecycle {
      * @param name the key, which is also the bean name and the semaphore's name in Redis
      * @return the semaphore
      * @throws IllegalStateException if the application has no Redis connection factory
+     * @throws InvalidPoolkitPropertyException if its size or lease time cannot be used
      */
     public RedisPermitSemaphore create(String name) {
         NamedSemaphore settings = properties.getSemaphores().get(name);
+        String sizeProperty = settings.getSize() != null
+                ? "poolkit.semaphores." + name + ".size" : "poolkit.semaphore.size";
         long size = settings.getSize() != null ? settings.getSize() : properties.getSemaphore().getSize();
+        if (size < 0 || size > RedisPermitSemaphore.MAX_SIZE) {
+            throw new InvalidPoolkitPropertyException(sizeProperty, size, "a cluster semaphore's size must be between 0"
+                    + " and " + RedisPermitSemaphore.MAX_SIZE + " (2^53 - 1, the largest count Redis's Lua scripts hold"
+                    + " exactly)", "set " + sizeProperty + " to a number of permits in that range");
+        }
+        Duration leaseTime = settings.getLeaseTime();
+        if (leaseTime == null || leaseTime.compareTo(RedisPermitSemaphore.MIN_LEASE_TIME) < 0) {
+            String property = "poolkit.semaphores." + name + ".lease-time";
+            throw new InvalidPoolkitPropertyException(property, leaseTime, "a lease time must be at least 30ms: the"
+                    + " holder renews its leases every third of it", "set " + property + " to a few times the longest"
+                    + " pause of the JVM or the network, such as 30s");
+        }
         String[] candidates = beans.getBeanNamesForType(RedisConnectionFactory.class);
         if (candidates.length != 1) {
             throw new IllegalStateException("poolkit.semaphores." + name + ".scope=cluster needs Redis, but the"
@@ -55,7 +72,7 @@ public class ClusterSemaphoreFactory implements SmartLifecycle {
             lettuce.start();
         }
         RedisPermitSemaphore semaphore = RedisPermitSemaphore.builder(redis, name).size(size)
-                .leaseTime(settings.getLeaseTime()).build();
+                .leaseTime(leaseTime).build();
         created.add(semaphore);
         return semaphore;
     }
