@@ -225,11 +225,14 @@ elseif op == 'release' then
     end
 elseif op == 'releaseFrom' then
     -- ARGV 4.. pairs (id, amount): take 'amount' off each lease, all or nothing
-    -- -> {1} done, {0, id} that lease is gone (nothing changed)
+    -- -> {1} done, {0, id} that lease is gone or holds less than asked of it (nothing changed)
+    local asked = {} -- id -> the sum of the amounts asked of it, should an id come twice
     for i = 4, #ARGV, 2 do
-        local value = leaseEntry(ARGV[i])
-        if not value or parseLease(value) < tonumber(ARGV[i + 1]) then
-            result = { 0, ARGV[i] }
+        local id = ARGV[i]
+        asked[id] = (asked[id] or 0) + tonumber(ARGV[i + 1])
+        local value = leaseEntry(id)
+        if not value or parseLease(value) < asked[id] then
+            result = { 0, id }
             break
         end
     end

@@ -235,6 +235,21 @@ class RedisPermitSemaphoreTest {
     }
 
     @Test
+    void theScriptRefusesAPartialReleaseThatAsksMoreOfALeaseThanItHoldsEvenInSeveralParts() throws Exception {
+        open(10); // stores the size
+        try (var connection = redis.client().connect()) {
+            SemaphoreScript script = new SemaphoreScript(connection.async(), new SemaphoreKeys(semaphores.name()), 10,
+                    Duration.ofSeconds(30), Duration.ofSeconds(2), redis.client().getResources().timer());
+            assertThat(script.run("acquire", "o:1", "4", "wait").get().get(0)).isEqualTo(1L);
+            // 3 + 3 of a lease of 4: all or nothing, so nothing
+            assertThat(script.run("releaseFrom", "o:1", "3", "o:1", "3").get()).containsExactly(0L, "o:1");
+            assertThat(script.run("state").get()).containsExactly(10L, 4L, 0L);
+            assertThat(script.run("releaseFrom", "o:1", "2", "o:1", "2").get()).containsExactly(1L);
+            assertThat(script.run("state").get()).containsExactly(10L, 0L, 0L);
+        }
+    }
+
+    @Test
     void growingGrantsWaitersThatNowFitAndShrinkingMakesNewGrantsWait() throws Exception {
         RedisPermitSemaphore a = open(2);
         RedisPermitSemaphore b = open(2);
