@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Cluster semaphores on Redis, side by side in one JMH run: poolkit's RedisPermitSemaphore against Redisson's
-# RSemaphore and RPermitExpirableSemaphore, on one loopback redis-server (no persistence) started here.
+# RSemaphore and RPermitExpirableSemaphore, on one loopback redis-server (no persistence) started here. The latency
+# benchmark also runs two yardsticks (ScriptYardstick: the least Redis work of a lease-keeping grant, and RSemaphore's
+# calls as scripts), both through Lettuce as poolkit calls Redis, so that the table shows what the scripts alone cost.
 #
 #   pool-benchmarks/run-redis.sh [quick|full|smoke]    (full: 8 forks, as in docs/benchmarks.md section 7)
 #

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.Threads;
  *
  * <ul>
  *   <li>{@code latency}: one thread, a 64-permit semaphore nobody else uses: time per acquire + release (two round
- *       trips for every peer).</li>
+ *       trips for every peer), with the yardsticks of {@link ScriptYardstick} beside the semaphores.</li>
  *   <li>{@code contended}: eight threads share a 2-permit semaphore, so most acquires wait for a release and are
  *       woken by a notification: pairs per second over all threads.</li>
  * </ul>
@@ -31,21 +31,20 @@ public class RedisSemaphoreBenchmark {
     @State(Scope.Benchmark)
     public abstract static class Semaphore {
 
-        @Param
-        RedisSemaphorePeer peer;
-
         /** The loopback Redis's port. */
         @Param("6379")
         int port;
 
         RedisSemaphorePeer.Permits permits;
 
+        abstract RedisSemaphorePeer peer();
+
         abstract int size();
 
         /** Connects. */
         @Setup(Level.Trial)
         public void open() {
-            permits = peer.open(port, "bench-" + UUID.randomUUID(), size());
+            permits = peer().open(port, "bench-" + UUID.randomUUID(), size());
         }
 
         /** Disconnects. */
@@ -55,16 +54,32 @@ public class RedisSemaphoreBenchmark {
         }
     }
 
-    /** 64 permits for one thread: never contended. */
+    /** 64 permits for one thread: never contended. Every peer, the yardsticks too. */
     public static class Roomy extends Semaphore {
+        @Param
+        RedisSemaphorePeer peer;
+
+        @Override
+        RedisSemaphorePeer peer() {
+            return peer;
+        }
+
         @Override
         int size() {
             return 64;
         }
     }
 
-    /** 2 permits for eight threads. */
+    /** 2 permits for eight threads: the semaphores only (the yardsticks cannot wait). */
     public static class Scarce extends Semaphore {
+        @Param({"POOLKIT", "REDISSON_SEMAPHORE", "REDISSON_PERMIT_EXPIRABLE"})
+        RedisSemaphorePeer peer;
+
+        @Override
+        RedisSemaphorePeer peer() {
+            return peer;
+        }
+
         @Override
         int size() {
             return 2;

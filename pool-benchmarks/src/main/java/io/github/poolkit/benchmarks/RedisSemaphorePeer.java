@@ -13,7 +13,8 @@ import org.redisson.config.Config;
 /**
  * The cluster semaphores compared on one loopback Redis: poolkit's {@link RedisPermitSemaphore} (a lease renewed for
  * the holder, weights, FIFO, fencing token) and Redisson's {@link RSemaphore} (a counter) and
- * {@link RPermitExpirableSemaphore} (a permit id per grant). Each acquires and releases one permit.
+ * {@link RPermitExpirableSemaphore} (a permit id per grant). Each acquires and releases one permit. Two yardsticks
+ * ({@link ScriptYardstick}) price the scripts alone: the least work of a lease-keeping grant, and a bare counter.
  */
 public enum RedisSemaphorePeer {
 
@@ -94,6 +95,29 @@ public enum RedisSemaphorePeer {
                     redisson.shutdown();
                 }
             };
+        }
+    },
+
+    /**
+     * Yardstick, not a product: the least Redis work of a lease-keeping grant ({@link ScriptYardstick#LEASE_ACQUIRE}),
+     * with no line, no reaping and no checks, through Lettuce as poolkit calls it. Latency only.
+     */
+    LEASE_FLOOR {
+        @Override
+        Permits open(int port, String name, int size) {
+            return ScriptYardstick.leaseFloor(port, name);
+        }
+    },
+
+    /**
+     * Yardstick, not a product: {@code RSemaphore}'s Redis calls as two scripts ({@link ScriptYardstick#COUNTER_ACQUIRE})
+     * through Lettuce as poolkit calls it, so that it differs from {@link #LEASE_FLOOR} by the scripts alone. Latency
+     * only.
+     */
+    COUNTER_SCRIPT {
+        @Override
+        Permits open(int port, String name, int size) {
+            return ScriptYardstick.counter(port, name, size);
         }
     };
 
