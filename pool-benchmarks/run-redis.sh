@@ -5,8 +5,13 @@
 # calls as scripts), both through Lettuce as poolkit calls Redis, so that the table shows what the scripts alone cost.
 #
 #   pool-benchmarks/run-redis.sh [quick|full|smoke]    (full: 8 forks, as in docs/benchmarks.md section 7)
+#   pool-benchmarks/run-redis.sh ab [ROUNDS] [BENCHMARK]
 #
 # Prints JMH's table and writes target/results/redis.json. Needs redis-server (apt-get install redis-server).
+# ab: ROUNDS (default 10) rounds of one fork per peer, the peers' order rotated every round, for BENCHMARK
+# (default latency; 'contended' runs the three semaphores); then fork-stats.py prints each peer's fork means and
+# poolkit's ratio to each peer with a 95% bootstrap interval over forks. JSON in target/results/redis-ab/. On a
+# 2-processor machine forks of one peer differ by up to 2x, so compare peers only this way.
 set -euo pipefail
 
 mode=${1:-quick}
@@ -30,11 +35,32 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 
+if [[ $mode == ab ]]; then
+    rounds=${2:-10}
+    benchmark=${3:-latency}
+    peers=(POOLKIT REDISSON_SEMAPHORE REDISSON_PERMIT_EXPIRABLE)
+    [[ $benchmark == latency ]] && peers+=(LEASE_FLOOR COUNTER_SCRIPT)
+    out=$results/redis-ab
+    rm -rf "$out"
+    mkdir -p "$out"
+    for round in $(seq "$rounds"); do
+        for k in "${!peers[@]}"; do
+            peer=${peers[$(( (k + round) % ${#peers[@]} ))]}
+            "$java" ${JMH_JAVA_OPTS:-} -jar "$here/target/benchmarks.jar" "RedisSemaphoreBenchmark.$benchmark" \
+                -f 1 -wi 3 -w 2s -i 4 -r 2s -p port="$port" -p peer="$peer" \
+                -rf json -rff "$out/round$round-$peer.json" > "$out/round$round-$peer.log" 2>&1
+            echo "round $round: $peer done"
+        done
+    done
+    python3 "$here/fork-stats.py" "$out"
+    exit 0
+fi
+
 case $mode in
     quick) settings=(-f 1 -wi 3 -w 2s -i 5 -r 2s) ;;
     full) settings=(-f 8 -wi 3 -w 2s -i 4 -r 2s) ;;
     smoke) settings=(-f 1 -wi 1 -w 200ms -i 1 -r 200ms) ;;
-    *) echo "usage: $0 [quick|full|smoke]" >&2; exit 2 ;;
+    *) echo "usage: $0 [quick|full|smoke] | ab [ROUNDS] [latency|contended]" >&2; exit 2 ;;
 esac
 "$java" ${JMH_JAVA_OPTS:-} -jar "$here/target/benchmarks.jar" 'RedisSemaphoreBenchmark' "${settings[@]}" -p port="$port" \
     -rf json -rff "$results/redis.json"
