@@ -384,6 +384,29 @@ class RedisPermitSemaphoreTest {
     }
 
     @Test
+    void aScriptRedisLostIsSentAgainWhole() throws Exception {
+        RedisPermitSemaphore a = open(2);
+        Permit held = a.acquirePermit(1);
+        try (var connection = redis.client().connect()) {
+            connection.sync().scriptFlush(); // as a restart without persistence, or a failover, loses the script cache
+            held.close(); // EVALSHA fails with NOSCRIPT; the release is sent again with EVAL, once
+            assertThat(connection.sync().scriptExists(scriptSha())).containsExactly(true);
+        }
+        assertState(a, 2, 0, 0);
+        assertThat(held.isClosed()).isTrue();
+        try (Permit again = a.acquirePermit(2)) {
+            assertThat(again.permits()).isEqualTo(2);
+        }
+    }
+
+    private static String scriptSha() throws Exception {
+        try (var in = RedisPermitSemaphore.class.getResourceAsStream("semaphore.lua")) {
+            byte[] digest = java.security.MessageDigest.getInstance("SHA-1").digest(in.readAllBytes());
+            return java.util.HexFormat.of().formatHex(digest);
+        }
+    }
+
+    @Test
     void aWrongCountOfTheLineInRedisIsRepairedWithinALeaseTime() throws Exception {
         RedisPermitSemaphore a = open(1, Duration.ofMillis(300));
         RedisPermitSemaphore b = open(1, Duration.ofMillis(300));
