@@ -7,8 +7,10 @@ import static org.awaitility.Awaitility.await;
 import io.github.poolkit.Permit;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -389,11 +391,10 @@ class RedisPermitSemaphoreTest {
         Permit held = a.acquirePermit(1);
         try (var connection = redis.client().connect()) {
             connection.sync().scriptFlush(); // as a restart without persistence, or a failover, loses the script cache
-            held.close(); // EVALSHA fails with NOSCRIPT; the release is sent again with EVAL, once
+            held.close(); // EVALSHA fails with NOSCRIPT; the release is sent again with EVAL, which loads the script
             assertThat(connection.sync().scriptExists(scriptSha())).containsExactly(true);
         }
         assertState(a, 2, 0, 0);
-        assertThat(held.isClosed()).isTrue();
         try (Permit again = a.acquirePermit(2)) {
             assertThat(again.permits()).isEqualTo(2);
         }
@@ -401,8 +402,7 @@ class RedisPermitSemaphoreTest {
 
     private static String scriptSha() throws Exception {
         try (var in = RedisPermitSemaphore.class.getResourceAsStream("semaphore.lua")) {
-            byte[] digest = java.security.MessageDigest.getInstance("SHA-1").digest(in.readAllBytes());
-            return java.util.HexFormat.of().formatHex(digest);
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-1").digest(in.readAllBytes()));
         }
     }
 
