@@ -12,6 +12,9 @@
 # (default latency; 'contended' runs the three semaphores); then fork-stats.py prints each peer's fork means and
 # poolkit's ratio to each peer with a 95% bootstrap interval over forks. JSON in target/results/redis-ab/. On a
 # 2-processor machine forks of one peer differ by up to 2x, so compare peers only this way.
+# ab honours two variables: PEERS (the peers, space-separated; default all of the benchmark's) and SETTINGS (JMH's
+# per-fork settings; default "-wi 3 -w 2s -i 4 -r 2s"). The run of 2026-11-25 evening in docs/benchmarks.md was
+#   PEERS="POOLKIT REDISSON_SEMAPHORE REDISSON_PERMIT_EXPIRABLE" SETTINGS="-wi 2 -w 1s -i 3 -r 1s" run-redis.sh ab 24
 set -euo pipefail
 
 mode=${1:-quick}
@@ -40,6 +43,8 @@ if [[ $mode == ab ]]; then
     benchmark=${3:-latency}
     peers=(POOLKIT REDISSON_SEMAPHORE REDISSON_PERMIT_EXPIRABLE)
     [[ $benchmark == latency ]] && peers+=(LEASE_FLOOR COUNTER_SCRIPT)
+    [[ -n ${PEERS:-} ]] && read -r -a peers <<< "$PEERS"
+    read -r -a settings <<< "${SETTINGS:--wi 3 -w 2s -i 4 -r 2s}"
     out=$results/redis-ab
     rm -rf "$out"
     mkdir -p "$out"
@@ -47,7 +52,7 @@ if [[ $mode == ab ]]; then
         for k in "${!peers[@]}"; do
             peer=${peers[$(( (k + round) % ${#peers[@]} ))]}
             "$java" ${JMH_JAVA_OPTS:-} -jar "$here/target/benchmarks.jar" "RedisSemaphoreBenchmark.$benchmark" \
-                -f 1 -wi 3 -w 2s -i 4 -r 2s -p port="$port" -p peer="$peer" \
+                -f 1 "${settings[@]}" -p port="$port" -p peer="$peer" \
                 -rf json -rff "$out/round$round-$peer.json" > "$out/round$round-$peer.log" 2>&1
             echo "round $round: $peer done"
         done
