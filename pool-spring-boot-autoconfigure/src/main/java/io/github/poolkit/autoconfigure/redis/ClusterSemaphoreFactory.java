@@ -3,6 +3,7 @@ package io.github.poolkit.autoconfigure.redis;
 import io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException;
 import io.github.poolkit.autoconfigure.PoolkitProperties;
 import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
+import io.github.poolkit.autoconfigure.SemaphoreListeners;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import java.time.Duration;
 import java.util.List;
@@ -24,12 +25,15 @@ public class ClusterSemaphoreFactory implements SmartLifecycle {
 
     private final PoolkitProperties properties;
     private final ConfigurableListableBeanFactory beans;
+    private final SemaphoreListeners semaphoreListeners;
     private final List<RedisPermitSemaphore> created = new CopyOnWriteArrayList<>();
     private volatile boolean running;
 
-    ClusterSemaphoreFactory(PoolkitProperties properties, ConfigurableListableBeanFactory beans) {
+    ClusterSemaphoreFactory(PoolkitProperties properties, ConfigurableListableBeanFactory beans,
+            SemaphoreListeners semaphoreListeners) {
         this.properties = properties;
         this.beans = beans;
+        this.semaphoreListeners = semaphoreListeners;
     }
 
     /**
@@ -71,8 +75,9 @@ public class ClusterSemaphoreFactory implements SmartLifecycle {
         if (redis instanceof LettuceConnectionFactory lettuce && !lettuce.isRunning()) {
             lettuce.start();
         }
+        // the metrics listener, as a local semaphore's: the acquire timer is attached to it once meters are bound
         RedisPermitSemaphore semaphore = RedisPermitSemaphore.builder(redis, name).size(size)
-                .leaseTime(leaseTime).build();
+                .leaseTime(leaseTime).listener(semaphoreListeners.listenerFor(name)).build();
         created.add(semaphore);
         return semaphore;
     }

@@ -2,6 +2,7 @@ package io.github.poolkit.autoconfigure.redis;
 
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.PoolkitProperties;
+import io.github.poolkit.autoconfigure.SemaphoreListeners;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -33,7 +34,7 @@ public class PoolkitRedisAutoConfiguration {
 
     @Bean(name = ClusterSemaphoresRegistrar.FACTORY)
     ClusterSemaphoreFactory poolkitClusterSemaphoreFactory(PoolkitProperties properties,
-            ConfigurableListableBeanFactory beans) {
-        return new ClusterSemaphoreFactory(properties, beans);
+            ConfigurableListableBeanFactory beans, SemaphoreListeners semaphoreListeners) {
+        return new ClusterSemaphoreFactory(properties, beans, semaphoreListeners);
     }
 }
