@@ -7,9 +7,17 @@ import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
+import io.github.poolkit.autoconfigure.actuate.PoolMetricsAutoConfiguration;
+import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint;
+import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SemaphoreDescriptor;
+import io.github.poolkit.autoconfigure.actuate.PoolsEndpointAutoConfiguration;
+import io.github.poolkit.autoconfigure.actuate.PoolsHealthContributorAutoConfiguration;
+import io.github.poolkit.autoconfigure.actuate.PoolsHealthIndicator;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import io.github.poolkit.redis.RedisServer;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeUnit;
@@ -20,6 +28,11 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.NestedExceptionUtils;
@@ -107,5 +120,78 @@ class ClusterSemaphoreBeansTests {
                     .hasMessageContaining("poolkit.semaphores.gpu-memory.scope")
                     .hasMessageContaining("io.github.poolkit:pool-redis");
         });
+    }
+
+    /**
+     * What an operator sees of a cluster semaphore: the {@code pools} endpoint, health and meters beside it. The
+     * endpoint and the gauges show the whole cluster; the acquire timer counts this instance's requests.
+     */
+    private ApplicationContextRunner observed() {
+        return runner.withConfiguration(AutoConfigurations.of(PoolsEndpointAutoConfiguration.class,
+                        PoolsHealthContributorAutoConfiguration.class, MetricsAutoConfiguration.class,
+                        SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+                        PoolMetricsAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=pools");
+    }
+
+    @Test
+    void theEndpointAndTheMetersOfOneInstanceShowWhatTheOtherHoldsAndAwaits() {
+        observed().run(first -> observed().run(second -> {
+            PermitSemaphore a = first.getBean("gpu-memory", PermitSemaphore.class);
+            PermitSemaphore b = second.getBean("gpu-memory", PermitSemaphore.class);
+            Permit held = a.acquirePermit(6);
+            CompletableFuture<Permit> queued = a.acquireAsync(4);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> b.waiting() == 1);
+
+            assertThat(second.getBean(PoolsEndpoint.class).pool("gpu-memory"))
+                    .isEqualTo(new SemaphoreDescriptor(8, 6, 1, 2, "cluster", null));
+            MeterRegistry meters = second.getBean(MeterRegistry.class);
+            assertThat(gauge(meters, "poolkit.semaphore.size")).isEqualTo(8);
+            assertThat(gauge(meters, "poolkit.semaphore.used")).isEqualTo(6);
+            assertThat(gauge(meters, "poolkit.semaphore.waiting")).isEqualTo(1);
+            assertThat(gauge(meters, "poolkit.semaphore.available")).isEqualTo(2);
+
+            held.close();
+            queued.get(10, TimeUnit.SECONDS).close();
+            assertThat(b.tryAcquire(9)).as("more than the size: refused").isFalse();
+            // a request is recorded as it settles, which may be just after its caller saw the result
+            MeterRegistry firstMeters = first.getBean(MeterRegistry.class);
+            Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(acquires(firstMeters, "acquired")).isEqualTo(2);
+                assertThat(acquires(meters, "rejected")).isEqualTo(1);
+            });
+            assertThat(acquires(meters, "acquired")).as("the other instance's requests are not this one's").isZero();
+            assertThat(gauge(meters, "poolkit.semaphore.used")).isZero();
+        }));
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void healthIsDownNamingTheClusterSemaphoreWhileItsRedisDoesNotAnswerAndUpOnceItDoes() throws Exception {
+        observed().run(context -> {
+            PoolsHealthIndicator indicator = context.getBean(PoolsHealthIndicator.class);
+            assertThat(indicator.health(true).getStatus()).isEqualTo(Status.UP);
+            redis.pause();
+            Health down;
+            try {
+                down = indicator.health(true); // each read ends within the command timeout (2 s)
+            } finally {
+                redis.resume();
+            }
+            assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+            assertThat((Map<String, String>) down.getDetails().get("unreadable")).containsOnlyKeys("gpu-memory")
+                    .hasEntrySatisfying("gpu-memory", error -> assertThat(error).contains("did not answer within"));
+            Awaitility.await().atMost(Duration.ofSeconds(10))
+                    .until(() -> indicator.health(true).getStatus().equals(Status.UP));
+        });
+    }
+
+    private static double gauge(MeterRegistry meters, String name) {
+        return meters.get(name).tag("name", "gpu-memory").gauge().value();
+    }
+
+    private static long acquires(MeterRegistry meters, String outcome) {
+        return meters.get("poolkit.semaphore.acquire").tag("name", "gpu-memory").tag("outcome", outcome).timer()
+                .count();
     }
 }
