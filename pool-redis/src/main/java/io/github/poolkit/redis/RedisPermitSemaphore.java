@@ -545,6 +545,9 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      *
      * @throws IllegalStateException if this instance holds fewer such permits ("released more than held"), or if one
      *                               of the grants it would use had expired; nothing changes then
+     * @throws SemaphoreUnavailableException if Redis did not answer within the command timeout: the release may or may
+     *                               not have been applied, and it is never applied twice (each grant it changes must
+     *                               still hold what this instance knows of it), so calling it again is safe
      */
     @Override
     public void release(long n) {
@@ -579,14 +582,30 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
                 }
                 long amount = Math.min(left, lease.weight);
                 args.add(lease.id);
+                args.add(Long.toString(lease.weight)); // the script changes nothing unless Redis holds this weight
                 args.add(Long.toString(amount));
                 used.add(lease);
                 left -= amount;
             }
-            List<Object> reply = call(script.run("releaseFrom", args.toArray(String[]::new)));
+            List<Object> reply;
+            try {
+                reply = call(script.run("releaseFrom", args.toArray(String[]::new)));
+            } catch (SemaphoreUnavailableException e) {
+                throw new SemaphoreUnavailableException("Cluster semaphore '" + keys.name() + "': release(" + n
+                        + ") got no answer from Redis within " + commandTimeout.toMillis() + " ms (command timeout),"
+                        + " so it may or may not have been applied; it is never applied twice: calling release("
+                        + n + ") again applies it, or fails naming a grant it changed already", e.getCause());
+            }
             if (SemaphoreScript.asLong(reply.get(0)) == 0) {
+                // not held as this instance knows it: expired, or changed by an earlier run of this release whose
+                // answer was lost; either way this instance stops renewing it, and what is left of it expires
                 Lease gone = held.remove(reply.get(1).toString());
-                throw expired(gone == null ? 0 : gone.weight, gone == null ? -1 : gone.token);
+                throw new IllegalStateException("Cluster semaphore '" + keys.name() + "': the grant of "
+                        + (gone == null ? 0 : gone.weight) + " permits (fencing token " + (gone == null ? -1 : gone.token)
+                        + ") is not held as this instance knew it: it expired (not renewed within "
+                        + leaseTime.toMillis() + " ms, the lease time), or an earlier release(n) that got no answer"
+                        + " changed it already. Nothing was released; this instance no longer renews that grant, so"
+                        + " what is left of it comes back within the lease time");
             }
             left = n;
             for (Lease lease : used) {

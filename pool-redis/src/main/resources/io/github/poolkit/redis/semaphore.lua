@@ -224,21 +224,24 @@ elseif op == 'release' then
         result = { 0 }
     end
 elseif op == 'releaseFrom' then
-    -- ARGV 4.. pairs (id, amount): take 'amount' off each lease, all or nothing
-    -- -> {1} done, {0, id} that lease is gone or holds less than asked of it (nothing changed)
+    -- ARGV 4.. triples (id, weight, amount): take 'amount' off each lease, all or nothing, where each lease must still
+    -- hold the 'weight' its owner knows of. So a run that comes twice (the owner sent it again after a timeout, or
+    -- Lettuce re-sent it after a reconnect) finds its leases changed by the first and changes nothing: a release is
+    -- never applied twice.
+    -- -> {1} done, {0, id} that lease is gone, holds another weight or less than asked of it (nothing changed)
     local asked = {} -- id -> the sum of the amounts asked of it, should an id come twice
-    for i = 4, #ARGV, 2 do
-        local id = ARGV[i]
-        asked[id] = (asked[id] or 0) + tonumber(ARGV[i + 1])
+    for i = 4, #ARGV, 3 do
+        local id, known = ARGV[i], tonumber(ARGV[i + 1])
+        asked[id] = (asked[id] or 0) + tonumber(ARGV[i + 2])
         local value = leaseEntry(id)
-        if not value or parseLease(value) < asked[id] then
+        if not value or parseLease(value) ~= known or known < asked[id] then
             result = { 0, id }
             break
         end
     end
     if not result then
-        for i = 4, #ARGV, 2 do
-            local id, amount = ARGV[i], tonumber(ARGV[i + 1])
+        for i = 4, #ARGV, 3 do
+            local id, amount = ARGV[i], tonumber(ARGV[i + 2])
             local value = leaseEntry(id)
             local weight, token, expiry = parseLease(value)
             if weight == amount then

@@ -243,12 +243,44 @@ class RedisPermitSemaphoreTest {
             SemaphoreScript script = new SemaphoreScript(connection.async(), new SemaphoreKeys(semaphores.name()), 10,
                     Duration.ofSeconds(30), Duration.ofSeconds(2), redis.client().getResources().timer());
             assertThat(script.run("acquire", "o:1", "4", "wait").get().get(0)).isEqualTo(1L);
-            // 3 + 3 of a lease of 4: all or nothing, so nothing
-            assertThat(script.run("releaseFrom", "o:1", "3", "o:1", "3").get()).containsExactly(0L, "o:1");
+            // (id, weight known, amount): 3 + 3 of a lease of 4: all or nothing, so nothing
+            assertThat(script.run("releaseFrom", "o:1", "4", "3", "o:1", "4", "3").get()).containsExactly(0L, "o:1");
             assertThat(script.run("state").get()).containsExactly(10L, 4L, 0L);
-            assertThat(script.run("releaseFrom", "o:1", "2", "o:1", "2").get()).containsExactly(1L);
+            assertThat(script.run("releaseFrom", "o:1", "4", "2", "o:1", "4", "2").get()).containsExactly(1L);
             assertThat(script.run("state").get()).containsExactly(10L, 0L, 0L);
         }
+    }
+
+    @Test
+    void theScriptAppliesAPartialReleaseSentTwiceOnce() throws Exception {
+        open(10); // stores the size
+        try (var connection = redis.client().connect()) {
+            SemaphoreScript script = new SemaphoreScript(connection.async(), new SemaphoreKeys(semaphores.name()), 10,
+                    Duration.ofSeconds(30), Duration.ofSeconds(2), redis.client().getResources().timer());
+            assertThat(script.run("acquire", "o:1", "4", "wait").get().get(0)).isEqualTo(1L);
+            assertThat(script.run("releaseFrom", "o:1", "4", "1").get()).containsExactly(1L);
+            // the same run again (a retry after a timeout, or Lettuce re-sending after a reconnect): the lease holds 3
+            // now, not the 4 its owner knew of, so nothing changes
+            assertThat(script.run("releaseFrom", "o:1", "4", "1").get()).containsExactly(0L, "o:1");
+            assertThat(script.run("state").get()).containsExactly(10L, 3L, 0L);
+        }
+    }
+
+    @Test
+    void aPartialReleaseThatGotNoAnswerIsNeverAppliedTwice() throws Exception {
+        RedisPermitSemaphore a = semaphores.open(4, Duration.ofSeconds(30), Duration.ofMillis(300));
+        a.acquire(4);
+        redis.pause();
+        try {
+            assertThatThrownBy(() -> a.release(1)).isInstanceOf(SemaphoreUnavailableException.class)
+                    .hasMessageContaining("may or may not have been applied").hasMessageContaining("never applied twice");
+        } finally {
+            redis.resume(); // Redis now runs the late release: 3 held
+        }
+        // the caller retries, as the message allows: the grant no longer holds what this instance knew of it
+        assertThatThrownBy(() -> a.release(1)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("changed it already");
+        assertThat(a.used()).as("released once, not twice").isEqualTo(3);
     }
 
     @Test
@@ -368,7 +400,7 @@ class RedisPermitSemaphoreTest {
         assertThatThrownBy(permit::close).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("had expired before this release");
         assertThatThrownBy(() -> stalled.release(1)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("had expired before this release");
+                .hasMessageContaining("it expired").hasMessageContaining("Nothing was released");
         assertState(other, 3, 3, 0); // the other holder's permits were not given back in their place
     }
 
