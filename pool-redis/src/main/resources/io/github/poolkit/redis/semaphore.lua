@@ -309,8 +309,12 @@ elseif op == 'resize' then
     grantWaiters()
     result = { 1 }
 elseif op == 'state' then
-    -- -> {size, used, waiting}
+    -- -> {size, used, waiting}. A read that neither stored the size nor reaped changed nothing, so it writes nothing:
+    -- gauges read the state often, and under 'appendfsync always' every write is a disk flush.
     result = { size, used, redis.call('ZCARD', queue) }
+    if sizeStored and not reaped then
+        return result
+    end
 else
     return redis.error_reply('unknown op ' .. tostring(op))
 end

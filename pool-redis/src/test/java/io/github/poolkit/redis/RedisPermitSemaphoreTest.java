@@ -284,6 +284,19 @@ class RedisPermitSemaphoreTest {
     }
 
     @Test
+    void readingTheStateWritesNothing() throws Exception {
+        RedisPermitSemaphore a = open(4);
+        a.acquire(1);
+        try (var connection = redis.client().connect()) {
+            connection.sync().configResetstat();
+            assertState(a, 4, 1, 0);
+            assertThat(a.available()).isEqualTo(3);
+            assertThat(connection.sync().info("commandstats")).as("reads make no write calls")
+                    .contains("cmdstat_evalsha").doesNotContain("cmdstat_hset").doesNotContain("cmdstat_hdel");
+        }
+    }
+
+    @Test
     void growingGrantsWaitersThatNowFitAndShrinkingMakesNewGrantsWait() throws Exception {
         RedisPermitSemaphore a = open(2);
         RedisPermitSemaphore b = open(2);
