@@ -86,7 +86,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * {@link SemaphoreUnavailableException}. A request that gives up (timeout, interrupt) returns once Redis confirmed that
  * it left the line; if Redis stays silent for the command timeout after that, it throws
  * {@link SemaphoreUnavailableException} rather than returning {@code false}: a timed request ends within its timeout
- * plus the command timeout. {@link #used()}, {@link #size()}, {@link #available()} and {@link #waiting()} read Redis
+ * plus the command timeout. A request waiting in line without a timeout of its own ({@link #acquire(long)},
+ * {@link #acquireAsync(long)}) fails with {@link SemaphoreUnavailableException} once Redis has not confirmed its place
+ * for longer than the lease time (Redis drops a place that long without renewal), instead of waiting for a Redis that
+ * may never come back. {@link #used()}, {@link #size()}, {@link #available()} and {@link #waiting()} read Redis
  * and throw {@link SemaphoreUnavailableException} when it does not answer.
  *
  * <p>Thread-safe. Memory consistency: actions before a {@link Permit#close()} or {@link #release(long)} in one
@@ -344,6 +347,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
                 granted(request, SemaphoreScript.asLong(reply.get(1)));
             } else if (status == 2) {
                 request.ticket = SemaphoreScript.asLong(reply.get(1));
+                request.placeConfirmedNanos = System.nanoTime();
                 request.queued = true;
             } else if (status == 0 || request.orFalse) {
                 settleByRedis(request, null);
@@ -678,6 +682,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      * lost (not renewed in time), of grants whose message was lost, and of places in line that Redis dropped.
      */
     private void beat() {
+        List<Request> queued = new ArrayList<>();
         try {
             List<String> args = new ArrayList<>();
             List<Lease> leases = new ArrayList<>(held.values());
@@ -688,13 +693,18 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
             for (Request request : requests.values()) {
                 if (request.queued) {
                     args.add(request.id);
+                    queued.add(request);
                 }
             }
             if (args.size() == 1) {
                 return;
             }
+            long sent = System.nanoTime();
             List<Object> reply = script.run("heartbeat", args.toArray(String[]::new))
                     .get(commandTimeout.toNanos(), TimeUnit.NANOSECONDS);
+            for (Request request : queued) {
+                request.placeConfirmedNanos = sent; // renewed, unless listed as gone below
+            }
             for (Object id : (List<?>) reply.get(0)) {
                 Lease lost = held.remove(id.toString());
                 if (lost != null) {
@@ -719,6 +729,24 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
             }
         } catch (Exception e) {
             LOG.log(Level.FINE, "Cluster semaphore '" + keys.name() + "': heartbeat failed; retrying", e);
+            failPlacesLost(queued);
+        }
+    }
+
+    /**
+     * A waiting request whose place in line Redis has not confirmed for longer than the lease time has lost it (Redis
+     * drops a place that long without renewal): it fails now rather than waiting for a Redis that is gone. Its
+     * cancel withdraws whatever Redis may still hold for it once Redis answers again.
+     */
+    private void failPlacesLost(List<Request> queued) {
+        long now = System.nanoTime();
+        for (Request request : queued) {
+            if (now - request.placeConfirmedNanos > leaseTime.toNanos()) {
+                giveUp(request, new SemaphoreUnavailableException("Cluster semaphore '" + keys.name() + "': Redis"
+                        + " did not answer this instance's renewals for longer than the lease time ("
+                        + leaseTime.toMillis() + " ms), so this request lost its place in line. Check that Redis is up"
+                        + " and reachable (spring.data.redis.*)", null));
+            }
         }
     }
 

@@ -28,6 +28,8 @@ final class Request {
     volatile boolean queued;
     /** Its place in the line (grows with every queued request of the semaphore), once queued. */
     volatile long ticket;
+    /** When Redis last confirmed its place in line (System.nanoTime: the queued reply, then each renewal). */
+    volatile long placeConfirmedNanos;
     /** Set when Redis settled the request itself and holds nothing for it (refused, too large, dropped). */
     volatile boolean nothingHeld;
     /** The reply of the cancel script, once one was sent. */

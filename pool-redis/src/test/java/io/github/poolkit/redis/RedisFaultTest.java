@@ -90,6 +90,40 @@ class RedisFaultTest {
     }
 
     @Test
+    void aWaitingRequestFailsOnceRedisHasBeenSilentForLongerThanTheLeaseTimeThenTheLineIsClean() throws Exception {
+        Duration lease = Duration.ofMillis(600);
+        RedisPermitSemaphore a = open(1, lease, Duration.ofMillis(200));
+        RedisPermitSemaphore b = open(1, lease, Duration.ofMillis(200));
+        Permit held = a.acquirePermit(1);
+        CompletableFuture<Permit> waiting = b.acquireAsync(1); // no timeout of its own
+        await().until(() -> a.waiting() == 1);
+
+        redis.pause();
+        long start = System.nanoTime();
+        try {
+            // its place is renewed every lease / 3; once Redis has been silent for longer than the lease time, the
+            // place is lost, and the request says so instead of waiting for a Redis that may never come back
+            assertThatThrownBy(() -> waiting.get(10, TimeUnit.SECONDS)).cause()
+                    .isInstanceOf(SemaphoreUnavailableException.class).hasMessageContaining("lost its place in line");
+            // its place was last confirmed at most one renewal period (lease / 3) before the pause
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThan(lease.dividedBy(2))
+                    .isLessThan(Duration.ofSeconds(3));
+        } finally {
+            redis.resume();
+        }
+        // the place is gone (withdrawn, or expired: Redis's clock ran on while it was frozen)
+        await().until(() -> a.waiting() == 0);
+        try {
+            held.close(); // its lease may or may not have outlived the pause
+        } catch (IllegalStateException expired) {
+            assertThat(expired).hasMessageContaining("had expired");
+        }
+        assertState(b, 1, 0, 0);
+        assertThat(b.tryAcquire(1)).isTrue();
+        b.release(1);
+    }
+
+    @Test
     void redisRestartedWithAofKeepsLeasesAndTheLine() throws Exception {
         RedisPermitSemaphore a = open(3, Duration.ofSeconds(20), Duration.ofSeconds(2));
         RedisPermitSemaphore b = open(3, Duration.ofSeconds(20), Duration.ofSeconds(2));
