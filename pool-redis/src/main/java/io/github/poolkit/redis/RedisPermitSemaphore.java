@@ -343,6 +343,13 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
                 return;
             }
             long status = SemaphoreScript.asLong(reply.get(0));
+            if ((status == 1 || status == 2) && request.result.isCompletedExceptionally()) {
+                // The caller gave up before this answer came, and its cancel went out then. That cancel ran after this
+                // acquire (one connection keeps the order) unless Redis had lost the script: then this acquire was
+                // sent again whole once its first try failed, maybe behind the cancel. Withdrawing once more, now
+                // that Redis has run it, returns what it holds in every case (otherwise this cancel finds nothing).
+                request.withdrawal = script.run("cancel", request.id);
+            }
             if (status == 1) {
                 granted(request, SemaphoreScript.asLong(reply.get(1)));
             } else if (status == 2) {
@@ -396,8 +403,8 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     /**
      * After a blocking caller gave up: the permit if the grant won the race, else {@code null} once Redis confirmed
      * the withdrawal (so the semaphore is as before the call). The withdrawal runs after the request itself on the
-     * same connection, so its answer also means Redis answered the request; if it does not come within the command
-     * timeout, Redis is frozen or gone: {@link SemaphoreUnavailableException}.
+     * same connection (see SemaphoreScript for the one exception), so its answer also means Redis answered the request;
+     * if it does not come within the command timeout, Redis is frozen or gone: {@link SemaphoreUnavailableException}.
      */
     private Permit outcomeAfterGivingUp(Request request) {
         if (!request.result.isCompletedExceptionally()) {

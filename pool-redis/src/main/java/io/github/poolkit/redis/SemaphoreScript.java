@@ -24,8 +24,9 @@ import java.util.concurrent.TimeoutException;
  * round trip: {@code EVALSHA}, and {@code EVAL} only when Redis has lost the script (after a restart). Every call is
  * asynchronous and ends within the command timeout, with a {@link SemaphoreUnavailableException} if Redis is silent.
  *
- * <p>All calls go through one connection, so Redis runs them in the order they were made: a request's cancel always
- * runs after the request itself.
+ * <p>All calls go through one connection, so Redis runs them in the order they were made, with one exception: a call
+ * sent again as {@code EVAL} after Redis refused it for a lost script runs after the calls made meanwhile. (A cancel
+ * that may have overtaken its acquire that way is sent once more after the acquire's answer.)
  */
 final class SemaphoreScript {
 

@@ -124,6 +124,34 @@ class RedisFaultTest {
     }
 
     @Test
+    void anAcquireAnsweredAfterItsCallerGaveUpIsWithdrawnOnceMoreBehindItsAnswer() throws Exception {
+        // The first cancel runs after the acquire here (one connection keeps the order); it would not if Redis had
+        // lost the script and the acquire were sent again whole behind it. So an acquire answered "queued" or
+        // "granted" after the caller gave up is always followed by one more cancel, sent once Redis has run it.
+        // renewals every 20 s: none runs during the test, so Redis runs only the calls counted below
+        RedisPermitSemaphore a = open(1, Duration.ofSeconds(60), Duration.ofSeconds(2));
+        RedisPermitSemaphore b = open(1, Duration.ofSeconds(60), Duration.ofSeconds(2));
+        a.acquire(1);
+        try (var admin = redis.client().connect()) {
+            admin.sync().configResetstat();
+            redis.pause();
+            try {
+                CompletableFuture<Permit> waiting = b.acquireAsync(1); // sent, not yet run
+                waiting.cancel(true); // its cancel is sent behind it
+            } finally {
+                redis.resume();
+            }
+            // the acquire (queued), its cancel, and one more cancel after the acquire's answer
+            await().atMost(Duration.ofSeconds(5))
+                    .until(() -> admin.sync().info("commandstats").contains("cmdstat_evalsha:calls=3,"));
+        }
+        assertState(b, 1, 1, 0);
+        a.release(1);
+        assertThat(b.tryAcquire(1)).isTrue();
+        b.release(1);
+    }
+
+    @Test
     void redisRestartedWithAofKeepsLeasesAndTheLine() throws Exception {
         RedisPermitSemaphore a = open(3, Duration.ofSeconds(20), Duration.ofSeconds(2));
         RedisPermitSemaphore b = open(3, Duration.ofSeconds(20), Duration.ofSeconds(2));
