@@ -605,7 +605,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
                 throw new SemaphoreUnavailableException("Cluster semaphore '" + keys.name() + "': release(" + n
                         + ") got no answer from Redis within " + commandTimeout.toMillis() + " ms (command timeout),"
                         + " so it may or may not have been applied; it is never applied twice: calling release("
-                        + n + ") again applies it, or fails naming a grant it changed already", e.getCause());
+                        + n + ") again applies it, or fails naming a grant it changed already", e);
             }
             if (SemaphoreScript.asLong(reply.get(0)) == 0) {
                 // not held as this instance knows it: expired, or changed by an earlier run of this release whose
