@@ -28,4 +28,31 @@ final class Latches {
             throw new AssertionError(e);
         }
     }
+
+    /**
+     * Waits for {@code latch}, at most {@link #PATIENCE_SECONDS}, through interrupts (restoring the status after).
+     *
+     * @param latch the latch
+     * @throws AssertionError if it is not released in time
+     */
+    static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
+        try {
+            while (latch.getCount() > 0) {
+                try {
+                    if (latch.await(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                        return;
+                    }
+                    throw new AssertionError("latch not released in time");
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
 }

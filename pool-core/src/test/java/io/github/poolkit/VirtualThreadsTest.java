@@ -77,6 +77,65 @@ class VirtualThreadsTest {
         assertThat(ran.get()).isEqualTo(10);
     }
 
+    /**
+     * A virtual thread never runs a second task: queued tasks each start on a fresh thread, so a ThreadLocal (or MDC
+     * entry) that a task sets and never clears is never seen by the next one.
+     */
+    @RepeatedTest(20)
+    void queuedTasksEachStartOnAFreshThreadAndSeeNoLeftovers() throws Exception {
+        ThreadLocal<String> leftover = new ThreadLocal<>();
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        List<String> seen = new CopyOnWriteArrayList<>();
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch done = new CountDownLatch(10);
+        try (WorkerPool pool = WorkerPool.create(3, vt().queueCapacity(-1).build())) {
+            for (int i = 0; i < 10; i++) {
+                int id = i;
+                pool.execute(() -> {
+                    threads.add(Thread.currentThread());
+                    seen.add(String.valueOf(leftover.get()));
+                    leftover.set("task " + id); // never cleared
+                    Latches.await(gate);
+                    done.countDown();
+                });
+            }
+            assertThat(pool.stats().queued()).isEqualTo(7);
+            gate.countDown();
+            Latches.await(done);
+        }
+        assertThat(threads).hasSize(10);
+        assertThat(seen).hasSize(10).containsOnly("null");
+    }
+
+    /** A blocked caller's task, too, starts on a fresh thread, not on the one whose task just ended. */
+    @RepeatedTest(20)
+    void aBlockedCallersTaskStartsOnAFreshThread() throws Exception {
+        List<Thread> threads = new CopyOnWriteArrayList<>();
+        CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch ran = new CountDownLatch(1);
+        try (WorkerPool pool = WorkerPool.create(1, vt().build())) {
+            pool.execute(() -> {
+                threads.add(Thread.currentThread());
+                Thread.currentThread().interrupt(); // left set: must not reach the next task
+                Latches.awaitUninterruptibly(gate);
+            });
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            AtomicReference<Boolean> interrupted = new AtomicReference<>();
+            Thread caller = Callers.start(() -> pool.execute(() -> {
+                threads.add(Thread.currentThread());
+                interrupted.set(Thread.currentThread().isInterrupted());
+                ran.countDown();
+            }), thrown);
+            await().until(() -> pool.stats().blocked() == 1);
+            gate.countDown();
+            caller.join();
+            Latches.await(ran);
+            assertThat(thrown.get()).isNull();
+            assertThat(interrupted.get()).isFalse();
+        }
+        assertThat(threads).hasSize(2).doesNotHaveDuplicates();
+    }
+
     @Test
     void aBlockedCallerIsServedAndMaxWaitApplies() throws Exception {
         CountDownLatch ran = new CountDownLatch(1);

@@ -14,15 +14,14 @@ public final class Spin {
     /** Spins of a pool worker waiting for its hand-off in a pool without a queue, where every task is a hand-off. */
     public static final int HANDOFF_SPINS = 128;
 
+    /**
+     * The most threads of a pool without a queue spinning for a hand-off at once (idle workers, and callers waiting
+     * for one): half the processors, at least one, so that the threads with work to do keep the other half.
+     */
+    public static final int MAX_HANDOFF_SPINNERS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+
     /** Polls of an empty queue by a finishing pool worker before it goes idle. */
     public static final int QUEUE_SPINS = 128;
-
-    /**
-     * The most workers spinning on a pool's queue at once. One keeps a busy pool from parking between tiny tasks;
-     * more would take the cores from the threads that submit (measured: at 64 workers, uncapped spinners starved
-     * them).
-     */
-    public static final int MAX_QUEUE_SPINNERS = 1;
 
     /** Spins while another thread finishes a store it has committed to, before yielding instead. */
     private static final int SPINS_BEFORE_YIELD = 64;

@@ -6,6 +6,8 @@ import io.github.poolkit.PoolClosedException;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
@@ -15,43 +17,51 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * The workers of a {@link PoolEngine}: at most {@code capacity} of them, an idle-worker store, an optional FIFO queue,
- * the line of blocked callers, expiry, tuning and the life cycle, with the lock and the protocol that keep them
- * consistent. A task's path: {@link #admit} hands it to an idle worker, reserves a new worker for it, queues it,
- * refuses it, or puts its caller in the {@link CallerLine}; a {@link Worker} runs it through the {@link TaskRunner},
- * then finds its next task in {@link #nextTask}: from the queue, from the head of the line, or by going idle (pooled
- * threads) or ending (unpooled virtual threads, {@link WorkerThreads}).
+ * The workers of a {@link PoolEngine}: at most {@code capacity} of them, the idle ones ({@link IdleStack}), an optional
+ * FIFO queue ({@link TaskQueue}, with its lock-free side {@link QueuedPath}), the line of blocked callers
+ * ({@link CallerLine}), expiry, tuning and the life cycle. A task's path: {@link #admit} hands it to an idle worker or
+ * appends it to the queue without a lock, else decides under the lock (start a worker, refuse, or block the caller);
+ * a {@link Worker} runs it through the {@link TaskRunner}, then finds its next task in {@link #nextTask}.
  *
- * <p>This class owns the lock and its protocol. One {@link ReentrantLock} guards the idle store, the worker set, the
- * caller line, {@code state}, {@code capacity} and {@code running}; it is held only for O(1) bookkeeping (and the
- * O(log n) expiry search), never while a task runs or a thread starts. The queue ({@link TaskQueue}) needs no lock,
- * so a busy queued pool appends and takes tasks without it ({@link QueuedPath}). Fields read without the lock are
- * volatile or atomic; the metric getters return snapshots that may be stale when used.
+ * <h2>Built for many processors</h2>
  *
- * <p>Invariants (whenever the lock is free and no lock-free append or poll is half done):
+ * <p>Nothing that every worker does per task takes a lock: a busy worker takes its next task from the queue with one
+ * CAS; a worker with nothing to do pushes itself on the lock-free idle stack and parks on its own permit; a caller or
+ * worker that wants one claims it with one CAS and unparks it. Task counts are per worker ({@link Worker}). In a queued
+ * pool at most one worker at a time is the <em>searcher</em> (woken and not yet at the queue, or spinning on it), and
+ * nobody wakes another worker while there is one: a run of appends costs one wake-up, and each worker that finds more
+ * work wakes the next ({@link QueuedPath}). Spinning is bounded, and only done where a processor is free.
+ *
+ * <p>The lock ({@link ReentrantLock}) guards what changes rarely: reserving and retiring workers ({@code running},
+ * the worker set), the caller line, {@code state}, {@code capacity}, expiry and shutdown. It is taken on the task path
+ * only when the pool is growing (no worker idle and room for one), full (callers block), shrinking or closing.
+ *
+ * <p>Invariants (whenever the lock is free and no lock-free step is half done):
  * <ol>
  *   <li>{@code running} = workers reserved and not yet retired (busy + idle + starting). A worker is counted from
  *       the moment it is reserved, under the lock, until it is retired, under the lock, so "running &lt; capacity"
- *       and the increment are one step and capacity is never exceeded (ants #374).</li>
- *   <li>A task is never left in the queue beside an idle worker or free room with nobody to act on it. Of two racing
- *       lock-free threads at least one sees the other (each writes, then reads what the other writes; volatile and
- *       CAS accesses are sequentially consistent): an appender appends, then reads {@code idleCount}, {@code waking},
- *       {@code running} and {@code state}; a worker going idle publishes {@code idleCount}, a woken worker decrements
- *       {@code waking}, a retiring one decrements {@code running}, then each looks at the queue. Whoever sees a task
- *       beside an idle worker or room calls {@link #dispatch}. While a worker handed a task has not woken, appenders
- *       leave the queue to it: awake, it passes the head on to one more idle worker (one wake-up drains a run).</li>
- *   <li>If the queue is non-empty, a worker is running and will take from it: a lock-free append happens only when
- *       {@code running >= capacity >= 1} or beside a waking worker; a worker retires only when surplus, when the pool
- *       is closed (it reads {@code state} before it finds the queue empty, and an appender that then sees the pool
- *       closed withdraws its task, unless a worker or {@code shutdownNow} took it first), from the idle store, or,
- *       unpooled, after looking at the queue; a worker that dies abnormally is replaced.</li>
- *   <li>A worker in the idle store is parked (or about to park) in {@link Worker#awaitHandoff} with an empty slot;
- *       whoever removes it from the store is the only one allowed to hand it a task.</li>
- *   <li>While callers are blocked, no worker is idle: lock-free appends stand aside, a worker that frees a queue slot
- *       moves the head caller's task into it, and a worker that finds nothing queued runs the head caller's task
- *       itself, so callers are served in arrival order. Every other event that may let a caller proceed (a worker
- *       retires, capacity grows, the pool closes) wakes the head, or every caller, to retry, so no caller waits while
- *       it could proceed (this includes a purge that leaves the pool dormant, ants #146).</li>
+ *       and the increment are one step and capacity is never exceeded (ants #374). Whoever claims an idle worker with
+ *       {@link Worker#STOP} has retired it under the lock.</li>
+ *   <li>A queued task is never left beside an idle worker with nobody on the way. Appending and going idle are a
+ *       Dekker pair: an appender appends, then reads the idle count and the searcher count; a worker going idle pushes
+ *       itself (counting itself idle), then reads the queue; a searcher stops searching, then reads the queue. All of
+ *       these are volatile or CAS accesses, so of two racing threads at least one sees the other and calls
+ *       {@link QueuedPath#signalWork}, which wakes an idle worker unless a searcher is on its way, or reserves a worker
+ *       if none is idle and there is room.</li>
+ *   <li>If the queue is non-empty, a worker is running and will take from it: a lock-free append happens only with a
+ *       worker idle (then 2 applies) or none to start ({@code running >= capacity >= 1}); a worker retires only when
+ *       surplus, when the pool is closed (it reads {@code state} before it finds the queue empty, and an appender that
+ *       then sees the pool closed withdraws its task, unless a worker or {@code shutdownNow} took it first), when
+ *       claimed with STOP (expiry, shutdown: both then reserve a worker for a non-empty queue), or unpooled with
+ *       nothing queued; a worker that dies abnormally is replaced.</li>
+ *   <li>While callers are blocked, no worker stays idle: a caller joins the line (raising {@code blocked}), then tries
+ *       to claim an idle worker; a worker going idle pushes itself, then reads {@code blocked} and serves the line
+ *       ({@link #serveLine}). A worker that frees a queue slot moves the head caller's task into it, and a worker that
+ *       finds nothing queued runs the head caller's task, so callers are served in arrival order. Every other event
+ *       that may let a caller proceed (a worker retires, capacity grows, the pool closes) wakes the head, or every
+ *       caller, to retry (this includes a purge that leaves the pool dormant, ants #146).</li>
+ *   <li>A virtual thread never runs a second task (unpooled workers, {@link WorkerThreads}): when its task ends, the
+ *       next queued task or blocked caller's task goes to a fresh worker that takes over its reservation.</li>
  * </ol>
  *
  * The pool is terminated when it is not open and {@code running == 0} ({@link #transitionTo}).
@@ -64,8 +74,8 @@ final class PoolCore {
     /** Who a worker is launched for: a failure to start its thread goes to the caller, or to the panic handler. */
     private enum Requester { CALLER, POOL }
 
-    /** Whether {@link #dispatchLocked} hands the queue's head to an idle worker while another one is waking. */
-    enum Dispatch { UNLESS_WAKING, EVEN_IF_WAKING }
+    /** {@link #lockedNextTask}'s answer when the worker should go idle without the lock. */
+    private static final Object GO_IDLE = new Object();
 
     private final String name;
     private final TaskRunner runner;
@@ -79,21 +89,30 @@ final class PoolCore {
     private final ReentrantLock lock = new ReentrantLock();
     private final CallerLine line;
     private final Termination termination = new Termination(lock, this::isTerminated);
-    private final IdleWorkers idle;
+    private final IdleStack idle = new IdleStack();
+    /** Threads of a pool without a queue spinning for a hand-off: idle workers, and callers waiting for one. */
+    private final PaddedCounter spinners = new PaddedCounter();
     /** The FIFO queue, lock-free and bounded by {@code queueCapacity}; null when {@code queueCapacity == 0}. */
     private final TaskQueue queue;
-    /** Queued mode only: workers handed a task that have not woken up yet; raised under the lock. */
-    private final PaddedCounter waking = new PaddedCounter();
     /** The queue's lock-free side; null without a queue. */
     private final QueuedPath queued;
-    private final LiveWorkers workers = new LiveWorkers();
+    private final WorkerSet workers;
     private Future<?> purge;
 
     private volatile State state = State.OPEN;
     private volatile int capacity;
+    /** Written with atomic updates only ({@link #RUNNING}): unpooled workers reserve and retire without the lock. */
     private volatile int running;
-    /** {@code idle.size()}, for lock-free readers. */
-    private volatile int idleCount;
+
+    private static final VarHandle RUNNING;
+
+    static {
+        try {
+            RUNNING = MethodHandles.lookup().findVarHandle(PoolCore.class, "running", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** {@code line.size()}, for lock-free readers: set under the lock after every change to the line. */
     private volatile int blocked;
 
@@ -109,29 +128,100 @@ final class PoolCore {
         boolean purged = threads.pooled() && !options.disablePurge();
         this.expiryNanos = purged ? Durations.toNanosSaturated(options.expiry()) : -1;
         this.line = new CallerLine(lock, name);
-        this.idle = IdleWorkers.create(preAlloc, capacity);
         this.queue = queueCapacity == 0 ? null : new TaskQueue(queueCapacity);
-        this.queued = queue == null ? null : new QueuedPath(this, queue);
+        this.queued = queue == null ? null : new QueuedPath(this, queue, idle);
+        this.workers = WorkerSet.of(threads.pooled());
         startPurging();
     }
 
     /**
-     * Accepts a task ({@link TaskRunner#carry carried}): hands it to an idle worker, else reserves a new worker for it,
-     * else queues it, else refuses it or blocks the caller in the line, as the wait rules allow (see
-     * {@link PoolEngine#execute(Object, long)} for what it throws). Small on purpose, like {@link #nextTask}, so that
-     * the JIT inlines the lock-free path into the caller instead of calling a method too large to inline per task.
+     * Accepts a task ({@link TaskRunner#carry carried}): hands it to an idle worker or appends it to the queue
+     * without a lock, else decides under the lock (see {@link PoolEngine#execute(Object, long)} for what it throws).
+     * Small on purpose, like {@link #nextTask}, so that the JIT inlines the lock-free path into the caller.
      */
     void admit(Object task, long timeoutNanos) {
-        if (queued == null || !queued.tryAppend(task)) {
+        boolean accepted = queued != null ? queued.tryAppend(task)
+                : threads.pooled() ? tryHandOff(task) : tryStartUnpooled(task);
+        if (!accepted) {
             admitLocked(task, timeoutNanos);
         }
     }
 
-    /** {@link #admit} when the lock-free append does not apply: decides under the lock. */
+    /**
+     * An unpooled pool (a virtual thread per task) without a queue: reserves a worker for the task without the lock
+     * while there is room and nobody in line, and starts it.
+     */
+    private boolean tryStartUnpooled(Object task) {
+        if (blocked != 0 || state != State.OPEN || !tryReserve()) {
+            return false;
+        }
+        if (state != State.OPEN) { // closed meanwhile: the reservation must not outlive it (invariant 1)
+            retireUnpooled(null);
+            return false;
+        }
+        Worker w = new Worker(this, runner, task);
+        workers.add(w);
+        launch(w, Requester.CALLER);
+        return true;
+    }
+
+    /**
+     * A pool without a queue: hands the task to an idle worker, unless callers are in line (they come first). With
+     * every worker busy and none to start, the caller spins briefly for one to come back before it blocks, as
+     * {@code SynchronousQueue}'s callers do, where a processor is free for that ({@link #startSpinning}): a tiny
+     * task's worker is back within a microsecond, while parking and waking the caller costs several.
+     */
+    private boolean tryHandOff(Object task) {
+        if (tryClaimFor(task)) {
+            return true;
+        }
+        if (hasRoom() || !startSpinning()) {
+            return false;
+        }
+        try {
+            for (int spins = Spin.HANDOFF_SPINS; spins > 0 && blocked == 0; spins--) {
+                Thread.onSpinWait();
+                if (tryClaimFor(task)) {
+                    return true;
+                }
+            }
+            return false;
+        } finally {
+            spinners.decrement();
+        }
+    }
+
+    private boolean tryClaimFor(Object task) {
+        Worker w;
+        if (idle.size() > 0 && blocked == 0 && state == State.OPEN && (w = idle.claim(task)) != null) {
+            w.wake();
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Counts the current thread as spinning if it may spin at all ({@link Spin#budget}) and fewer than
+     * {@link Spin#MAX_HANDOFF_SPINNERS} threads of this pool already do; {@link #spinners} must then be decremented.
+     */
+    private boolean startSpinning() {
+        if (Spin.budget(1) == 0) {
+            return false;
+        }
+        for (int n; (n = spinners.get()) < Spin.MAX_HANDOFF_SPINNERS; ) {
+            if (spinners.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@link #admit} when the lock-free path does not apply: decides under the lock. */
     private void admitLocked(Object task, long timeoutNanos) {
         WaitRules rules = waitRules.get(); // read once: the caller keeps the rules it entered with
         Worker toStart = null;
-        Requester requester = Requester.POOL;
+        Worker toWake = null;
+        boolean appended = false;
         long waitNanos = rules.waitNanosFor(timeoutNanos);
         long deadline = CallerLine.NO_DEADLINE;
         BlockedCaller me = null;
@@ -139,32 +229,24 @@ final class PoolCore {
         try {
             for (;;) {
                 if (me != null && me.taken) {
-                    return; // a finishing worker took the task (invariant 5)
+                    return; // a finishing worker took the task (invariant 4)
                 }
                 if (state != State.OPEN) {
                     throw new PoolClosedException("pool '" + name + "' is closed: it takes no new tasks"
                             + " (reboot() reopens it)");
                 }
-                boolean behind = queue != null && (waking.get() > 0 && idleCount > 0 || !queue.isEmpty());
-                if (behind && queue.offer(task) >= 0) {
-                    // Behind tasks already queued, or for a waking worker to pass on (invariant 2).
-                    toStart = dispatchLocked(Dispatch.UNLESS_WAKING);
-                    break;
-                }
-                if ((toStart = popIdle()) != null) {
-                    if (queue != null) {
-                        waking.increment();
+                if (queue != null) {
+                    // Behind queued tasks, or for an idle worker, or because no worker can start: the queue.
+                    if ((idle.size() > 0 || !queue.isEmpty() || !hasRoom()) && queue.offer(task) >= 0) {
+                        appended = true;
+                        break;
                     }
-                    toStart.give(task);
+                } else if ((toWake = idle.claim(task)) != null) {
                     break;
                 }
                 if (hasRoom()) {
                     toStart = reserveWorker(task);
-                    requester = Requester.CALLER;
                     break;
-                }
-                if (queue != null && queue.offer(task) >= 0) {
-                    return;
                 }
                 if (me == null) {
                     String refusal = rules.refusal(waitNanos, line.size());
@@ -176,7 +258,7 @@ final class PoolCore {
                     }
                     me = line.join(task);
                     blocked = line.size();
-                    continue; // look again: a lock-free poll may have freed a slot before it could see us (invariant 5)
+                    continue; // look again: a worker may have gone idle or polled before it could see us (invariant 4)
                 }
                 if (!line.await(me, deadline)) {
                     throw new PoolOverloadException(overloaded(rules.timedOut(waitNanos)));
@@ -189,12 +271,16 @@ final class PoolCore {
             }
             lock.unlock();
         }
-        if (toStart != null) {
-            wakeOrLaunch(toStart, requester);
+        if (toWake != null) {
+            toWake.wake();
+        } else if (toStart != null) {
+            launch(toStart, Requester.CALLER);
+        } else if (appended) {
+            queued.signalWork();
         }
     }
 
-    /** Moves the head caller's task into the queue slot a lock-free poll just freed, if open (invariant 5). */
+    /** Moves the head caller's task into the queue slot a lock-free poll just freed, if open (invariant 4). */
     void moveHeadCallerInto(TaskQueue queue) {
         lock.lock();
         try {
@@ -208,50 +294,17 @@ final class PoolCore {
         }
     }
 
-    /** Gets a queued task moving if it sits beside an idle worker or free room (invariant 2); see dispatchLocked. */
-    void dispatch(Dispatch mode) {
+    /** Reserves and starts a worker for the queue if tasks wait there with room to run (invariant 3). */
+    void startWorkerForQueue() {
         Worker w;
         lock.lock();
         try {
-            w = dispatchLocked(mode);
+            w = reserveForQueue();
         } finally {
             lock.unlock();
         }
         if (w != null) {
-            wakeOrLaunch(w, Requester.POOL);
-        }
-    }
-
-    /**
-     * Hands the queue's head to an idle worker (unless one is waking and will), or reserves a worker for the queue if
-     * none is idle and there is room. Lock held. Returns the worker to {@link #wakeOrLaunch} after unlocking, or null.
-     */
-    private Worker dispatchLocked(Dispatch mode) {
-        if (queue == null || queue.isEmpty() || state == State.STOP) {
-            return null;
-        }
-        if (idle.size() == 0) {
-            return reserveForQueue();
-        }
-        if (waking.get() > 0 && mode == Dispatch.UNLESS_WAKING) {
-            return null;
-        }
-        Object task = queued.poll();
-        if (task == null) {
-            return null; // a lock-free poll took it meanwhile
-        }
-        Worker w = popIdle();
-        waking.increment();
-        w.give(task);
-        return w;
-    }
-
-    /** Wakes an idle worker that was given a task, or launches a reserved one. Lock not held. */
-    private void wakeOrLaunch(Worker w, Requester requester) {
-        if (w.thread == null) {
-            launch(w, requester);
-        } else {
-            w.wake();
+            launch(w, Requester.POOL);
         }
     }
 
@@ -266,12 +319,12 @@ final class PoolCore {
                 w.firstTask = null;
                 retire(w);
                 // Tasks may have been queued behind this worker while it was counted; keep them moving.
-                replacement = requester == Requester.CALLER ? dispatchLocked(Dispatch.UNLESS_WAKING) : null;
+                replacement = requester == Requester.CALLER ? reserveForQueue() : null;
             } finally {
                 lock.unlock();
             }
             if (replacement != null) {
-                wakeOrLaunch(replacement, Requester.POOL);
+                launch(replacement, Requester.POOL);
             }
             RejectedExecutionException r = new RejectedExecutionException("pool '" + name
                     + "' could not start a worker thread: " + e, e);
@@ -288,23 +341,40 @@ final class PoolCore {
                 + "; retry later, raise the capacity or add a queue (queueCapacity)";
     }
 
-    private Worker popIdle() { // lock held
-        Worker w = idle.pop();
-        idleCount = idle.size();
-        return w;
-    }
-
-    private boolean hasRoom() { // lock held
+    /** @return whether another worker may be reserved (racy without the lock) */
+    boolean hasRoom() {
         int c = capacity;
         return c < 0 || running < c;
     }
 
+    /** @return whether more workers are counted than the capacity allows (after a shrink; racy without the lock) */
+    private boolean surplus() {
+        int c = capacity;
+        return c > 0 && running > c;
+    }
+
     /** Counts a new worker that will start with {@code firstTask}, or with the queue's head when null. Lock held. */
     private Worker reserveWorker(Object firstTask) {
+        if (!tryReserve()) {
+            throw new IllegalStateException("no room: " + running + " of " + capacity); // checked by the caller
+        }
         Worker w = new Worker(this, runner, firstTask);
-        running++;
         workers.add(w);
         return w;
+    }
+
+    /** Counts one more worker if there is room: "running &lt; capacity" and the increment in one step (invariant 1). */
+    private boolean tryReserve() {
+        for (;;) {
+            int c = capacity;
+            int r = running;
+            if (c >= 0 && r >= c) {
+                return false;
+            }
+            if (RUNNING.compareAndSet(this, r, r + 1)) {
+                return true;
+            }
+        }
     }
 
     /** Reserves a worker for the queue if tasks are stranded there with room to run. Lock held. */
@@ -322,23 +392,76 @@ final class PoolCore {
         }
     }
 
+    /** @return whether a worker may take from the queue without the lock: not stopped, and not surplus */
+    boolean mayTakeLockFree() {
+        return state != State.STOP && !surplus();
+    }
+
     /**
-     * Finds a finished worker its next task: from the queue, else from the head of the caller line, else by going
-     * idle until handed one (pooled) or ending (unpooled). Returns null when the worker must leave: surplus after a
-     * shrink, the pool closed with nothing queued, stopped while idle, or unpooled with nothing to do.
+     * Finds a pooled worker its next task: from the queue, else from the head of the caller line, else by going idle
+     * until claimed. Returns null when the worker must leave: surplus after a shrink, the pool closed with nothing
+     * queued, or claimed with STOP.
      */
     Object nextTask(Worker w) {
         Object next = queued == null ? null : queued.pollSpinning();
         return next != null ? next : awaitNextTask(w);
     }
 
-    /** {@link #nextTask} when the queue has nothing at hand: the locked path, then idle (or, unpooled, the end). */
+    /** {@link #nextTask} when the queue has nothing at hand. */
     private Object awaitNextTask(Worker w) {
-        Worker replacement = null;
+        for (;;) {
+            if (surplus() || state != State.OPEN || blocked > 0) {
+                Object next = lockedNextTask(w);
+                if (next != GO_IDLE) {
+                    return next;
+                }
+            }
+            w.clearHandoff();
+            idle.push(w, System.nanoTime());
+            // Re-read what the others write before they look at the idle stack (invariants 2, 3 and 4).
+            if (surplus() || state != State.OPEN || blocked > 0) {
+                serveLine();
+            } else if (queued != null) {
+                queued.signalWork();
+            }
+            Object token = awaitToken(w);
+            if (token == Worker.STOP) {
+                return null;
+            }
+            if (token != Worker.WAKE) {
+                return token; // a task handed over (a pool without a queue)
+            }
+            Object next = queued.takeAsSearcher();
+            if (next != null) {
+                return next;
+            }
+        }
+    }
+
+    /**
+     * Waits for an idle worker's claim. Without a queue, every task is a hand-off, so a few idle workers spin briefly
+     * first, as many as there are processors to spare ({@link Spin#MAX_HANDOFF_SPINNERS}); in a queued pool the one
+     * searcher spins on the queue instead ({@link QueuedPath}).
+     */
+    private Object awaitToken(Worker w) {
+        if (queue == null && startSpinning()) {
+            Object token = w.spinForHandoff(Spin.HANDOFF_SPINS);
+            spinners.decrement();
+            if (token != null) {
+                return token;
+            }
+        }
+        return w.awaitHandoff();
+    }
+
+    /**
+     * The locked path of a worker that found nothing queued while the pool is shrinking, closing or has callers
+     * blocked: retire, take from the queue, serve the head caller, or go idle ({@link #GO_IDLE}).
+     */
+    private Object lockedNextTask(Worker w) {
         lock.lock();
         try {
-            int c = capacity;
-            if (c > 0 && running > c) {
+            if (surplus()) {
                 retire(w);
                 return null;
             }
@@ -353,38 +476,123 @@ final class PoolCore {
                 return null;
             }
             if (!line.isEmpty()) {
-                Object callersTask = line.serveHead(); // run it instead of going idle (invariant 5)
+                Object callersTask = line.serveHead(); // run it instead of going idle (invariant 4)
                 blocked = line.size();
                 return callersTask;
             }
-            if (!threads.pooled()) {
-                retire(w);
-                replacement = dispatchLocked(Dispatch.UNLESS_WAKING); // an append may have seen us (invariant 2)
-                return null;
-            }
-            w.lastUsedNanos = System.nanoTime();
-            idle.push(w);
-            idleCount = idle.size();
+            return GO_IDLE;
         } finally {
             lock.unlock();
-            if (replacement != null) {
-                wakeOrLaunch(replacement, Requester.POOL);
+        }
+    }
+
+    /**
+     * Called by a worker that went idle and then saw the pool shrinking, closing or callers blocked: stops idle
+     * workers that must go (itself, most likely), hands blocked callers' tasks to idle workers, or moves them into the
+     * queue, so that nobody waits while a worker is idle (invariants 3 and 4).
+     */
+    private void serveLine() {
+        List<Worker> toWake = new ArrayList<>();
+        boolean moved = false;
+        lock.lock();
+        try {
+            if (state != State.OPEN) {
+                retireAll(idle.claimAll(Worker.STOP), toWake);
+            }
+            Worker w;
+            while (surplus() && (w = idle.claim(Worker.STOP)) != null) {
+                retire(w);
+                toWake.add(w);
+            }
+            while (state == State.OPEN && !line.isEmpty()) {
+                Object callersTask = line.headTask();
+                if (queue != null) {
+                    if (queue.offer(callersTask) < 0) {
+                        break;
+                    }
+                    moved = true;
+                } else if ((w = idle.claim(callersTask)) != null) {
+                    toWake.add(w);
+                } else {
+                    break;
+                }
+                line.serveHead();
+            }
+            blocked = line.size();
+        } finally {
+            lock.unlock();
+        }
+        toWake.forEach(Worker::wake);
+        if (queued != null && (moved || !queue.isEmpty())) {
+            queued.signalWork();
+        }
+    }
+
+    /**
+     * An unpooled worker's task ended: the next queued task or the head caller's task goes to a fresh worker that
+     * takes over this one's reservation (a virtual thread never runs a second task, invariant 5); with nothing to
+     * do, the worker retires.
+     */
+    void passOn(Worker w) {
+        if (blocked == 0 && (queue == null || queue.isEmpty()) && state == State.OPEN && !surplus()) {
+            retireUnpooled(w);
+            return;
+        }
+        Object next = queued != null && mayTakeLockFree() ? queued.poll() : null;
+        Worker successor = null;
+        lock.lock();
+        try {
+            if (next == null && !surplus()) {
+                if (queue != null && state != State.STOP) {
+                    next = queued.poll();
+                }
+                if (next == null && state == State.OPEN && !line.isEmpty()) {
+                    next = line.serveHead();
+                    blocked = line.size();
+                }
+            }
+            if (next != null) {
+                successor = new Worker(this, runner, next);
+                w.retired = true;
+                workers.remove(w);
+                workers.add(successor); // running unchanged: the successor holds w's reservation
+            } else {
+                retire(w);
+                successor = reserveForQueue(); // an append may have seen w busy (invariant 3)
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (successor != null) {
+            launch(successor, Requester.POOL);
+        }
+    }
+
+    /**
+     * Retires an unpooled worker without the lock ({@code w}, or a reservation that got no worker when null), then
+     * makes sure nobody waits for what that frees: the head caller, a queued task, termination. Dekker pairs as in
+     * invariants 3 and 4: the count drops, then {@code blocked}, the queue and {@code state} are read.
+     */
+    private void retireUnpooled(Worker w) {
+        if (w != null) {
+            w.retired = true;
+            workers.remove(w);
+        }
+        RUNNING.getAndAdd(this, -1);
+        if (blocked > 0 || queue != null && !queue.isEmpty() || state != State.OPEN) {
+            Worker successor;
+            lock.lock();
+            try {
+                line.wakeHead();
+                termination.signalIfTerminated();
+                successor = reserveForQueue();
+            } finally {
+                lock.unlock();
+            }
+            if (successor != null) {
+                launch(successor, Requester.POOL);
             }
         }
-        if (queue != null && !queue.isEmpty()) {
-            dispatch(Dispatch.UNLESS_WAKING); // an append may have missed us going idle (invariant 2)
-        }
-        Object next = w.awaitHandoff(queue == null ? Spin.budget(Spin.HANDOFF_SPINS) : 0);
-        if (next == Worker.STOP) {
-            return null;
-        }
-        if (queue != null) {
-            waking.decrement();
-            if (!queue.isEmpty()) {
-                dispatch(Dispatch.EVEN_IF_WAKING); // awake now: pass the queue's head on to one more (invariant 2)
-            }
-        }
-        return next;
     }
 
     /** A worker thread leaves; if it died abnormally it is retired here and replaced when tasks are queued. */
@@ -396,28 +604,27 @@ final class PoolCore {
                 return;
             }
             retire(w);
-            replacement = dispatchLocked(Dispatch.UNLESS_WAKING);
+            replacement = reserveForQueue();
         } finally {
             lock.unlock();
         }
         if (replacement != null) {
-            wakeOrLaunch(replacement, Requester.POOL);
+            launch(replacement, Requester.POOL);
         }
     }
 
-    /** Retires workers just removed from the idle store; they are handed {@link Worker#STOP} after the lock. */
-    private Worker[] retireIdle(Worker[] removed) {
-        idleCount = idle.size();
-        for (Worker w : removed) {
+    /** Retires workers just claimed with STOP and adds them to {@code toWake}. Lock held. */
+    private void retireAll(List<Worker> claimed, List<Worker> toWake) {
+        for (Worker w : claimed) {
             retire(w);
         }
-        return removed;
+        toWake.addAll(claimed);
     }
 
     /** Stops counting a worker (its task counts are kept) and wakes whoever may now proceed. Lock held. */
     private void retire(Worker w) {
         w.retired = true;
-        running--;
+        RUNNING.getAndAdd(this, -1);
         workers.remove(w);
         line.wakeHead();
         termination.signalIfTerminated();
@@ -431,23 +638,21 @@ final class PoolCore {
 
     /** Stops the idle workers unused for longer than the expiry (called by the {@link Purger}). */
     void purgeExpiredWorkers() {
-        Worker[] expired;
+        List<Worker> expired = new ArrayList<>();
         Worker fresh;
         lock.lock();
         try {
             if (state != State.OPEN) {
                 return;
             }
-            expired = retireIdle(idle.removeExpired(System.nanoTime() - expiryNanos));
-            fresh = dispatchLocked(Dispatch.UNLESS_WAKING); // an append may have seen them idle (invariant 2)
+            retireAll(idle.claimIdleSince(System.nanoTime() - expiryNanos, Worker.STOP), expired);
+            fresh = reserveForQueue(); // an append may have seen them idle (invariant 3)
         } finally {
             lock.unlock();
         }
-        for (Worker w : expired) {
-            w.handOff(Worker.STOP);
-        }
+        expired.forEach(Worker::wake);
         if (fresh != null) {
-            wakeOrLaunch(fresh, Requester.POOL);
+            launch(fresh, Requester.POOL);
         }
     }
 
@@ -472,7 +677,7 @@ final class PoolCore {
                     toStart.add(w);
                 }
             } else {
-                while (running > newCapacity && (w = popIdle()) != null) {
+                while (running > newCapacity && (w = idle.claim(Worker.STOP)) != null) {
                     retire(w);
                     toStop.add(w);
                 }
@@ -480,7 +685,7 @@ final class PoolCore {
         } finally {
             lock.unlock();
         }
-        toStop.forEach(w -> w.handOff(Worker.STOP));
+        toStop.forEach(Worker::wake);
         toStart.forEach(w -> launch(w, Requester.POOL));
     }
 
@@ -490,8 +695,9 @@ final class PoolCore {
      * drained tasks (as carried), or null when nothing changed.
      */
     List<Object> transitionTo(State target) {
-        Worker[] idleWorkers;
+        List<Worker> idleWorkers = new ArrayList<>();
         List<Object> drained = new ArrayList<>();
+        Worker forQueue;
         lock.lock();
         try {
             if (state.compareTo(target) >= 0) {
@@ -503,7 +709,7 @@ final class PoolCore {
                 purge = null;
             }
             line.wakeAll();
-            idleWorkers = retireIdle(idle.removeAll());
+            retireAll(idle.claimAll(Worker.STOP), idleWorkers);
             if (target == State.STOP) {
                 for (Object task; queue != null && (task = queue.poll()) != null; ) {
                     drained.add(task);
@@ -515,12 +721,14 @@ final class PoolCore {
                     }
                 });
             }
+            forQueue = reserveForQueue(); // queued tasks still run after SHUTDOWN (invariant 3)
             termination.signalIfTerminated();
         } finally {
             lock.unlock();
         }
-        for (Worker w : idleWorkers) {
-            w.handOff(Worker.STOP);
+        idleWorkers.forEach(Worker::wake);
+        if (forQueue != null) {
+            launch(forQueue, Requester.POOL);
         }
         return drained;
     }
@@ -554,33 +762,23 @@ final class PoolCore {
     }
 
     /** @return the task counts of every worker, retired or live, read under the lock so each counts once */
-    LiveWorkers.Tally tally() {
+    WorkerSet.Tally tally() {
         lock.lock();
         try {
-            return workers.tally(threads.pooled());
+            return workers.tally();
         } finally {
             lock.unlock();
         }
     }
 
+    /** @return whether workers wait idle between tasks (else each runs one task: unpooled virtual threads) */
+    boolean pooled() {
+        return threads.pooled();
+    }
+
     /** @return whether the pool is open (any thread) */
     boolean isOpen() {
         return state == State.OPEN;
-    }
-
-    /** @return whether the pool is stopped (any thread) */
-    boolean isStopped() {
-        return state == State.STOP;
-    }
-
-    /** @return idle workers (any thread) */
-    int idleWorkers() {
-        return idleCount;
-    }
-
-    /** @return workers handed a task that have not woken up yet (any thread) */
-    int wakingWorkers() {
-        return waking.get();
     }
 
     /** @return callers blocked in the line (any thread) */

@@ -212,7 +212,7 @@ public final class PoolEngine {
 
     /** @return a snapshot of the pool's figures */
     public PoolStats stats() {
-        LiveWorkers.Tally tally = core.tally();
+        WorkerSet.Tally tally = core.tally();
         return new PoolStats(core.capacity(), core.running(), tally.busy(), core.queuedCount(), core.blockedCallers(),
                 tally.completed(), tally.failed(), runner.rejectedCount(), isClosed());
     }

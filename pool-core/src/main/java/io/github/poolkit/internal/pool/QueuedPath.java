@@ -4,34 +4,47 @@ import io.github.poolkit.internal.Spin;
 
 /**
  * The lock-free side of a queued pool: a caller appends its task without the pool's lock when the locked path would
- * queue it too, and a finishing worker takes its next task without the lock, spinning briefly on an empty queue, so
- * that a busy queued pool passes tasks between threads without the lock and without waking a thread per task.
+ * queue it too, a busy worker takes its next task without the lock, and at most one <em>searcher</em> at a time is on
+ * its way to the queue, so that a run of appends costs one wake-up rather than one per task.
  *
- * <p>What keeps this safe beside the locked path is the pool's protocol ({@link PoolCore}, invariants 2, 3 and 5):
- * this class only reads the pool's volatile counters, in the order the protocol prescribes, and calls back into the
- * pool for every step that needs its lock.
+ * <h2>The searcher</h2>
+ *
+ * <p>{@link #searching} counts workers that will look at the queue before anyone need wake another: a worker woken
+ * with {@link Worker#WAKE} until it has polled, or a worker spinning on the empty queue (only one spins, and only where
+ * a processor is free, {@link Spin}). It is at most one, taken by CAS from 0 to 1. Whoever appends, or finds more work
+ * behind the task it took, calls {@link #signalWork}: it wakes an idle worker as the new searcher unless there already
+ * is one (who will see the task: it stops searching, then reads the queue), or, with nobody idle and room for a worker,
+ * has the pool start one. A woken worker that finds a task and more behind it signals in turn, so wake-ups cascade
+ * one at a time while there is work, the way {@code LinkedBlockingQueue}'s takers signal each other and
+ * {@code ForkJoinPool} propagates its signals, and stop as soon as the workers awake keep up.
+ *
+ * <p>What keeps this safe beside the locked path is the pool's protocol ({@link PoolCore}, invariants 2 to 4): this
+ * class reads the pool's volatile counters in the order the protocol prescribes, and calls back into the pool for
+ * every step that needs its lock.
  */
 final class QueuedPath {
 
     private final PoolCore pool;
     private final TaskQueue queue;
-    /** Workers spinning on the queue, at most {@link Spin#MAX_QUEUE_SPINNERS}. */
-    private final PaddedCounter spinning = new PaddedCounter();
+    private final IdleStack idle;
+    /** Searchers: 0 or 1 (see above). */
+    private final PaddedCounter searching = new PaddedCounter();
 
-    QueuedPath(PoolCore pool, TaskQueue queue) {
+    QueuedPath(PoolCore pool, TaskQueue queue, IdleStack idle) {
         this.pool = pool;
         this.queue = queue;
+        this.idle = idle;
     }
 
     /**
-     * Appends {@code task} if that is what the locked path would do too (the pool is open, {@link #queueIsNext}, no
-     * caller blocked to overtake, a slot free), then makes sure it does not sit beside an idle worker or free room
-     * (invariant 2) or in a closed pool (invariant 3).
+     * Appends {@code task} if that is what the locked path would do too (the pool is open, no caller blocked to
+     * overtake, a worker idle or none to start, a slot free), then makes sure somebody is on the way to it
+     * (invariant 2) and that it is not left in a closed pool (invariant 3).
      *
      * @return whether the task was accepted; false when the locked path must decide
      */
     boolean tryAppend(Object task) {
-        if (!pool.isOpen() || pool.blockedCallers() > 0 || !queueIsNext()) {
+        if (!pool.isOpen() || pool.blockedCallers() > 0 || idle.size() == 0 && pool.hasRoom()) {
             return false;
         }
         long index = queue.offer(task);
@@ -42,24 +55,52 @@ final class QueuedPath {
             // Taken already means run by a worker, or handed back by shutdownNow: accepted either way.
             return !queue.withdraw(index, task); // withdrawn: the locked path refuses it
         }
-        if (!queueIsNext()) {
-            pool.dispatch(PoolCore.Dispatch.UNLESS_WAKING);
-        }
+        signalWork();
         return true;
     }
 
-    /** Whether a new task belongs in the queue: behind a waking worker, or no worker idle and no room (invariant 2). */
-    private boolean queueIsNext() {
-        if (pool.idleWorkers() > 0) {
-            return pool.wakingWorkers() > 0;
+    /**
+     * Makes sure a queued task has somebody on the way (invariant 2): wakes an idle worker as the searcher unless
+     * there is one, or has the pool start a worker if none is idle and there is room.
+     */
+    void signalWork() {
+        while (!queue.isEmpty()) {
+            if (idle.size() == 0) {
+                if (pool.hasRoom()) {
+                    pool.startWorkerForQueue();
+                }
+                return;
+            }
+            if (searching.get() != 0 || !searching.compareAndSet(0, 1)) {
+                return; // a searcher is on its way; it reads the queue after it stops searching
+            }
+            Worker w = idle.claim(Worker.WAKE);
+            if (w != null) {
+                w.wake();
+                return;
+            }
+            searching.decrement(); // nobody idle after all; look again, as one may have gone idle meanwhile
         }
-        int c = pool.capacity();
-        return c >= 0 && pool.running() >= c;
+    }
+
+    /**
+     * Called by a worker claimed with {@link Worker#WAKE}: takes the head of the queue, stops searching, and passes
+     * the signal on if more work waits.
+     *
+     * @return the task, or null when there is none (or the worker may not take one without the lock)
+     */
+    Object takeAsSearcher() {
+        Object task = pool.mayTakeLockFree() ? poll() : null;
+        searching.decrement();
+        if (task != null) {
+            signalWork(); // returns at once when the queue is empty
+        }
+        return task;
     }
 
     /**
      * Takes the head of the queue; while callers are blocked, has the pool move the first caller's task into the slot
-     * that freed (invariant 5).
+     * that freed (invariant 4).
      *
      * @return the task, or null when the queue is empty
      */
@@ -72,42 +113,31 @@ final class QueuedPath {
     }
 
     /**
-     * Takes the head of the queue for a finishing worker, spinning briefly while it is empty (workers of a busy pool
-     * then never go idle between tiny tasks).
+     * Takes the head of the queue for a finishing worker; on an empty queue, spins briefly as the searcher if there
+     * is none (so that a busy pool does not park and wake a worker between tiny tasks).
      *
      * @return the task, or null when it stays empty or the worker may have to leave (the locked path decides)
      */
     Object pollSpinning() {
-        Object next = null;
-        if (mayTakeLockFree() && (next = poll()) == null && startSpinning()) {
-            try {
-                int spins = Spin.budget(Spin.QUEUE_SPINS);
-                for (; spins > 0 && pool.isOpen() && mayTakeLockFree(); spins--) {
-                    Thread.onSpinWait();
-                    if ((next = poll()) != null) {
-                        break;
-                    }
-                }
-            } finally {
-                spinning.decrement();
+        if (!pool.mayTakeLockFree()) {
+            return null;
+        }
+        Object next = poll();
+        int spins;
+        if (next != null || (spins = Spin.budget(Spin.QUEUE_SPINS)) == 0
+                || searching.get() != 0 || !searching.compareAndSet(0, 1)) {
+            return next;
+        }
+        for (; spins > 0 && pool.mayTakeLockFree(); spins--) {
+            Thread.onSpinWait();
+            if (!queue.isEmpty() && (next = poll()) != null) {
+                break;
             }
+        }
+        searching.decrement();
+        if (next != null) {
+            signalWork(); // more may have come meanwhile, with nobody woken for them
         }
         return next;
-    }
-
-    /** Whether a worker may take from the queue without the lock: the pool is not stopped and it is not surplus. */
-    private boolean mayTakeLockFree() {
-        int c = pool.capacity();
-        return !pool.isStopped() && (c < 0 || pool.running() <= c);
-    }
-
-    /** Counts the caller as a spinning worker if fewer than {@link Spin#MAX_QUEUE_SPINNERS} are. */
-    private boolean startSpinning() {
-        for (int n; (n = spinning.get()) < Spin.MAX_QUEUE_SPINNERS; ) {
-            if (spinning.compareAndSet(n, n + 1)) {
-                return true;
-            }
-        }
-        return false;
     }
 }

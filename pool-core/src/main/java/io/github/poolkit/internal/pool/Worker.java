@@ -1,6 +1,5 @@
 package io.github.poolkit.internal.pool;
 
-import io.github.poolkit.internal.Spin;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
@@ -8,13 +7,14 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * One worker thread of a {@link PoolCore} and its hand-off slot (ants' {@code goWorker} and its task channel).
  *
- * <p>Hand-off protocol: a worker waiting for work sits in exactly one place, the pool's idle store. The one thread
- * that removes it from there (under the pool lock) owns it and writes the next task, or {@link #STOP}, into
- * {@link #handoff} with a volatile write ({@link #give}), then unparks it ({@link #wake}, which may wait until the lock
- * is released). The worker spins briefly (in a pool without a queue), then parks, until it reads a non-null slot
- * with a volatile read, so everything the submitter did before {@code execute} happens-before the task runs. The
- * worker clears the slot before it can be put back in the idle store (under the lock), so a slot is never written
- * twice for one wait. No allocation is made per hand-off.
+ * <p>Hand-off protocol: a worker waiting for work has cleared its slot ({@link #handoff} = null) and pushed itself on
+ * the pool's {@link IdleStack}. Whoever claims it moves the slot from null to a token with one CAS ({@link #claim}):
+ * a task to run (a pool without a queue), {@link #WAKE} (look at the queue) or {@link #STOP}; of all claims on one idle
+ * episode exactly one succeeds, and its winner then unparks the worker ({@link #wake}). The worker spins briefly
+ * (where a processor is free), then parks, until it reads a non-null slot with a volatile read, so everything the
+ * claimer did before the CAS happens-before what the worker does next. The token stays in the slot while the worker
+ * is busy, so no claim can succeed on a busy worker; the worker clears it on its own thread before its next push. No
+ * lock is taken and only the stack's node is allocated per idle episode.
  *
  * <p>Task counts: a worker counts the tasks it began, completed and saw fail in fields of its own, written only by its
  * own thread with release stores (a plain store on x86; no fence, no shared cache line), so counting costs the hot
@@ -26,6 +26,14 @@ final class Worker implements Runnable {
     /** Hand-off value that tells a worker to leave the pool; it has already been retired by whoever sent it. */
     static final Object STOP = new Object();
 
+    /** Hand-off value that tells a worker of a queued pool to look at the queue: it was woken as the searcher. */
+    static final Object WAKE = new Object();
+
+    /** The slot of a worker that is not idle: no claim can succeed. */
+    private static final Object BUSY = new Object();
+
+    private static final VarHandle HANDOFF;
+
     private static final VarHandle STARTED;
     private static final VarHandle COMPLETED;
     private static final VarHandle FAILED;
@@ -36,6 +44,7 @@ final class Worker implements Runnable {
             STARTED = l.findVarHandle(Worker.class, "started", long.class);
             COMPLETED = l.findVarHandle(Worker.class, "completed", long.class);
             FAILED = l.findVarHandle(Worker.class, "failed", long.class);
+            HANDOFF = l.findVarHandle(Worker.class, "handoff", Object.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -55,8 +64,8 @@ final class Worker implements Runnable {
     /** The first task, set when the worker is reserved; read by its own thread after start. */
     Object firstTask;
 
-    /** When the worker last became idle, in nanoTime; guarded by the pool lock. */
-    long lastUsedNanos;
+    /** This worker's newest node in the {@link IdleStack}: only that one may be claimed in place. */
+    volatile IdleStack.Node idleNode;
 
     /** Whether the pool no longer counts this worker; guarded by the pool lock. */
     boolean retired;
@@ -65,7 +74,8 @@ final class Worker implements Runnable {
     Worker previousLive;
     Worker nextLive;
 
-    private volatile Object handoff;
+    /** Null while idle and unclaimed; the claim's token otherwise (see the hand-off protocol above). */
+    private volatile Object handoff = BUSY;
 
     Worker(PoolCore pool, TaskRunner runner, Object firstTask) {
         this.pool = pool;
@@ -79,6 +89,10 @@ final class Worker implements Runnable {
         Object task = firstTask;
         firstTask = null;
         try {
+            if (!pool.pooled()) {
+                runOnce(task);
+                return;
+            }
             if (task == null) {
                 task = pool.nextTask(this); // started for the queue
             }
@@ -92,28 +106,32 @@ final class Worker implements Runnable {
         }
     }
 
-    /**
-     * Gives this idle worker its next task and wakes it. Called only by the thread that removed it from the idle
-     * store.
-     *
-     * @param task a task or {@link #STOP}
-     */
-    void handOff(Object task) {
-        give(task);
-        wake();
+    /** An unpooled worker (a virtual thread) runs one task, or none if started for the queue, then passes on. */
+    private void runOnce(Object task) {
+        if (task != null) {
+            pool.beforeTask();
+            runner.run(this, task);
+        }
+        pool.passOn(this);
     }
 
     /**
-     * Puts this idle worker's next task in its slot; {@link #wake} must follow. Called only by the thread that
-     * removed it from the idle store.
+     * Claims this idle worker with {@code token}: succeeds for one claimer per idle episode, which must then
+     * {@link #wake} it. Called through the {@link IdleStack}.
      *
-     * @param task a task or {@link #STOP}
+     * @param token a task, {@link #WAKE} or {@link #STOP}
+     * @return whether this call claimed it
      */
-    void give(Object task) {
-        handoff = task;
+    boolean claim(Object token) {
+        return HANDOFF.compareAndSet(this, null, token);
     }
 
-    /** Unparks this worker after {@link #give}. */
+    /** On the worker's own thread, before it pushes itself on the idle stack: from now on it can be claimed. */
+    void clearHandoff() {
+        handoff = null;
+    }
+
+    /** Unparks this worker after a successful {@link #claim}. */
     void wake() {
         LockSupport.unpark(thread);
     }
@@ -160,28 +178,30 @@ final class Worker implements Runnable {
     }
 
     /**
-     * Waits, on this worker's own thread, until {@link #handOff} gives it something. Stray interrupts (meant for a task
-     * that has already finished) are cleared so they cannot turn the wait into a busy loop.
+     * Spins, on this worker's own thread, for at most {@code spins} rounds while its slot is empty.
      *
-     * @param spins how many times to spin before parking ({@link Spin#budget}): worth it in a pool
-     *              without a queue, where every task is a hand-off; in a queued pool one worker already spins on the
-     *              queue, and idle workers that spun as well would take the cores from the threads that submit
-     *              (measured: with 64 workers and one submitter they took 24% of the samples and made throughput
-     *              bimodal)
-     * @return the task, or {@link #STOP}
+     * @return the token, or null if none came meanwhile
      */
-    Object awaitHandoff(int spins) {
+    Object spinForHandoff(int spins) {
+        Object p;
+        while ((p = handoff) == null && spins-- > 0) {
+            Thread.onSpinWait();
+        }
+        return p;
+    }
+
+    /**
+     * Parks, on this worker's own thread, until a claim fills its slot. Stray interrupts (meant for a task that has
+     * already finished) are cleared so they cannot turn the wait into a busy loop.
+     *
+     * @return the token: a task, {@link #WAKE} or {@link #STOP}; it stays in the slot until the next idle episode
+     */
+    Object awaitHandoff() {
         Object p;
         while ((p = handoff) == null) {
-            if (spins > 0) {
-                spins--;
-                Thread.onSpinWait();
-            } else {
-                LockSupport.park(this);
-                Thread.interrupted();
-            }
+            LockSupport.park(this);
+            Thread.interrupted();
         }
-        handoff = null;
         return p;
     }
 }

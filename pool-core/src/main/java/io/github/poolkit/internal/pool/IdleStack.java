@@ -1,0 +1,133 @@
+package io.github.poolkit.internal.pool;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The idle workers of a pool (ants' {@code workerQueue}): a lock-free LIFO stack, so that a worker going idle and a
+ * caller or worker waking one never wait for a lock, and the most recently used workers are reused first while cold
+ * ones sink to the bottom, where expiry finds them.
+ *
+ * <h2>Implementation overview</h2>
+ *
+ * <p>A Treiber stack of nodes made fresh for every push: a node is never pushed twice, so a compare-and-set of the top
+ * cannot be fooled by a node that left and came back (no ABA; the collector reclaims nodes). A node only says "this
+ * worker went idle at this time"; who owns the worker is decided on the worker itself:
+ *
+ * <ul>
+ *   <li><b>Idle episode.</b> On its own thread, a worker clears its hand-off slot ({@link Worker#handoff} = null),
+ *       then pushes a node and counts itself in {@link #size}. It then waits for its slot to be filled.</li>
+ *   <li><b>Claim.</b> Whoever wants an idle worker pops nodes and, for each, tries to move the worker's slot from null
+ *       to a token (a task, {@link Worker#WAKE} or {@link Worker#STOP}) with one CAS. Of all claims on one idle
+ *       episode exactly one CAS succeeds; its winner subtracts the worker from {@link #size} and must then unpark it.
+ *       A node whose CAS fails is dead (its worker was claimed through another path: expiry, shutdown) and is
+ *       dropped.</li>
+ *   <li><b>Claim in place.</b> Expiry and shutdown claim workers without popping ({@link #claimIdleSince},
+ *       {@link #claimAll}); their nodes stay in the stack, dead, until a pop drops them. Only a worker's newest node
+ *       ({@link Worker#idleNode}) may be claimed in place, so a stale node never passes an old idle time for a worker
+ *       idle again since. Dead nodes are bounded by the workers retired that way.</li>
+ * </ul>
+ *
+ * <p>{@link #size} is exact once pushes and claims in flight have finished: +1 per idle episode, -1 per successful
+ * claim. Readers that race with it (an appender deciding whether to wake someone) re-check after writing what the
+ * other side reads, as the pool's protocol prescribes ({@link PoolCore}).
+ */
+final class IdleStack {
+
+    /** "Went idle at {@code since}": an immutable record in the stack. */
+    static final class Node {
+        final Worker worker;
+        final long since;
+        final Node next;
+
+        Node(Worker worker, long since, Node next) {
+            this.worker = worker;
+            this.since = since;
+            this.next = next;
+        }
+    }
+
+    private static final VarHandle TOP;
+
+    static {
+        try {
+            TOP = MethodHandles.lookup().findVarHandle(IdleStack.class, "top", Node.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile Node top;
+    /** Idle workers not yet claimed. */
+    private final PaddedCounter size = new PaddedCounter();
+
+    /** @return idle workers not yet claimed (a racy snapshot) */
+    int size() {
+        return size.get();
+    }
+
+    /**
+     * Puts worker {@code w} in the stack, on its own thread; its slot must already be clear.
+     *
+     * @param w         the worker going idle
+     * @param nowNanos  when, in {@link System#nanoTime()} terms
+     */
+    void push(Worker w, long nowNanos) {
+        size.increment();
+        for (Node t; ; ) {
+            t = top;
+            Node n = new Node(w, nowNanos, t);
+            w.idleNode = n;
+            if (TOP.compareAndSet(this, t, n)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Claims the most recently idle worker with {@code token}; the caller must then {@link Worker#wake wake} it.
+     *
+     * @return the worker, or null when none is idle
+     */
+    Worker claim(Object token) {
+        for (Node t; (t = top) != null; ) {
+            if (TOP.compareAndSet(this, t, t.next) && claimWorker(t.worker, token)) {
+                return t.worker;
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Claims, with {@code token}, every idle worker idle since before {@code deadlineNanos}, oldest first; the caller
+     * wakes them.
+     */
+    List<Worker> claimIdleSince(long deadlineNanos, Object token) {
+        List<Worker> claimed = new ArrayList<>();
+        for (Node n = top; n != null; n = n.next) {
+            if (n.since - deadlineNanos < 0 && n.worker.idleNode == n && claimWorker(n.worker, token)) {
+                claimed.add(n.worker);
+            }
+        }
+        return claimed.reversed();
+    }
+
+    /** Claims every idle worker with {@code token}; the caller wakes them. */
+    List<Worker> claimAll(Object token) {
+        List<Worker> claimed = new ArrayList<>();
+        for (Worker w; (w = claim(token)) != null; ) {
+            claimed.add(w);
+        }
+        return claimed;
+    }
+
+    private boolean claimWorker(Worker w, Object token) {
+        if (w.claim(token)) {
+            size.decrement();
+            return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,38 @@
+package io.github.poolkit.internal.pool;
+
+import java.util.function.Consumer;
+
+/**
+ * The workers a pool counts (reserved and not yet retired), for interrupting them, and the task counts of all its
+ * workers, live or retired. Two kinds: {@link LiveWorkers} for pooled workers, which come and go rarely (guarded by
+ * the pool's lock), and {@link ConcurrentWorkers} for unpooled ones, one per task (no lock).
+ */
+interface WorkerSet {
+
+    /**
+     * The task counts of a pool's workers.
+     *
+     * @param completed tasks that returned
+     * @param failed    tasks that threw
+     * @param busy      workers running a task now
+     */
+    record Tally(long completed, long failed, int busy) {
+    }
+
+    /** Adds a worker that is in no set. */
+    void add(Worker w);
+
+    /** Removes a worker that is in this set, keeping its task counts. */
+    void remove(Worker w);
+
+    /** Calls {@code action} for every worker in the set. */
+    void forEach(Consumer<Worker> action);
+
+    /** @return the counts of every worker so far, retired or live */
+    Tally tally();
+
+    /** @return the set for the pool's kind of workers */
+    static WorkerSet of(boolean pooled) {
+        return pooled ? new LiveWorkers() : new ConcurrentWorkers();
+    }
+}

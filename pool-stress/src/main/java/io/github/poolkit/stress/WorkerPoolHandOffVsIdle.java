@@ -1,0 +1,64 @@
+package io.github.poolkit.stress;
+
+import io.github.poolkit.PoolOptions;
+import io.github.poolkit.WorkerPool;
+import org.openjdk.jcstress.annotations.Actor;
+import org.openjdk.jcstress.annotations.Arbiter;
+import org.openjdk.jcstress.annotations.JCStressTest;
+import org.openjdk.jcstress.annotations.Outcome;
+import org.openjdk.jcstress.annotations.State;
+import org.openjdk.jcstress.infra.results.I_Result;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
+/**
+ * Guarantee: a caller never stays blocked beside an idle worker. In a pool without a queue, the only worker finishes
+ * its task and goes idle (without a lock: it pushes itself on the idle stack, then reads whether callers are blocked)
+ * while a caller executes (it claims an idle worker, else spins, else joins the line and then claims again): at least
+ * one of them must see the other, so the caller's task runs.
+ *
+ * <p>r1: 1 if the caller's task ran within {@link Quiesce#TIMEOUT_SECONDS}, else 0.
+ */
+@JCStressTest
+@Outcome(id = "1", expect = ACCEPTABLE, desc = "the task ran")
+@Outcome(expect = FORBIDDEN, desc = "the caller stayed blocked beside the idle worker")
+@State
+public class WorkerPoolHandOffVsIdle {
+
+    private final WorkerPool pool = WorkerPool.create(1,
+            PoolOptions.builder().name("jcs-handoff-idle").disablePurge(true).build());
+    private final CountDownLatch gate = new CountDownLatch(1);
+    private final CountDownLatch ran = new CountDownLatch(1);
+
+    /** Occupies the only worker until the first actor opens the gate. */
+    public WorkerPoolHandOffVsIdle() {
+        pool.execute(() -> Quiesce.hold(gate));
+    }
+
+    /** Lets the worker finish, so that it goes idle (unless a caller is already blocked). */
+    @Actor
+    public void finish() {
+        gate.countDown();
+    }
+
+    /** Executes the task; it may block until the worker is free. */
+    @Actor
+    public void execute() {
+        pool.execute(ran::countDown);
+    }
+
+    /** Waits for the task, then shuts the pool down. */
+    @Arbiter
+    public void arbiter(I_Result r) {
+        try {
+            r.r1 = ran.await(Quiesce.TIMEOUT_SECONDS, TimeUnit.SECONDS) ? 1 : 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Quiesce.terminate(pool);
+    }
+}
