@@ -1,44 +1,87 @@
 package io.github.poolkit.internal.pool;
 
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The workers of an unpooled pool (a virtual thread per task), added and removed without a lock: a worker is reserved
- * for one task and leaves when it ends, so a set under the pool's lock would make every task take it twice.
+ * The workers of an unpooled pool (a virtual thread per task), added and removed without the pool's lock: a worker is
+ * reserved for one task and leaves when it ends, so a set under the pool's lock would make every task take that lock
+ * twice. The set is striped: {@link LiveWorkers} lists, each with a small lock of its own, a worker in the stripe it
+ * drew at random when it was added, so that workers on different processors rarely meet. (A hash set was measured
+ * slower: identity hash codes cost a header update per worker, and its bins lock with monitors, which pin virtual
+ * threads.)
  *
- * <p>Counting: a worker's counts are folded into the totals when it is removed, right after its one task, and only
- * the totals are reported, so the figures never go down and never count a task twice; a task that has just ended
- * counts a moment later. Every live worker is busy (it exists only for its task), so {@code busy} is the set's size.
+ * <p>Counts are exact per stripe, as in {@link LiveWorkers}: each stripe folds a removed worker's counts into its
+ * totals under its own lock, and {@link #tally} reads each stripe under its lock, so no task counts twice or not at
+ * all. Every live worker is busy (it exists only for its task).
  */
 final class ConcurrentWorkers implements WorkerSet {
 
-    private final Set<Worker> live = ConcurrentHashMap.newKeySet();
-    private final LongAdder completed = new LongAdder();
-    private final LongAdder failed = new LongAdder();
+    private static final int STRIPES = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()
+            * 4 - 1)) << 1;
+
+    private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
+    private final LiveWorkers[] stripes = new LiveWorkers[STRIPES];
+
+    ConcurrentWorkers() {
+        for (int i = 0; i < STRIPES; i++) {
+            locks[i] = new ReentrantLock();
+            stripes[i] = new LiveWorkers();
+        }
+    }
 
     @Override
     public void add(Worker w) {
-        live.add(w);
+        int i = ThreadLocalRandom.current().nextInt() & (STRIPES - 1);
+        w.stripe = i;
+        locks[i].lock();
+        try {
+            stripes[i].add(w);
+        } finally {
+            locks[i].unlock();
+        }
     }
 
     @Override
     public void remove(Worker w) {
-        if (live.remove(w)) {
-            completed.add(w.completedCount());
-            failed.add(w.failedCount());
+        int i = w.stripe;
+        locks[i].lock();
+        try {
+            stripes[i].remove(w);
+        } finally {
+            locks[i].unlock();
         }
     }
 
     @Override
     public void forEach(Consumer<Worker> action) {
-        live.forEach(action);
+        for (int i = 0; i < STRIPES; i++) {
+            locks[i].lock();
+            try {
+                stripes[i].forEach(action);
+            } finally {
+                locks[i].unlock();
+            }
+        }
     }
 
     @Override
     public Tally tally() {
-        return new Tally(completed.sum(), failed.sum(), live.size());
+        long completed = 0;
+        long failed = 0;
+        int live = 0;
+        for (int i = 0; i < STRIPES; i++) {
+            locks[i].lock();
+            try {
+                Tally t = stripes[i].tally();
+                completed += t.completed();
+                failed += t.failed();
+                live += stripes[i].size();
+            } finally {
+                locks[i].unlock();
+            }
+        }
+        return new Tally(completed, failed, live);
     }
 }

@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 final class LiveWorkers implements WorkerSet {
 
     private Worker first;
+    private int size;
     private long retiredCompleted;
     private long retiredFailed;
 
@@ -20,6 +21,12 @@ final class LiveWorkers implements WorkerSet {
             first.previousLive = w;
         }
         first = w;
+        size++;
+    }
+
+    /** @return workers in the list */
+    int size() {
+        return size;
     }
 
     @Override
@@ -38,6 +45,7 @@ final class LiveWorkers implements WorkerSet {
         }
         w.previousLive = null;
         w.nextLive = null;
+        size--;
     }
 
     @Override

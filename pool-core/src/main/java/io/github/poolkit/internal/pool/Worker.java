@@ -70,7 +70,10 @@ final class Worker implements Runnable {
     /** Whether the pool no longer counts this worker; guarded by the pool lock. */
     boolean retired;
 
-    /** Neighbours in the pool's {@link LiveWorkers}; guarded by the pool lock. */
+    /** The stripe of a {@link ConcurrentWorkers} this worker is listed in. */
+    int stripe;
+
+    /** Neighbours in the pool's {@link LiveWorkers}; guarded by the pool lock (or its stripe's lock). */
     Worker previousLive;
     Worker nextLive;
 
