@@ -88,7 +88,9 @@ def main(java, jar, work, out_path):
            'These are the profiles that `docs/benchmarks.md` cites where a target is missed. Each comes from one '
            'JMH run under JDK Flight Recorder (1 fork; iterations as stated per section), summarised with '
            'the JDK\'s `jfr` tool.', '',
-           f'Recorded {started} at commit {commit}, {os.cpu_count()} CPUs, {version}.', '']
+           f'Recorded {started} at commit {commit}, {os.cpu_count()} CPUs, {version}. Frames name poolkit\'s '
+           f'classes and methods as they were at that commit; some have moved or been renamed since (read them with '
+           f'`git show {commit}:<path>`).', '']
 
     # 1. Tiny tasks: where the CPU goes, queued WorkerPool against ThreadPoolExecutor.
     recs = jmh(java, jar, work, 'throughput', 'TinyTaskThroughput.oneProducer',

@@ -73,7 +73,7 @@ SUITES = [
           stub='DelayScheduler is still a stub on this branch'),
     Suite('lock', '6. The engine lock',
           'What one task costs the engine\'s lock: pop an idle worker from an array stack, then push it back, each '
-          'in its own critical section. ns per pop+push; `REENTRANT` (ReentrantLock) is what PoolEngine uses today, '
+          'in its own critical section. ns per pop+push; `REENTRANT` (ReentrantLock) is what the pool engine (PoolCore) uses today, '
           '`SPIN` is ants\' spin lock (CAS, then 1, 2, 4 .. 16 `Thread.yield()`s), `SYNCHRONIZED` a monitor.',
           ['REENTRANT'], ['score'], ['score'], 'lower',
           reading='Ratios: REENTRANT divided by each peer; above 1 means the peer is the cheaper lock.'),

@@ -215,6 +215,8 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         }
 
         /**
+         * Sets the size: the total weight of the permits that every instance shares.
+         *
          * @param size the size stored in Redis if none is stored yet (see "Size" above), from 0 to {@link #MAX_SIZE};
          *             default 1
          * @return this builder
@@ -226,6 +228,8 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         }
 
         /**
+         * Sets the lease time.
+         *
          * @param leaseTime how long a grant (or a place in line) outlives its holder's last renewal; renewed every
          *                  third of it; at least 30 ms; default 30 s
          * @return this builder
@@ -240,6 +244,8 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         }
 
         /**
+         * Sets how long to wait for Redis to answer.
+         *
          * @param commandTimeout the longest wait for Redis to answer one script run; default 2 s
          * @return this builder
          */
@@ -253,6 +259,8 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         }
 
         /**
+         * Sets the listener told of every request.
+         *
          * @param listener receives each settled request (on the requesting thread or Redis's I/O thread), or null
          * @return this builder
          */
@@ -262,6 +270,8 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         }
 
         /**
+         * Sets the executor that completes the futures.
+         *
          * @param completions runs the completion of {@link #acquireAsync(long)} futures and their dependent stages,
          *                    so that they never run on Redis's I/O thread; default {@link ForkJoinPool#commonPool()}
          * @return this builder
@@ -668,12 +678,12 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         return (int) state(2);
     }
 
-    /** @return the semaphore's name, shared by every instance that uses it */
+    /** {@return the semaphore's name, shared by every instance that uses it} */
     public String name() {
         return keys.name();
     }
 
-    /** @return how long a grant outlives its holder's last renewal */
+    /** {@return how long a grant outlives its holder's last renewal} */
     public Duration leaseTime() {
         return leaseTime;
     }

@@ -10,6 +10,8 @@ public class SemaphoreUnavailableException extends RuntimeException {
     private static final long serialVersionUID = 1L;
 
     /**
+     * Creates the exception.
+     *
      * @param message what did not answer, and within what time
      * @param cause   the underlying failure, or {@code null}
      */

@@ -33,20 +33,20 @@ import java.lang.annotation.Target;
 public @interface Permits {
 
     /**
-     * @return the bean name of the semaphore; empty (the default) for the primary {@code PermitSemaphore} bean
+     * {@return the bean name of the semaphore; empty (the default) for the primary {@code PermitSemaphore} bean}
      */
     String value() default "";
 
     /**
-     * @return a SpEL expression over the parameters giving the permits to hold, a whole number
-     *         {@code 0..size}; {@code "1"} by default
+     * {@return a SpEL expression over the parameters giving the permits to hold, a whole number
+     *         {@code 0..size}; {@code "1"} by default}
      */
     String weight() default "1";
 
     /**
-     * @return the longest wait for the permits, in Spring Boot's duration format ({@code "500ms"}, {@code "2s"});
+     * {@return the longest wait for the permits, in Spring Boot's duration format ({@code "500ms"}, {@code "2s"});
      *         {@code "0s"} (the default) fails at once when they are not free; {@code ${...}} placeholders are
-     *         resolved
+     *         resolved}
      */
     String maxWait() default "0s";
 }

@@ -27,12 +27,16 @@ public abstract class AttachableListeners<L> {
     }
 
     /**
+     * Makes the listener that a bean is given, forwarding to the listeners attached to it.
+     *
      * @param targets the attached listeners, a live list to iterate at each event
      * @return a listener that forwards each event to every target, in order
      */
     protected abstract L fanOut(List<L> targets);
 
     /**
+     * Gives a bean its listener.
+     *
      * @param beanName the bean name of a pool or semaphore
      * @return the listener to give that bean at creation; the same one on every call with that name
      */
@@ -44,6 +48,8 @@ public abstract class AttachableListeners<L> {
     }
 
     /**
+     * Tells whether a bean reports its events.
+     *
      * @param beanName the bean name of a pool or semaphore
      * @return whether that bean was given a listener by {@link #listenerFor(String)}, so that it reports its events
      */

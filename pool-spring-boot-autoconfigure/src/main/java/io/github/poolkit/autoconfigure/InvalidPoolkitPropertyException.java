@@ -11,9 +11,12 @@ public class InvalidPoolkitPropertyException extends IllegalStateException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The full property key. */
     private final String property;
     private final transient Object value;
+    /** Why the value cannot be used. */
     private final String problem;
+    /** What to change. */
     private final String fix;
 
     /**
@@ -48,17 +51,20 @@ public class InvalidPoolkitPropertyException extends IllegalStateException {
         }
     }
 
-    /** @return the full property key */
+    /** {@return the full property key} */
     public String getProperty() {
         return property;
     }
 
-    /** @return the offending value */
+    /** {@return the offending value} */
     public Object getValue() {
         return value;
     }
 
-    /** @return the offending value as it would be written in a properties file (whole-second durations as {@code -1s}, others in ISO-8601) */
+    /**
+     * {@return the offending value as it would be written in a properties file (whole-second durations as
+     * {@code -1s}, others in ISO-8601)}
+     */
     public String getDisplayValue() {
         return display(value);
     }
@@ -70,12 +76,12 @@ public class InvalidPoolkitPropertyException extends IllegalStateException {
         return String.valueOf(value);
     }
 
-    /** @return why the value cannot be used */
+    /** {@return why the value cannot be used} */
     public String getProblem() {
         return problem;
     }
 
-    /** @return what to change */
+    /** {@return what to change} */
     public String getFix() {
         return fix;
     }

@@ -37,27 +37,31 @@ public class PoolkitProperties {
     /** The DelayScheduler, bean "delayScheduler". */
     private final Scheduler scheduler = new Scheduler();
 
-    /** @return the primary pool's settings */
+    /** Creates the properties, every key at its default; Spring Boot binds {@code poolkit.*} onto them. */
+    public PoolkitProperties() {
+    }
+
+    /** {@return the primary pool's settings} */
     public Pool getPool() {
         return pool;
     }
 
-    /** @return the named pools' settings, by bean name, in declaration order */
+    /** {@return the named pools' settings, by bean name, in declaration order} */
     public Map<String, Pool> getPools() {
         return pools;
     }
 
-    /** @return the primary semaphore's settings */
+    /** {@return the primary semaphore's settings} */
     public Semaphore getSemaphore() {
         return semaphore;
     }
 
-    /** @return the named semaphores' settings, by bean name, in declaration order */
+    /** {@return the named semaphores' settings, by bean name, in declaration order} */
     public Map<String, NamedSemaphore> getSemaphores() {
         return semaphores;
     }
 
-    /** @return the scheduler's settings */
+    /** {@return the scheduler's settings} */
     public Scheduler getScheduler() {
         return scheduler;
     }
@@ -118,112 +122,160 @@ public class PoolkitProperties {
          */
         private Duration shutdownTimeout;
 
-        /** @return whether to create this pool */
+        /** Creates one pool's settings, every key unset (inherited or defaulted) and {@code enabled} true. */
+        public Pool() {
+        }
+
+        /** {@return whether to create this pool} */
         public boolean isEnabled() {
             return enabled;
         }
 
-        /** @param enabled whether to create this pool */
+        /**
+         * Sets whether to create this pool.
+         *
+         * @param enabled whether to create this pool
+         */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
         }
 
-        /** @return the capacity, or {@code null} when unset */
+        /** {@return the capacity, or {@code null} when unset} */
         public Integer getCapacity() {
             return capacity;
         }
 
-        /** @param capacity the capacity; zero or negative means unlimited */
+        /**
+         * Sets the capacity; zero or negative means unlimited.
+         *
+         * @param capacity the capacity; zero or negative means unlimited
+         */
         public void setCapacity(Integer capacity) {
             this.capacity = capacity;
         }
 
-        /** @return the expiry, or {@code null} when unset */
+        /** {@return the expiry, or {@code null} when unset} */
         public Duration getExpiry() {
             return expiry;
         }
 
-        /** @param expiry how long an idle worker may stay unused */
+        /**
+         * Sets how long an idle worker may stay unused.
+         *
+         * @param expiry how long an idle worker may stay unused
+         */
         public void setExpiry(Duration expiry) {
             this.expiry = expiry;
         }
 
-        /** @return whether a submit fails instead of blocking, or {@code null} when unset */
+        /** {@return whether a submit fails instead of blocking, or {@code null} when unset} */
         public Boolean getNonblocking() {
             return nonblocking;
         }
 
-        /** @param nonblocking whether a submit fails instead of blocking */
+        /**
+         * Sets whether a submit fails instead of blocking.
+         *
+         * @param nonblocking whether a submit fails instead of blocking
+         */
         public void setNonblocking(Boolean nonblocking) {
             this.nonblocking = nonblocking;
         }
 
-        /** @return the most callers blocked at once, or {@code null} when unset */
+        /** {@return the most callers blocked at once, or {@code null} when unset} */
         public Integer getMaxBlockingTasks() {
             return maxBlockingTasks;
         }
 
-        /** @param maxBlockingTasks the most callers blocked at once; 0 means no limit */
+        /**
+         * Sets the most callers blocked at once; 0 means no limit.
+         *
+         * @param maxBlockingTasks the most callers blocked at once; 0 means no limit
+         */
         public void setMaxBlockingTasks(Integer maxBlockingTasks) {
             this.maxBlockingTasks = maxBlockingTasks;
         }
 
-        /** @return the longest a caller blocks, or {@code null} when unset (no limit) */
+        /** {@return the longest a caller blocks, or {@code null} when unset (no limit)} */
         public Duration getMaxWait() {
             return maxWait;
         }
 
-        /** @param maxWait the longest a caller blocks; zero fails at once */
+        /**
+         * Sets the longest a caller blocks; zero fails at once.
+         *
+         * @param maxWait the longest a caller blocks; zero fails at once
+         */
         public void setMaxWait(Duration maxWait) {
             this.maxWait = maxWait;
         }
 
-        /** @return whether to pre-allocate, or {@code null} when unset */
+        /** {@return whether to pre-allocate, or {@code null} when unset} */
         public Boolean getPreAlloc() {
             return preAlloc;
         }
 
-        /** @param preAlloc whether to pre-allocate the idle-worker store */
+        /**
+         * Sets whether to pre-allocate the idle-worker store.
+         *
+         * @param preAlloc whether to pre-allocate the idle-worker store
+         */
         public void setPreAlloc(Boolean preAlloc) {
             this.preAlloc = preAlloc;
         }
 
-        /** @return whether idle workers are kept forever, or {@code null} when unset */
+        /** {@return whether idle workers are kept forever, or {@code null} when unset} */
         public Boolean getDisablePurge() {
             return disablePurge;
         }
 
-        /** @param disablePurge whether idle workers are kept forever */
+        /**
+         * Sets whether idle workers are kept forever.
+         *
+         * @param disablePurge whether idle workers are kept forever
+         */
         public void setDisablePurge(Boolean disablePurge) {
             this.disablePurge = disablePurge;
         }
 
-        /** @return the queue capacity, or {@code null} when unset */
+        /** {@return the queue capacity, or {@code null} when unset} */
         public Integer getQueueCapacity() {
             return queueCapacity;
         }
 
-        /** @param queueCapacity the queue capacity: 0 none, n bounded, -1 unbounded */
+        /**
+         * Sets the queue capacity: 0 none, n bounded, -1 unbounded.
+         *
+         * @param queueCapacity the queue capacity: 0 none, n bounded, -1 unbounded
+         */
         public void setQueueCapacity(Integer queueCapacity) {
             this.queueCapacity = queueCapacity;
         }
 
-        /** @return whether tasks run on virtual threads, or {@code null} when unset */
+        /** {@return whether tasks run on virtual threads, or {@code null} when unset} */
         public Boolean getVirtualThreads() {
             return virtualThreads;
         }
 
-        /** @param virtualThreads whether tasks run on virtual threads */
+        /**
+         * Sets whether tasks run on virtual threads.
+         *
+         * @param virtualThreads whether tasks run on virtual threads
+         */
         public void setVirtualThreads(Boolean virtualThreads) {
             this.virtualThreads = virtualThreads;
         }
 
-        /** @return the shutdown timeout, or {@code null} when unset */
+        /** {@return the shutdown timeout, or {@code null} when unset} */
         public Duration getShutdownTimeout() {
             return shutdownTimeout;
         }
 
-        /** @param shutdownTimeout how long to wait for tasks on context close */
+        /**
+         * Sets how long to wait for tasks on context close.
+         *
+         * @param shutdownTimeout how long to wait for tasks on context close
+         */
         public void setShutdownTimeout(Duration shutdownTimeout) {
             this.shutdownTimeout = shutdownTimeout;
         }
@@ -238,22 +290,34 @@ public class PoolkitProperties {
         /** Total weight of the permits; must not be negative. */
         private long size = 64;
 
-        /** @return whether to create the primary semaphore */
+        /** Creates the primary semaphore's settings, every key at its default. */
+        public Semaphore() {
+        }
+
+        /** {@return whether to create the primary semaphore} */
         public boolean isEnabled() {
             return enabled;
         }
 
-        /** @param enabled whether to create the primary semaphore */
+        /**
+         * Sets whether to create the primary semaphore.
+         *
+         * @param enabled whether to create the primary semaphore
+         */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
         }
 
-        /** @return the total weight of the permits */
+        /** {@return the total weight of the permits} */
         public long getSize() {
             return size;
         }
 
-        /** @param size the total weight of the permits */
+        /**
+         * Sets the total weight of the permits.
+         *
+         * @param size the total weight of the permits
+         */
         public void setSize(long size) {
             this.size = size;
         }
@@ -286,42 +350,62 @@ public class PoolkitProperties {
          */
         private Duration leaseTime = Duration.ofSeconds(30);
 
-        /** @return whether to create this semaphore */
+        /** Creates one named semaphore's settings: the size unset (inherited), every other key at its default. */
+        public NamedSemaphore() {
+        }
+
+        /** {@return whether to create this semaphore} */
         public boolean isEnabled() {
             return enabled;
         }
 
-        /** @param enabled whether to create this semaphore */
+        /**
+         * Sets whether to create this semaphore.
+         *
+         * @param enabled whether to create this semaphore
+         */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
         }
 
-        /** @return the size, or {@code null} to inherit */
+        /** {@return the size, or {@code null} to inherit} */
         public Long getSize() {
             return size;
         }
 
-        /** @param size the size, or {@code null} to inherit */
+        /**
+         * Sets the size, or {@code null} to inherit.
+         *
+         * @param size the size, or {@code null} to inherit
+         */
         public void setSize(Long size) {
             this.size = size;
         }
 
-        /** @return where the permits live */
+        /** {@return where the permits live} */
         public Scope getScope() {
             return scope;
         }
 
-        /** @param scope where the permits live */
+        /**
+         * Sets where the permits live.
+         *
+         * @param scope where the permits live
+         */
         public void setScope(Scope scope) {
             this.scope = scope;
         }
 
-        /** @return the lease time of a cluster semaphore's grants */
+        /** {@return the lease time of a cluster semaphore's grants} */
         public Duration getLeaseTime() {
             return leaseTime;
         }
 
-        /** @param leaseTime the lease time of a cluster semaphore's grants */
+        /**
+         * Sets the lease time of a cluster semaphore's grants.
+         *
+         * @param leaseTime the lease time of a cluster semaphore's grants
+         */
         public void setLeaseTime(Duration leaseTime) {
             this.leaseTime = leaseTime;
         }
@@ -347,32 +431,48 @@ public class PoolkitProperties {
         /** How long to wait on context close for due and running jobs to finish. */
         private Duration shutdownTimeout = Duration.ofSeconds(30);
 
-        /** @return whether to create the scheduler */
+        /** Creates the scheduler's settings, every key at its default. */
+        public Scheduler() {
+        }
+
+        /** {@return whether to create the scheduler} */
         public boolean isEnabled() {
             return enabled;
         }
 
-        /** @param enabled whether to create the scheduler */
+        /**
+         * Sets whether to create the scheduler.
+         *
+         * @param enabled whether to create the scheduler
+         */
         public void setEnabled(boolean enabled) {
             this.enabled = enabled;
         }
 
-        /** @return the number of workers */
+        /** {@return the number of workers} */
         public int getWorkers() {
             return workers;
         }
 
-        /** @param workers the number of workers */
+        /**
+         * Sets the number of workers.
+         *
+         * @param workers the number of workers
+         */
         public void setWorkers(int workers) {
             this.workers = workers;
         }
 
-        /** @return how long to wait for jobs on context close */
+        /** {@return how long to wait for jobs on context close} */
         public Duration getShutdownTimeout() {
             return shutdownTimeout;
         }
 
-        /** @param shutdownTimeout how long to wait for jobs on context close */
+        /**
+         * Sets how long to wait for jobs on context close.
+         *
+         * @param shutdownTimeout how long to wait for jobs on context close
+         */
         public void setShutdownTimeout(Duration shutdownTimeout) {
             this.shutdownTimeout = shutdownTimeout;
         }

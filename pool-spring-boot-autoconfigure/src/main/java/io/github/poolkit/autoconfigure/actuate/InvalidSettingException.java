@@ -9,9 +9,12 @@ public final class InvalidSettingException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The setting's name as a write spells it. */
     private final String field;
 
     /**
+     * Creates the exception.
+     *
      * @param field  the setting's name as a write spells it, e.g. {@code "maxWait"}
      * @param detail what is wrong and what to do instead
      */
@@ -20,7 +23,7 @@ public final class InvalidSettingException extends RuntimeException {
         this.field = field;
     }
 
-    /** @return the setting's name as a write spells it, e.g. {@code "maxWait"} */
+    /** {@return the setting's name as a write spells it, e.g. {@code "maxWait"}} */
     public String field() {
         return field;
     }

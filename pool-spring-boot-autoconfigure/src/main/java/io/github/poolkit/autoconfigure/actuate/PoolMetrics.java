@@ -43,6 +43,8 @@ public class PoolMetrics implements MeterBinder {
     private final List<StatsSnapshot> snapshots = new CopyOnWriteArrayList<>();
 
     /**
+     * Creates the meter binder.
+     *
      * @param beans              where to find the pools, schedulers and semaphores
      * @param poolListeners      the listeners of the pools poolkit created, to attach the task timers to
      * @param semaphoreListeners the listeners of the semaphores poolkit created, to attach the acquire timer to

@@ -22,22 +22,26 @@ public final class PoolkitBeans {
 
     private final ListableBeanFactory beanFactory;
 
-    /** @param beanFactory where to look */
+    /**
+     * Creates the lookup.
+     *
+     * @param beanFactory where to look
+     */
     public PoolkitBeans(ListableBeanFactory beanFactory) {
         this.beanFactory = beanFactory;
     }
 
-    /** @return every {@link Pool} bean by bean name */
+    /** {@return every {@link Pool} bean by bean name} */
     public SortedMap<String, Pool> pools() {
         return find(Pool.class);
     }
 
-    /** @return every {@link DelayScheduler} bean by bean name */
+    /** {@return every {@link DelayScheduler} bean by bean name} */
     public SortedMap<String, DelayScheduler> schedulers() {
         return find(DelayScheduler.class);
     }
 
-    /** @return every {@link PermitSemaphore} bean by bean name */
+    /** {@return every {@link PermitSemaphore} bean by bean name} */
     public SortedMap<String, PermitSemaphore> semaphores() {
         return find(PermitSemaphore.class);
     }

@@ -44,12 +44,16 @@ public class PoolsEndpoint {
 
     private final PoolkitBeans beans;
 
-    /** @param beans where to find the pools, schedulers and semaphores */
+    /**
+     * Creates the endpoint.
+     *
+     * @param beans where to find the pools, schedulers and semaphores
+     */
     public PoolsEndpoint(PoolkitBeans beans) {
         this.beans = beans;
     }
 
-    /** @return every pool, scheduler and semaphore, by bean name, sorted */
+    /** {@return every pool, scheduler and semaphore, by bean name, sorted} */
     @ReadOperation
     public PoolsDescriptor pools() {
         SortedMap<String, PoolDescriptor> pools = new TreeMap<>();
@@ -62,6 +66,8 @@ public class PoolsEndpoint {
     }
 
     /**
+     * Reads one pool, scheduler or semaphore.
+     *
      * @param name a bean name
      * @return the pool, scheduler or semaphore of that name, or {@code null} (HTTP 404) when there is none
      */
@@ -162,6 +168,8 @@ public class PoolsEndpoint {
             int maxBlockingTasks, boolean nonblocking) implements Entry {
 
         /**
+         * Reads a pool's state.
+         *
          * @param pool a pool
          * @return its state now
          */
@@ -196,6 +204,8 @@ public class PoolsEndpoint {
             int blocked, int free, boolean closed, long completed, long failed, long rejected) implements Entry {
 
         /**
+         * Reads a scheduler's state.
+         *
          * @param scheduler a scheduler
          * @return its state now
          */
@@ -222,6 +232,8 @@ public class PoolsEndpoint {
             @Nullable String error) implements Entry {
 
         /**
+         * Reads a semaphore's state.
+         *
          * @param semaphore a semaphore
          * @return its state now
          */

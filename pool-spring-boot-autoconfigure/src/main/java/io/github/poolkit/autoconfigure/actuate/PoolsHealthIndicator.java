@@ -26,7 +26,11 @@ public class PoolsHealthIndicator extends AbstractHealthIndicator {
 
     private final PoolkitBeans beans;
 
-    /** @param beans where to find the pools, schedulers and semaphores */
+    /**
+     * Creates the health indicator.
+     *
+     * @param beans where to find the pools, schedulers and semaphores
+     */
     public PoolsHealthIndicator(PoolkitBeans beans) {
         super("Pools health check failed");
         this.beans = beans;

@@ -31,6 +31,8 @@ public final class SettingsChange {
     private final Map<String, String> values = new LinkedHashMap<>();
 
     /**
+     * Creates a change; a {@code null} field keeps its value.
+     *
      * @param capacity         a pool's capacity, or {@code null}
      * @param maxWait          a pool's longest wait, or {@code null}
      * @param maxBlockingTasks a pool's limit of blocked callers, or {@code null}

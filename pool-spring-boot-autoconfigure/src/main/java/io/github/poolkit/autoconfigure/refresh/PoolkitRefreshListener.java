@@ -56,6 +56,8 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
     private final SemaphoreListeners semaphoreListeners;
 
     /**
+     * Creates the listener.
+     *
      * @param environment        where the new values are read
      * @param beans              the pools and semaphores
      * @param poolListeners      tells which pools poolkit created
