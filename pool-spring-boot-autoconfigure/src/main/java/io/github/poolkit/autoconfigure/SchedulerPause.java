@@ -1,0 +1,166 @@
+package io.github.poolkit.autoconfigure;
+
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.UnaryOperator;
+
+/**
+ * Pauses and resumes the jobs of a {@code DelayScheduler} that cannot be shut down and started again: the scheduler's
+ * task decorator wraps each job in a gate, and while paused, a job whose time comes waits at the gate (on its worker)
+ * until {@link #resume()}; no job is lost and periodic jobs keep their schedule. {@link PoolkitLifecycle} pauses the
+ * scheduler on {@code stop()} and resumes it on {@code start()}; on context close it resumes it before shutting it
+ * down, so held jobs run (or are taken back) like any other.
+ *
+ * <p>Invariants, all guarded by {@code lock}: a job body runs only while not paused at the moment it passed the gate;
+ * {@code running} holds exactly the threads that passed the gate and have not finished their job's body, so when
+ * {@link #awaitIdle} returns {@code true} after {@link #pause()}, no job runs until {@link #resume()}.
+ *
+ * <p>A job whose worker is interrupted while it waits at the gate runs anyway, with its interrupt status set: skipping
+ * it would complete its future as if it had run.
+ */
+final class SchedulerPause implements UnaryOperator<Runnable> {
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition resumed = lock.newCondition();
+    private final Condition idle = lock.newCondition();
+    private final Set<Thread> running = new HashSet<>();
+    private boolean paused;
+
+    /** Wraps a job in the gate; the wrapper's {@code toString} is the job's. */
+    @Override
+    public Runnable apply(Runnable job) {
+        return new Gated(job);
+    }
+
+    /** Holds every job that has not yet passed the gate; the ones running go on. */
+    void pause() {
+        lock.lock();
+        try {
+            paused = true;
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    /** Lets held and future jobs run. */
+    void resume() {
+        lock.lock();
+        try {
+            paused = false;
+            resumed.signalAll();
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * @param deadline a {@link System#nanoTime()} value
+     * @return whether no job was running before {@code deadline}; {@code false} when interrupted (status kept)
+     */
+    boolean awaitIdle(long deadline) {
+        lock.lock();
+        try {
+            while (!running.isEmpty()) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                idle.awaitNanos(left);
+            }
+            return true;
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return how many jobs are running now */
+    int running() {
+        lock.lock();
+        try {
+            return running.size();
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    /** @return how many running jobs were interrupted */
+    int interruptRunning() {
+        lock.lock();
+        try {
+            running.forEach(Thread::interrupt);
+            return running.size();
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    private void enter() {
+        lock.lock();
+        try {
+            while (paused) {
+                try {
+                    resumed.await();
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            running.add(Thread.currentThread());
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    private void exit() {
+        lock.lock();
+        try {
+            running.remove(Thread.currentThread());
+            if (running.isEmpty()) {
+                idle.signalAll();
+            }
+        }
+        finally {
+            lock.unlock();
+        }
+    }
+
+    /** A job behind the gate. */
+    private final class Gated implements Runnable {
+
+        private final Runnable job;
+
+        Gated(Runnable job) {
+            this.job = job;
+        }
+
+        @Override
+        public void run() {
+            enter();
+            try {
+                job.run();
+            }
+            finally {
+                exit();
+            }
+        }
+
+        @Override
+        public String toString() {
+            return job.toString();
+        }
+    }
+}
