@@ -16,8 +16,9 @@ import org.springframework.context.ApplicationEvent;
  * {@code ApplicationListener<PoolTasksAbandonedEvent>} bean; an exception a listener throws is logged and does not
  * stop the shutdown of the other pools.
  *
- * <p>The tasks are the objects the pool held: for a pool, what was submitted (a {@code submit} call's task is the
- * {@code FutureTask} it returned; with a task decorator, the decorated task); for the scheduler, each job's own
+ * <p>The tasks are those the pool's {@code shutdownNow()} took out, in the order they would have run: for a pool, the
+ * objects passed to {@code execute} (also when the application's task decorator wrapped them; a {@code submit} call's
+ * task is the {@code Future} it returned); for the scheduler, each job's own
  * {@link java.util.concurrent.ScheduledFuture}, now cancelled. Running one of them later runs that task.
  *
  * <p>Immutable.
@@ -32,7 +33,7 @@ public class PoolTasksAbandonedEvent extends ApplicationEvent {
     /**
      * @param pool             the pool or scheduler, the event's source
      * @param poolName         its bean name
-     * @param unstartedTasks   the tasks that never started, as its {@code shutdownNow()} returned them
+     * @param unstartedTasks   the tasks that never started, those its {@code shutdownNow()} took out
      * @param interruptedTasks how many running tasks were interrupted
      * @param deadline         the shutdown deadline they did not meet
      */

@@ -349,7 +349,7 @@ public class PoolkitLifecycle implements SmartLifecycle, ApplicationContextAware
                 return new Abandoned(this, List.of(), pause.interruptRunning());
             }
             int busy = busy(close);
-            return new Abandoned(this, target.shutdownNow(), busy);
+            return new Abandoned(this, target.shutdownNow().stream().map(DecoratedTask::unwrap).toList(), busy);
         }
     }
 }

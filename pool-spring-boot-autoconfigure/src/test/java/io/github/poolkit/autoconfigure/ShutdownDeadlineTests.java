@@ -26,6 +26,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.task.TaskDecorator;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.WorkerPool;
@@ -122,6 +123,29 @@ class ShutdownDeadlineTests {
                             + " 300ms: interrupted 2 running tasks, 3 tasks never started: [invoice-1, invoice-2,"
                             + " invoice-3]");
                     assertThat(pool.isTerminated()).isTrue();
+                });
+    }
+
+    @Test
+    void withATaskDecoratorTheUnstartedTasksAreStillTheOnesSubmitted(CapturedOutput output) {
+        runner.withBean(TaskDecorator.class, () -> task -> () -> task.run())
+                .withPropertyValues("poolkit.pool.capacity=1", "poolkit.pool.queue-capacity=10",
+                        "poolkit.pool.shutdown-timeout=200ms", "poolkit.scheduler.enabled=false")
+                .run(context -> {
+                    WorkerPool pool = context.getBean(WorkerPool.class);
+                    AbandonedTasks abandoned = context.getBean(AbandonedTasks.class);
+                    Blocker blocker = new Blocker(1);
+                    pool.execute(blocker);
+                    blocker.awaitStarted();
+                    Named queued = new Named("invoice-9");
+                    pool.execute(queued);
+
+                    context.close();
+
+                    blocker.awaitCleanedUp();
+                    assertThat(abandoned.events).singleElement()
+                            .satisfies(event -> assertThat(event.getUnstartedTasks()).containsExactly(queued));
+                    assertThat(output).contains("1 tasks never started: [invoice-9]");
                 });
     }
 
