@@ -25,7 +25,8 @@ import io.github.poolkit.WorkerPool;
 import io.github.poolkit.autoconfigure.ShutdownDeadlineTests.Blocker;
 
 /**
- * The context's {@code stop()} and {@code start()} (Spring's pause and resume, used by checkpoint and restore): pools
+ * The context's {@code stop()} and {@code start()}, and its {@code pause()} and {@code restart()} (used around a
+ * checkpoint and its restore): pools
  * are stopped as on close and reopened, the scheduler is paused (jobs that fall due wait) and resumed, and a close
  * while stopped still shuts everything down.
  */
@@ -134,6 +135,21 @@ class StopStartTests {
             assertThat(scheduler.isShutdown()).isTrue();
             assertThat(scheduler.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
             assertThat(primary.isTerminated()).isTrue();
+        });
+    }
+
+    @Test
+    void pauseThenRestartAlsoBringsThemBack() {
+        runner.run(context -> {
+            WorkerPool primary = context.getBean("workerPool", WorkerPool.class);
+            DelayScheduler scheduler = context.getBean(DelayScheduler.class);
+            context.pause();
+            assertThat(primary.isClosed()).isTrue();
+            CountDownLatch ran = new CountDownLatch(2);
+            scheduler.execute(ran::countDown);
+            context.restart();
+            primary.execute(ran::countDown);
+            assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
         });
     }
 
