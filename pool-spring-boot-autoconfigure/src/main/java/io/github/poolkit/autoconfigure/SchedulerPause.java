@@ -10,11 +10,15 @@ import java.util.function.UnaryOperator;
 /**
  * Pauses and resumes the jobs of a {@code DelayScheduler} that cannot be shut down and started again: the scheduler's
  * task decorator wraps each job in a gate, and while paused, a job whose time comes waits at the gate (on its worker)
- * until {@link #resume()}; no job is lost and periodic jobs keep their schedule. {@link PoolkitLifecycle} pauses the
+ * until {@link #resume()}, so no job is lost; but a run of a repeating job that has run before is skipped instead, so
+ * that a long pause (a checkpoint restored days later) does not leave a fixed-rate job a backlog of missed runs to
+ * catch up one after another. (The gate cannot tell a repeating job before its second run: one whose first run falls
+ * due while paused waits like a one-shot job, then catches up.) {@link PoolkitLifecycle} pauses the
  * scheduler on {@code stop()} and resumes it on {@code start()}; on context close it resumes it before shutting it
  * down, so held jobs run (or are taken back) like any other.
  *
- * <p>Invariants, all guarded by {@code lock}: a job body runs only while not paused at the moment it passed the gate;
+ * <p>Invariants, all guarded by {@code lock}: a job body runs only while not paused at the moment it passed the gate
+ * (a skipped run never enters the body);
  * {@code running} holds exactly the threads that passed the gate and have not finished their job's body, so when
  * {@link #awaitIdle} returns {@code true} after {@link #pause()}, no job runs until {@link #resume()}.
  *
@@ -106,9 +110,18 @@ final class SchedulerPause implements UnaryOperator<Runnable> {
         }
     }
 
-    private void enter() {
+    /**
+     * Waits at the gate while paused.
+     *
+     * @param ranBefore whether this job has run before, so repeats
+     * @return {@code false} to skip this run: a repeating job that came while paused
+     */
+    private boolean enter(boolean ranBefore) {
         lock.lock();
         try {
+            if (paused && ranBefore) {
+                return false;
+            }
             while (paused) {
                 try {
                     resumed.await();
@@ -119,6 +132,7 @@ final class SchedulerPause implements UnaryOperator<Runnable> {
                 }
             }
             running.add(Thread.currentThread());
+            return true;
         }
         finally {
             lock.unlock();
@@ -143,13 +157,19 @@ final class SchedulerPause implements UnaryOperator<Runnable> {
 
         private final Runnable job;
 
+        /** Set once the job has passed the gate: a later run is a repeat. Runs of one job never overlap. */
+        private volatile boolean ranBefore;
+
         Gated(Runnable job) {
             this.job = job;
         }
 
         @Override
         public void run() {
-            enter();
+            if (!enter(ranBefore)) {
+                return;
+            }
+            ranBefore = true;
             try {
                 job.run();
             }

@@ -109,6 +109,24 @@ class StopStartTests {
     }
 
     @Test
+    void aRepeatingJobDoesNotCatchUpTheRunsItMissedWhileStopped() {
+        runner.run(context -> {
+            DelayScheduler scheduler = context.getBean(DelayScheduler.class);
+            AtomicInteger beats = new AtomicInteger();
+            scheduler.scheduleRepeating(beats::incrementAndGet, Duration.ofMillis(100));
+            await().atMost(10, TimeUnit.SECONDS).until(() -> beats.get() >= 1);
+            context.stop();
+            int before = beats.get();
+            // About twelve periods pass while stopped; none runs.
+            await().during(Duration.ofMillis(1200)).atMost(Duration.ofSeconds(5)).until(() -> beats.get() == before);
+            context.start();
+            await().atMost(10, TimeUnit.SECONDS).until(() -> beats.get() > before);
+            // A catch-up would run the missed periods at once; the schedule goes on at one run per 100 ms instead.
+            assertThat(beats.get()).isLessThanOrEqualTo(before + 4);
+        });
+    }
+
+    @Test
     void aPoolTheApplicationReleasedStaysReleasedAfterStart() {
         runner.run(context -> {
             WorkerPool reports = context.getBean("reports", WorkerPool.class);
