@@ -18,7 +18,9 @@ import java.util.function.UnaryOperator;
  * down, so held jobs run (or are taken back) like any other.
  *
  * <p>Invariants, all guarded by {@code lock}: a job body runs only while not paused at the moment it passed the gate
- * (a skipped run never enters the body);
+ * (a skipped run never enters the body); {@code interrupted} holds the threads of {@code running} that
+ * {@link #interruptRunning()} interrupted, whose interrupt status is cleared when their job ends, so that it never
+ * reaches the worker's next job;
  * {@code running} holds exactly the threads that passed the gate and have not finished their job's body, so when
  * {@link #awaitIdle} returns {@code true} after {@link #pause()}, no job runs until {@link #resume()}.
  *
@@ -31,6 +33,7 @@ final class SchedulerPause implements UnaryOperator<Runnable> {
     private final Condition resumed = lock.newCondition();
     private final Condition idle = lock.newCondition();
     private final Set<Thread> running = new HashSet<>();
+    private final Set<Thread> interrupted = new HashSet<>();
     private boolean paused;
 
     /** Wraps a job in the gate; the wrapper's {@code toString} is the job's. */
@@ -103,6 +106,7 @@ final class SchedulerPause implements UnaryOperator<Runnable> {
         lock.lock();
         try {
             running.forEach(Thread::interrupt);
+            interrupted.addAll(running);
             return running.size();
         }
         finally {
@@ -143,6 +147,10 @@ final class SchedulerPause implements UnaryOperator<Runnable> {
         lock.lock();
         try {
             running.remove(Thread.currentThread());
+            if (interrupted.remove(Thread.currentThread())) {
+                // The interrupt was for the job that just ended; the worker's next job must not see it.
+                Thread.interrupted();
+            }
             if (running.isEmpty()) {
                 idle.signalAll();
             }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.RepeatedTest;
@@ -26,10 +26,10 @@ class SchedulerPauseTests {
         CountDownLatch ran = new CountDownLatch(1);
         Runnable job = pause.apply(ran::countDown);
         pause.pause();
-        CompletableFuture<Void> worker = CompletableFuture.runAsync(job);
+        Thread worker = Thread.ofPlatform().start(job);
         await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> ran.getCount() == 1);
         pause.resume();
-        worker.get(10, TimeUnit.SECONDS);
+        assertThat(worker.join(Duration.ofSeconds(10))).isTrue();
         assertThat(ran.getCount()).isZero();
     }
 
@@ -47,10 +47,11 @@ class SchedulerPauseTests {
     }
 
     @RepeatedTest(5)
-    void runningJobsAreAwaitedAndCanBeInterrupted() throws Exception {
+    void runningJobsAreAwaitedAndCanBeInterruptedWithoutTheInterruptOutlivingTheJob() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch cleanedUp = new CountDownLatch(1);
-        Runnable job = pause.apply(() -> {
+        AtomicBoolean interruptLeftAfterTheJob = new AtomicBoolean(true);
+        Runnable gated = pause.apply(() -> {
             started.countDown();
             try {
                 new CountDownLatch(1).await(20, TimeUnit.SECONDS);
@@ -62,7 +63,12 @@ class SchedulerPauseTests {
                 cleanedUp.countDown();
             }
         });
-        CompletableFuture<Void> worker = CompletableFuture.runAsync(job);
+        Runnable job = () -> {
+            gated.run();
+            interruptLeftAfterTheJob.set(Thread.currentThread().isInterrupted());
+        };
+        // A thread of its own: a pooled one may carry an interrupt status from elsewhere.
+        Thread worker = Thread.ofPlatform().start(job);
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         pause.pause();
         assertThat(pause.running()).isEqualTo(1);
@@ -70,8 +76,9 @@ class SchedulerPauseTests {
         assertThat(pause.interruptRunning()).isEqualTo(1);
         assertThat(cleanedUp.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(pause.awaitIdle(System.nanoTime() + TimeUnit.SECONDS.toNanos(10))).isTrue();
-        worker.get(10, TimeUnit.SECONDS);
+        assertThat(worker.join(Duration.ofSeconds(10))).isTrue();
         assertThat(pause.running()).isZero();
+        assertThat(interruptLeftAfterTheJob).as("the worker's next job would see the interrupt").isFalse();
     }
 
     @RepeatedTest(5)
