@@ -13,8 +13,8 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 
 /**
  * The effective settings of one worker-pool bean: a named pool's own keys over {@code poolkit.pool}'s, and keys unset
- * in both left to the core library's defaults (only the starter's own defaults, {@link #DEFAULT_CAPACITY} and
- * {@link #DEFAULT_SHUTDOWN_TIMEOUT}, live here).
+ * in both left to the core library's defaults (only the starter's own default, {@link #DEFAULT_CAPACITY}, lives here;
+ * an unset {@code shutdown-timeout} stays unset, see {@link PoolkitLifecycle#deadline()}).
  *
  * <p>The option rules are not restated here: the core library checks the options it is given and throws an
  * {@link InvalidOptionException} naming the option; {@link #translate} turns that into an
@@ -30,9 +30,6 @@ final class PoolSettings {
 
     /** The capacity of a pool whose {@code capacity} is unset. */
     static final int DEFAULT_CAPACITY = 256;
-
-    /** The shutdown timeout of a pool whose {@code shutdown-timeout} is unset. */
-    static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(30);
 
     final String beanName;
 
@@ -86,15 +83,16 @@ final class PoolSettings {
     }
 
     /**
-     * @return how long to wait for this pool's tasks on context close
+     * @return this pool's shutdown timeout, its own or inherited, or {@code null} when set on neither
      * @throws InvalidPoolkitPropertyException if it is negative
      */
     Duration shutdownTimeout() {
         Duration timeout = value(Pool::getShutdownTimeout);
-        timeout = (timeout != null) ? timeout : DEFAULT_SHUTDOWN_TIMEOUT;
-        String property = property("shutdownTimeout");
-        check(!timeout.isNegative(), property, timeout, "the shutdown timeout cannot be negative",
-                "set " + property + " to zero or a positive duration such as 30s");
+        if (timeout != null) {
+            String property = property("shutdownTimeout");
+            check(!timeout.isNegative(), property, timeout, "the shutdown timeout cannot be negative",
+                    "set " + property + " to zero or a positive duration such as 30s, or leave it unset");
+        }
         return timeout;
     }
 

@@ -1,5 +1,7 @@
 package io.github.poolkit.autoconfigure;
 
+import java.time.Duration;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -8,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportRuntimeHints;
@@ -29,7 +32,9 @@ import io.github.poolkit.WorkerPool;
  * same name. The configuration runs after Spring Boot's task execution and scheduling auto-configurations, whose
  * {@code applicationTaskExecutor} and {@code taskScheduler} back off as soon as any {@code Executor} or
  * {@code ScheduledExecutorService} bean exists: running after them keeps them. Pools and the scheduler are released by
- * {@link PoolkitLifecycle} on context close; their destroy methods ({@code release}, {@code shutdown}) never block.
+ * {@link PoolkitLifecycle} on context close, within one deadline (the longest {@code shutdown-timeout} set, else
+ * {@code spring.lifecycle.timeout-per-shutdown-phase}), and paused and resumed by it on the context's {@code stop()} and
+ * {@code start()}; their destroy methods ({@code release}, {@code shutdown}) never block.
  *
  * <p>Every pool and the scheduler get the application's task decorator ({@link TaskDecorators}) and then the
  * {@link PoolCustomizer} beans, in order, after their properties.
@@ -41,13 +46,20 @@ import io.github.poolkit.WorkerPool;
 @ImportRuntimeHints(PoolkitRuntimeHints.class)
 public class PoolkitAutoConfiguration {
 
+    /** Spring Boot's property whose value is the shutdown deadline when no {@code shutdown-timeout} is set. */
+    static final String LIFECYCLE_TIMEOUT = "spring.lifecycle.timeout-per-shutdown-phase";
+
+    /** Spring Boot's default of {@value #LIFECYCLE_TIMEOUT}. */
+    static final Duration DEFAULT_LIFECYCLE_TIMEOUT = Duration.ofSeconds(30);
+
     /** Created by Spring. */
     public PoolkitAutoConfiguration() {
     }
 
     @Bean
-    PoolkitLifecycle poolkitLifecycle() {
-        return new PoolkitLifecycle();
+    PoolkitLifecycle poolkitLifecycle(Environment environment) {
+        return new PoolkitLifecycle(Binder.get(environment).bind(LIFECYCLE_TIMEOUT, Duration.class)
+                .orElse(DEFAULT_LIFECYCLE_TIMEOUT));
     }
 
     @Bean

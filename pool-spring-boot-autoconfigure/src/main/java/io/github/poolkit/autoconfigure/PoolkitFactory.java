@@ -129,21 +129,28 @@ final class PoolkitFactory {
         return new WeightedSemaphore(size, semaphoreListeners.listenerFor(beanName));
     }
 
-    /** @return the delay scheduler, from {@code poolkit.scheduler} */
+    /**
+     * @return the delay scheduler, from {@code poolkit.scheduler}; its jobs pass the gate that pauses them on the
+     *         context's {@code stop()}, outside the application's decorators and customizers
+     */
     DelayScheduler delayScheduler() {
         Scheduler scheduler = properties.getScheduler();
         check(scheduler.getWorkers() > 0, "poolkit.scheduler.workers", scheduler.getWorkers(),
                 "the scheduler needs at least one worker to run its jobs",
                 "set poolkit.scheduler.workers to a positive number, such as 4");
         Duration timeout = scheduler.getShutdownTimeout();
-        check(timeout != null && !timeout.isNegative(), "poolkit.scheduler.shutdown-timeout", timeout,
+        check(timeout == null || !timeout.isNegative(), "poolkit.scheduler.shutdown-timeout", timeout,
                 "the shutdown timeout cannot be negative",
-                "set poolkit.scheduler.shutdown-timeout to zero or a positive duration such as 30s");
+                "set poolkit.scheduler.shutdown-timeout to zero or a positive duration such as 30s, or leave it unset");
         PoolOptions.Builder options = PoolOptions.builder().name(DELAY_SCHEDULER)
                 .listener(listeners.listenerFor(DELAY_SCHEDULER));
+        PoolOptions built = finish(DELAY_SCHEDULER, options);
+        SchedulerPause pause = new SchedulerPause();
+        UnaryOperator<Runnable> decorator = built.taskDecorator();
+        UnaryOperator<Runnable> gated = (decorator == null) ? pause : task -> pause.apply(decorator.apply(task));
         DelayScheduler delayScheduler = DelayScheduler.create(scheduler.getWorkers(),
-                finish(DELAY_SCHEDULER, options));
-        lifecycle.manage(DELAY_SCHEDULER, delayScheduler, timeout);
+                built.toBuilder().taskDecorator(gated).build());
+        lifecycle.manage(DELAY_SCHEDULER, delayScheduler, timeout, pause);
         return delayScheduler;
     }
 }

@@ -1,127 +1,297 @@
 package io.github.poolkit.autoconfigure;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.BeansException;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ContextClosedEvent;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.WorkerPool;
 
 /**
- * Shuts down the pools and the scheduler that poolkit's auto-configuration created when the application context
- * closes, all within one deadline: first every one of them stops accepting tasks at once (a pool is released, the
- * scheduler shut down: its pending periodic jobs are cancelled, its pending one-shot jobs still run when due), then all
- * drain in parallel, each on its own workers, while this lifecycle waits for them against a single deadline: the
- * longest {@code shutdown-timeout} configured. The whole shutdown therefore takes at most that long, not the sum of
- * the timeouts. Whatever has not finished by then is logged at WARN, per pool, with what is left (tasks running and
- * waiting), and goes on in the background: no accepted task is dropped.
+ * Stops the pools and the scheduler that poolkit's auto-configuration created, within one deadline, when the
+ * application context closes, and pauses and resumes them on the context's {@code stop()} and {@code start()}.
+ *
+ * <p><b>Close.</b> Every pool and the scheduler stop accepting at once (a pool is released, the scheduler shut down:
+ * its periodic jobs are cancelled, its pending one-shot jobs still run when due), then all drain in parallel while this
+ * lifecycle waits for them against a single deadline ({@link #deadline()}: the longest {@code shutdown-timeout} that
+ * was set, else {@code spring.lifecycle.timeout-per-shutdown-phase}). At the deadline each one that has not finished
+ * is stopped with {@code shutdownNow()}: its running tasks are interrupted and its tasks that never started are taken
+ * out; then, per pool, one WARN line names the pool, the counts and the unstarted tasks, and a
+ * {@link PoolTasksAbandonedEvent} hands them to the application. Interrupted tasks then get at most
+ * {@link #INTERRUPT_GRACE} to end (their {@code finally} blocks); a pool whose tasks ignore the interrupt is named in
+ * one more WARN line and left to them.
+ *
+ * <p><b>Stop and start (pause and resume, as for checkpoint and restore).</b> {@code stop()} outside a close does the
+ * same for the pools, which {@code start()} then reopens with {@code reboot()}. The scheduler cannot be reopened, so
+ * it is paused instead ({@link SchedulerPause}): jobs that fall due wait until {@code start()} (repeats of a
+ * repeating job are skipped); running jobs get the same deadline and are interrupted at it. A pool the application released itself is left alone, also by
+ * {@code start()}. A context closed while stopped closes what is still open (the scheduler, pools created since).
  *
  * <p>The phase, {@link #PHASE}, is below those of Spring Boot's web server (graceful shutdown at
  * {@code DEFAULT_PHASE - 1024}, server stop at {@code DEFAULT_PHASE - 2048}); lifecycles stop from the highest phase
  * down, so requests in flight, which may still submit tasks, are drained by the web server before any pool stops
  * accepting.
  *
- * <p>Since the scheduler and the pools stop accepting together, a scheduler job that runs during the shutdown and
- * submits to a poolkit pool gets {@code PoolClosedException}.
- *
  * <p>Implementation overview: {@link #manage} may be called from any thread (lazy beans are created late), so the
- * list is guarded by {@code this}; {@link #stop()} takes a snapshot under the lock and stops outside it, so a slow
- * pool never blocks registration. {@code running} is volatile: {@link #isRunning()} is a racy read, harmless because
- * the lifecycle processor calls start and stop from one thread.
+ * list is guarded by {@code this}; stopping takes a snapshot under the lock and works outside it, so a slow pool never
+ * blocks registration. The lifecycle processor calls start, stop and the close event from one thread, so the other
+ * fields are only volatile for the racy {@link #isRunning()} reads of other threads. A close is told from a plain stop
+ * by the {@link ContextClosedEvent} of this lifecycle's own context, which Spring publishes before it stops the
+ * lifecycles.
  */
-public class PoolkitLifecycle implements SmartLifecycle {
+public class PoolkitLifecycle implements SmartLifecycle, ApplicationContextAware, ApplicationListener<ContextClosedEvent> {
 
     /** The phase of this lifecycle: stopped after the web server has drained its requests and stopped. */
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
 
+    /** How long interrupted tasks may take to end after the deadline before they are left running. */
+    public static final Duration INTERRUPT_GRACE = Duration.ofSeconds(1);
+
+    /** At most this many unstarted tasks are named in a pool's log line; the event carries all of them. */
+    static final int TASKS_LOGGED = 20;
+
+    /** At most this many characters of one task's {@code toString()} are logged. */
+    private static final int TASK_CHARS = 200;
+
     private static final Log logger = LogFactory.getLog(PoolkitLifecycle.class);
 
+    private final Duration defaultDeadline;
     private final List<Managed> managed = new ArrayList<>();
+    private final List<Managed> reopen = new ArrayList<>();
+    private ApplicationContext context;
     private volatile boolean running;
+    private volatile boolean closing;
 
-    /** Creates a lifecycle that manages nothing yet. */
+    /** Creates a lifecycle that manages nothing yet, whose deadline is 30 s unless a shutdown timeout is set. */
     public PoolkitLifecycle() {
+        this(Duration.ofSeconds(30));
     }
 
     /**
-     * Stops {@code pool} on {@link #stop()}; its tasks may take up to {@code timeout}.
+     * @param defaultDeadline the deadline when no managed pool or scheduler has a {@code shutdown-timeout} set:
+     *                        {@code spring.lifecycle.timeout-per-shutdown-phase}
+     */
+    public PoolkitLifecycle(Duration defaultDeadline) {
+        this.defaultDeadline = Objects.requireNonNull(defaultDeadline, "defaultDeadline");
+    }
+
+    /**
+     * Stops {@code pool} on close and {@code stop()}, reopens it on {@code start()}.
      *
-     * @param name    the bean name, for logs
+     * @param name    the bean name, for logs and events
      * @param pool    the pool
-     * @param timeout how long its tasks may take to finish; the longest of all timeouts bounds the whole shutdown
+     * @param timeout its {@code shutdown-timeout}, or {@code null} when not set
      */
     public void manage(String name, WorkerPool pool, Duration timeout) {
-        add(new Managed("Pool", name, pool, timeout,
-                () -> pool.running() + " workers still running, " + pool.waiting() + " tasks waiting"));
+        add(new Managed("Pool", name, pool, timeout, null));
     }
 
     /**
-     * Stops {@code scheduler} on {@link #stop()}; its jobs may take up to {@code timeout}.
+     * Stops {@code scheduler} on close; pauses it on {@code stop()} and resumes it on {@code start()} when
+     * {@code pause} gates its jobs (the scheduler's task decorator applies it), else leaves it running then.
      *
-     * @param name      the bean name, for logs
+     * @param name      the bean name, for logs and events
      * @param scheduler the scheduler
-     * @param timeout   how long its due and running jobs may take; the longest of all timeouts bounds the shutdown
+     * @param timeout   its {@code shutdown-timeout}, or {@code null} when not set
+     * @param pause     the gate of its jobs, or {@code null}
      */
-    public void manage(String name, DelayScheduler scheduler, Duration timeout) {
-        add(new Managed("Scheduler", name, scheduler, timeout,
-                () -> scheduler.pending() + " one-shot jobs still pending, " + scheduler.stats().busy()
-                        + " jobs running, " + scheduler.stats().queued() + " due jobs queued"));
+    void manage(String name, DelayScheduler scheduler, Duration timeout, SchedulerPause pause) {
+        add(new Managed("Scheduler", name, scheduler, timeout, pause));
     }
 
     private synchronized void add(Managed entry) {
         managed.add(entry);
     }
 
+    private synchronized List<Managed> snapshot() {
+        return new ArrayList<>(managed);
+    }
+
     @Override
-    public void start() {
-        running = true;
+    public void setApplicationContext(ApplicationContext context) throws BeansException {
+        this.context = context;
     }
 
     /**
-     * Stops every managed pool and scheduler from accepting tasks, then waits for all of them until the longest
-     * timeout has elapsed from the start of the call, and logs what is left of each that has not finished. An
-     * interrupt ends the waiting early (everything is still stopped) and is kept.
+     * The deadline of a stop, from its start: the longest {@code shutdown-timeout} set on any pool or scheduler this
+     * lifecycle manages; when none is set, the default deadline given at construction.
+     *
+     * @return the deadline
+     */
+    public Duration deadline() {
+        return snapshot().stream().map(Managed::timeout).filter(Objects::nonNull).max(Comparator.naturalOrder())
+                .orElse(defaultDeadline);
+    }
+
+    /** Reopens what the last {@code stop()} closed or paused. */
+    @Override
+    public void start() {
+        List<Managed> toReopen;
+        synchronized (this) {
+            toReopen = new ArrayList<>(reopen);
+            reopen.clear();
+        }
+        for (Managed entry : toReopen) {
+            if (entry.pause != null) {
+                entry.pause.resume();
+            }
+            else {
+                ((WorkerPool) entry.target).reboot();
+            }
+        }
+        running = true;
+    }
+
+    /** Marks a close of this lifecycle's own context; when it comes while stopped, closes what is still open. */
+    @Override
+    public void onApplicationEvent(ContextClosedEvent event) {
+        if (context != null && event.getApplicationContext() != context) {
+            return;
+        }
+        closing = true;
+        if (!running) {
+            List<Managed> paused;
+            synchronized (this) {
+                paused = new ArrayList<>(reopen);
+                reopen.clear();
+            }
+            // A paused scheduler is shut down first, then let go, so that its held jobs meet the same rules as on a
+            // close while running.
+            List<Managed> open = snapshot().stream().filter(entry -> !entry.target.isShutdown()).toList();
+            open.forEach(entry -> entry.target.shutdown());
+            paused.stream().filter(entry -> entry.pause != null).forEach(entry -> entry.pause.resume());
+            drain(open, true);
+        }
+    }
+
+    /**
+     * On a close: stops every managed pool and scheduler from accepting tasks, waits for all of them until the
+     * deadline, then stops what is left as the class description says. Outside a close, the same for the pools,
+     * while the scheduler is paused. An interrupt of the calling thread counts as the deadline (the status is kept).
      */
     @Override
     public void stop() {
         running = false;
-        List<Managed> snapshot;
-        synchronized (this) {
-            snapshot = new ArrayList<>(managed);
+        boolean close = closing;
+        // Invariant: every target stops accepting (or is paused) before any waiting starts, so no pool keeps taking
+        // work while another drains.
+        List<Managed> stopping = snapshot().stream()
+                .filter(entry -> !entry.target.isShutdown() && (close || entry.reopens())).toList();
+        for (Managed entry : stopping) {
+            if (!close && entry.pause != null) {
+                entry.pause.pause();
+            }
+            else {
+                entry.target.shutdown();
+            }
         }
-        // Invariant: every target stops accepting before any waiting starts, so no pool keeps taking work while
-        // another drains.
-        List<Managed> stopped = snapshot.stream().filter(entry -> !entry.target.isShutdown()).toList();
-        stopped.forEach(entry -> entry.target.shutdown());
-        Duration longest = stopped.stream().map(Managed::timeout).max(Comparator.naturalOrder())
-                .orElse(Duration.ZERO);
-        long deadline = System.nanoTime() + longest.toNanos();
-        for (Managed entry : stopped) {
-            if (!awaitUntil(entry.target, deadline)) {
-                logger.warn(entry.kind + " '" + entry.name + "' did not finish within the shutdown deadline of "
-                        + longest + ": " + entry.leftover.get() + "; they finish in the background");
+        if (!close) {
+            synchronized (this) {
+                reopen.addAll(stopping);
+            }
+        }
+        drain(stopping, close);
+    }
+
+    /** Waits for {@code targets} until the deadline, then interrupts, reports and hands over what is left. */
+    private void drain(List<Managed> targets, boolean close) {
+        Duration deadline = deadline();
+        long end = System.nanoTime() + nanos(deadline);
+        List<Managed> late = targets.stream().filter(entry -> !entry.awaitUntil(end, close)).toList();
+        List<Abandoned> abandoned = late.stream().map(entry -> entry.abandon(close)).toList();
+        abandoned.forEach(left -> report(left, deadline));
+        long graceEnd = System.nanoTime() + nanos(INTERRUPT_GRACE);
+        for (Abandoned left : abandoned) {
+            if (!left.entry.awaitUntil(graceEnd, close)) {
+                logger.warn(left.entry.kind + " '" + left.entry.name + "': " + left.entry.busy(close)
+                        + " interrupted tasks still running " + format(INTERRUPT_GRACE)
+                        + " after the interrupt; they ignore it and are left running");
             }
         }
     }
 
-    /** @return whether {@code target} terminated by {@code deadline} ({@link System#nanoTime()}) */
-    private static boolean awaitUntil(ExecutorService target, long deadline) {
+    private void report(Abandoned left, Duration deadline) {
+        Managed entry = left.entry;
+        logger.warn(entry.kind + " '" + entry.name + "' did not finish within the shutdown deadline of "
+                + format(deadline) + ": interrupted " + left.interrupted + " running tasks, "
+                + left.unstarted.size() + " tasks never started" + describe(left.unstarted));
+        if (context == null) {
+            return;
+        }
         try {
-            return !Thread.currentThread().isInterrupted()
-                    && target.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            context.publishEvent(new PoolTasksAbandonedEvent(entry.target, entry.name, left.unstarted,
+                    left.interrupted, deadline));
         }
-        catch (InterruptedException ex) {
-            Thread.currentThread().interrupt();
-            return false;
+        catch (RuntimeException ex) {
+            logger.warn("A listener of PoolTasksAbandonedEvent failed for " + entry.kind.toLowerCase() + " '"
+                    + entry.name + "'; the other pools are still stopped", ex);
         }
+    }
+
+    /** @return {@code duration} in Spring Boot's simple style, in the largest unit that shows it whole: 2s, 300ms */
+    static String format(Duration duration) {
+        if (duration.getNano() == 0) {
+            long seconds = duration.getSeconds();
+            for (ChronoUnit unit : new ChronoUnit[] { ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES }) {
+                if (seconds != 0 && seconds % unit.getDuration().getSeconds() == 0) {
+                    return DurationStyle.SIMPLE.print(duration, unit);
+                }
+            }
+            return DurationStyle.SIMPLE.print(duration, ChronoUnit.SECONDS);
+        }
+        ChronoUnit unit = (duration.getNano() % 1_000_000 == 0) ? ChronoUnit.MILLIS
+                : (duration.getNano() % 1_000 == 0) ? ChronoUnit.MICROS : ChronoUnit.NANOS;
+        return DurationStyle.SIMPLE.print(duration, unit);
+    }
+
+    /** @return {@code duration} in nanoseconds, at most about 146 years, so that adding it to a nanoTime never wraps */
+    private static long nanos(Duration duration) {
+        return (duration.getSeconds() >= Long.MAX_VALUE / 2 / 1_000_000_000L) ? Long.MAX_VALUE / 2
+                : duration.toNanos();
+    }
+
+    /** @return the tasks as {@code ": [a, b] and n more"}, each {@code toString()} guarded and shortened */
+    private static String describe(List<Runnable> tasks) {
+        if (tasks.isEmpty()) {
+            return "";
+        }
+        StringBuilder text = new StringBuilder(": [");
+        int shown = Math.min(tasks.size(), TASKS_LOGGED);
+        for (int i = 0; i < shown; i++) {
+            text.append((i > 0) ? ", " : "").append(describe(tasks.get(i)));
+        }
+        text.append(']');
+        if (tasks.size() > shown) {
+            text.append(" and ").append(tasks.size() - shown).append(" more");
+        }
+        return text.toString();
+    }
+
+    private static String describe(Runnable task) {
+        String text;
+        try {
+            text = String.valueOf(task);
+        }
+        catch (RuntimeException | LinkageError ex) {
+            text = task.getClass().getName() + "@" + Integer.toHexString(System.identityHashCode(task)) + " (toString "
+                    + "threw " + ex.getClass().getSimpleName() + ")";
+        }
+        return (text.length() > TASK_CHARS) ? text.substring(0, TASK_CHARS) + "..." : text;
     }
 
     @Override
@@ -134,8 +304,52 @@ public class PoolkitLifecycle implements SmartLifecycle {
         return PHASE;
     }
 
-    /** A pool or scheduler with its bean name, its timeout and a description of what is left of its work. */
-    private record Managed(String kind, String name, ExecutorService target, Duration timeout,
-            Supplier<String> leftover) {
+    /** What a pool or scheduler left at the deadline. */
+    private record Abandoned(Managed entry, List<Runnable> unstarted, int interrupted) {
+    }
+
+    /**
+     * A pool or scheduler with its bean name and its {@code shutdown-timeout} ({@code null}: not set); {@code pause}
+     * is set for a scheduler whose jobs it gates.
+     */
+    private record Managed(String kind, String name, ExecutorService target, Duration timeout, SchedulerPause pause) {
+
+        /** @return whether {@code start()} can bring it back after a {@code stop()}: a pool, or a gated scheduler */
+        boolean reopens() {
+            return target instanceof WorkerPool || pause != null;
+        }
+
+        /** @return whether the target finished by {@code end} ({@link System#nanoTime()}): terminated, or idle */
+        boolean awaitUntil(long end, boolean close) {
+            if (!close && pause != null) {
+                return pause.awaitIdle(end);
+            }
+            try {
+                return !Thread.currentThread().isInterrupted()
+                        && target.awaitTermination(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+
+        /** @return the tasks running now */
+        int busy(boolean close) {
+            if (!close && pause != null) {
+                return pause.running();
+            }
+            return (target instanceof WorkerPool pool) ? pool.stats().busy()
+                    : ((DelayScheduler) target).stats().busy();
+        }
+
+        /** Interrupts the running tasks and takes out the unstarted ones (a paused scheduler keeps those). */
+        Abandoned abandon(boolean close) {
+            if (!close && pause != null) {
+                return new Abandoned(this, List.of(), pause.interruptRunning());
+            }
+            int busy = busy(close);
+            return new Abandoned(this, target.shutdownNow().stream().map(DecoratedTask::unwrap).toList(), busy);
+        }
     }
 }

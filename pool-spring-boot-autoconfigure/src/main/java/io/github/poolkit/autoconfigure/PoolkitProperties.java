@@ -117,8 +117,11 @@ public class PoolkitProperties {
         private Boolean virtualThreads;
 
         /**
-         * How long to wait on context close for running and queued tasks to finish. All pools and the scheduler
-         * drain together, so the longest timeout configured bounds the whole shutdown. Default: 30s.
+         * How long running and queued tasks may take to finish on context close (and on a context stop). All pools and
+         * the scheduler drain together against one deadline: the longest shutdown-timeout that is set (named pools
+         * inherit this one); with none set anywhere, spring.lifecycle.timeout-per-shutdown-phase (30s by default).
+         * At the deadline running tasks are interrupted, and tasks that never started are logged and handed to the
+         * application in a PoolTasksAbandonedEvent.
          */
         private Duration shutdownTimeout;
 
@@ -428,8 +431,14 @@ public class PoolkitProperties {
         /** Workers that run due jobs; must be positive. */
         private int workers = 4;
 
-        /** How long to wait on context close for due and running jobs to finish. */
-        private Duration shutdownTimeout = Duration.ofSeconds(30);
+        /**
+         * How long due, running and still-pending one-shot jobs may take on context close (running jobs also on a
+         * context stop, which pauses the scheduler). The scheduler and all pools share one deadline: the longest
+         * shutdown-timeout that is set; with none set anywhere, spring.lifecycle.timeout-per-shutdown-phase (30s by
+         * default). At the deadline running jobs are interrupted, and jobs that never ran are logged and handed to
+         * the application in a PoolTasksAbandonedEvent.
+         */
+        private Duration shutdownTimeout;
 
         /** Creates the scheduler's settings, every key at its default. */
         public Scheduler() {
@@ -463,7 +472,7 @@ public class PoolkitProperties {
             this.workers = workers;
         }
 
-        /** {@return how long to wait for jobs on context close} */
+        /** {@return the shutdown timeout, or {@code null} when unset} */
         public Duration getShutdownTimeout() {
             return shutdownTimeout;
         }

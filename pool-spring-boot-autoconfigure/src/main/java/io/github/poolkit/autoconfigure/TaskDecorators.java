@@ -16,7 +16,8 @@ import org.springframework.util.ClassUtils;
  * {@code @Order} order, each decorating what the one before returned (a {@link CompositeTaskDecorator}); with none, Spring's
  * {@link ContextPropagatingTaskDecorator} when {@code spring.task.execution.propagate-context} is {@code true} and
  * Micrometer's context-propagation library is present (Spring Boot itself registers that decorator as a bean then,
- * which the first rule finds), else no decorator.
+ * which the first rule finds), else no decorator. A decorated task is a {@link DecoratedTask}, which still shows and
+ * gives back the task that was submitted.
  */
 final class TaskDecorators {
 
@@ -49,6 +50,6 @@ final class TaskDecorators {
         else {
             return null;
         }
-        return decorator::decorate;
+        return task -> new DecoratedTask(task, decorator.decorate(task));
     }
 }

@@ -25,7 +25,7 @@ class ConfigurationMetadataTests {
                 Map.entry("poolkit.pool.nonblocking", false), Map.entry("poolkit.pool.max-blocking-tasks", 0),
                 Map.entry("poolkit.pool.pre-alloc", false), Map.entry("poolkit.pool.disable-purge", false),
                 Map.entry("poolkit.pool.queue-capacity", 0),
-                Map.entry("poolkit.pool.shutdown-timeout", "30s"), Map.entry("poolkit.semaphore.enabled", true),
+                Map.entry("poolkit.semaphore.enabled", true),
                 Map.entry("poolkit.semaphore.size", 64), Map.entry("poolkit.scheduler.enabled", true),
                 Map.entry("poolkit.scheduler.workers", 4));
         expectedDefaults.forEach((key, value) -> {
@@ -41,6 +41,12 @@ class ConfigurationMetadataTests {
                 .containsEntry("type", "java.time.Duration");
         assertThat((String) properties.get("poolkit.pool.max-wait").get("description")).contains("without limit");
         assertThat(properties.get("poolkit.pool.expiry").get("type")).isEqualTo("java.time.Duration");
+        for (String key : new String[] { "poolkit.pool.shutdown-timeout", "poolkit.scheduler.shutdown-timeout" }) {
+            // Unset unless the user sets it: the deadline is then spring.lifecycle.timeout-per-shutdown-phase.
+            assertThat(properties.get(key)).as(key).doesNotContainKey("defaultValue");
+            assertThat((String) properties.get(key).get("description")).as(key)
+                    .contains("spring.lifecycle.timeout-per-shutdown-phase").contains("interrupted");
+        }
     }
 
     @Test

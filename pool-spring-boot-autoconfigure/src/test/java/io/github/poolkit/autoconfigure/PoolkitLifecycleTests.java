@@ -23,8 +23,8 @@ import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 
 /**
- * Context close: every pool stops accepting at once, all drain together within one deadline (the longest shutdown
- * timeout), and what did not finish is reported per pool.
+ * Context close: every pool stops accepting at once, all drain together within one deadline, and what did not finish
+ * is reported per pool ({@link ShutdownDeadlineTests} has the deadline's rule and what happens at it).
  */
 @Timeout(30)
 class PoolkitLifecycleTests {
@@ -62,31 +62,6 @@ class PoolkitLifecycleTests {
 
     @Test
     @ExtendWith(OutputCaptureExtension.class)
-    void closeGivesUpAfterTheShutdownTimeoutAndSaysWhatIsLeft(CapturedOutput output) {
-        runner.withPropertyValues("poolkit.pool.shutdown-timeout=100ms", "poolkit.pools.reports.capacity=2")
-                .run(context -> {
-                    WorkerPool reports = context.getBean("reports", WorkerPool.class);
-                    CountDownLatch started = new CountDownLatch(1);
-                    CountDownLatch release = new CountDownLatch(1);
-                    CountDownLatch finished = new CountDownLatch(1);
-                    reports.execute(() -> {
-                        started.countDown();
-                        waitFor(release);
-                        finished.countDown();
-                    });
-                    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
-                    context.close();
-                    assertThat(output).contains("Pool 'reports' did not finish within the shutdown deadline of PT0.1S:"
-                            + " 1 workers still running, 0 tasks waiting");
-                    assertThat(output).doesNotContain("Pool 'workerPool' did not finish");
-                    assertThat(reports.isClosed()).isTrue();
-                    release.countDown();
-                    assertThat(finished.await(10, TimeUnit.SECONDS)).isTrue();
-                });
-    }
-
-    @Test
-    @ExtendWith(OutputCaptureExtension.class)
     void slowPoolsDrainTogetherWithinOneDeadlineNotOneEach(CapturedOutput output) {
         String[] names = { "a", "b", "c", "d" };
         runner.withPropertyValues("poolkit.pool.shutdown-timeout=1s", "poolkit.pools.a.capacity=1",
@@ -105,7 +80,7 @@ class PoolkitLifecycleTests {
                     context.close();
                     Duration took = Duration.ofNanos(System.nanoTime() - start);
                     release.countDown();
-                    // One deadline of 1s for all four, not 4 x 1s one after another.
+                    // One deadline of 1s for all four, not 4 x 1s one after another (the tasks end when interrupted).
                     assertThat(took).isBetween(Duration.ofMillis(900), Duration.ofMillis(2500));
                     for (String name : names) {
                         assertThat(output).contains("Pool '" + name + "' did not finish within the shutdown deadline");

@@ -1,0 +1,190 @@
+package io.github.poolkit.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import io.github.poolkit.DelayScheduler;
+import io.github.poolkit.PoolClosedException;
+import io.github.poolkit.WorkerPool;
+import io.github.poolkit.autoconfigure.ShutdownDeadlineTests.Blocker;
+
+/**
+ * The context's {@code stop()} and {@code start()}, and its {@code pause()} and {@code restart()} (used around a
+ * checkpoint and its restore): pools
+ * are stopped as on close and reopened, the scheduler is paused (jobs that fall due wait) and resumed, and a close
+ * while stopped still shuts everything down.
+ */
+@Timeout(30)
+class StopStartTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class))
+            .withPropertyValues("poolkit.semaphore.enabled=false", "poolkit.pools.reports.capacity=2");
+
+    @Test
+    void stopThenStartBringsEveryPoolAndTheSchedulerBack() {
+        runner.run(context -> {
+            WorkerPool primary = context.getBean("workerPool", WorkerPool.class);
+            WorkerPool reports = context.getBean("reports", WorkerPool.class);
+            DelayScheduler scheduler = context.getBean(DelayScheduler.class);
+            AtomicInteger beats = new AtomicInteger();
+            ScheduledFuture<?> heartbeat = scheduler.scheduleRepeating(beats::incrementAndGet, Duration.ofMillis(20));
+            await().atMost(10, TimeUnit.SECONDS).until(() -> beats.get() >= 2);
+
+            context.stop();
+
+            assertThat(primary.isClosed()).isTrue();
+            assertThat(reports.isClosed()).isTrue();
+            assertThatExceptionOfType(PoolClosedException.class).isThrownBy(() -> primary.execute(() -> {
+            }));
+            // The scheduler is paused, not shut down: it takes jobs, and holds them, and the periodic one, until start.
+            assertThat(scheduler.isShutdown()).isFalse();
+            CountDownLatch due = new CountDownLatch(1);
+            scheduler.execute(due::countDown);
+            int beatsWhenStopped = beats.get();
+            await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                    .until(() -> due.getCount() == 1 && beats.get() == beatsWhenStopped);
+
+            context.start();
+
+            assertThat(due.await(10, TimeUnit.SECONDS)).as("held job ran after start").isTrue();
+            await().atMost(10, TimeUnit.SECONDS).until(() -> beats.get() >= beatsWhenStopped + 2);
+            assertThat(heartbeat.isCancelled()).isFalse();
+            for (WorkerPool pool : new WorkerPool[] { primary, reports }) {
+                assertThat(pool.isClosed()).isFalse();
+                CountDownLatch ran = new CountDownLatch(1);
+                pool.execute(ran::countDown);
+                assertThat(ran.await(10, TimeUnit.SECONDS)).as(pool.name()).isTrue();
+            }
+        });
+    }
+
+    @RepeatedTest(3)
+    @ExtendWith(OutputCaptureExtension.class)
+    void stopInterruptsWhatOutlivesTheDeadlineAndStartStillBringsThemBack(CapturedOutput output) {
+        runner.withPropertyValues("poolkit.pool.shutdown-timeout=300ms").run(context -> {
+            WorkerPool primary = context.getBean("workerPool", WorkerPool.class);
+            DelayScheduler scheduler = context.getBean(DelayScheduler.class);
+            Blocker task = new Blocker(1);
+            Blocker job = new Blocker(1);
+            primary.execute(task);
+            scheduler.execute(job);
+            task.awaitStarted();
+            job.awaitStarted();
+
+            context.stop();
+
+            task.awaitCleanedUp();
+            job.awaitCleanedUp();
+            assertThat(task.interrupted).hasValue(1);
+            assertThat(job.interrupted).hasValue(1);
+            assertThat(output).contains("Pool 'workerPool' did not finish within the shutdown deadline of 300ms:"
+                    + " interrupted 1 running tasks, 0 tasks never started")
+                    .contains("Scheduler 'delayScheduler' did not finish within the shutdown deadline of 300ms:"
+                            + " interrupted 1 running tasks, 0 tasks never started");
+
+            context.start();
+
+            CountDownLatch ran = new CountDownLatch(2);
+            primary.execute(ran::countDown);
+            scheduler.execute(ran::countDown);
+            assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        });
+    }
+
+    @Test
+    void aRepeatingJobDoesNotCatchUpTheRunsItMissedWhileStopped() {
+        runner.run(context -> {
+            DelayScheduler scheduler = context.getBean(DelayScheduler.class);
+            AtomicInteger beats = new AtomicInteger();
+            scheduler.scheduleRepeating(beats::incrementAndGet, Duration.ofMillis(100));
+            await().atMost(10, TimeUnit.SECONDS).until(() -> beats.get() >= 1);
+            context.stop();
+            int before = beats.get();
+            // About twelve periods pass while stopped; none runs.
+            await().during(Duration.ofMillis(1200)).atMost(Duration.ofSeconds(5)).until(() -> beats.get() == before);
+            context.start();
+            await().atMost(10, TimeUnit.SECONDS).until(() -> beats.get() > before);
+            // A catch-up would run the missed periods at once; the schedule goes on at one run per 100 ms instead.
+            assertThat(beats.get()).isLessThanOrEqualTo(before + 4);
+        });
+    }
+
+    @Test
+    void aPoolTheApplicationReleasedStaysReleasedAfterStart() {
+        runner.run(context -> {
+            WorkerPool reports = context.getBean("reports", WorkerPool.class);
+            reports.release();
+            context.stop();
+            context.start();
+            assertThat(reports.isClosed()).isTrue();
+            assertThat(context.getBean("workerPool", WorkerPool.class).isClosed()).isFalse();
+        });
+    }
+
+    @Test
+    void closingAStoppedContextShutsTheSchedulerDownAndRunsItsHeldOneShotJobs() {
+        runner.run(context -> {
+            DelayScheduler scheduler = context.getBean(DelayScheduler.class);
+            WorkerPool primary = context.getBean("workerPool", WorkerPool.class);
+            context.stop();
+            CountDownLatch held = new CountDownLatch(1);
+            scheduler.execute(held::countDown);
+
+            context.close();
+
+            assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(scheduler.isShutdown()).isTrue();
+            assertThat(scheduler.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(primary.isTerminated()).isTrue();
+        });
+    }
+
+    @Test
+    void pauseThenRestartAlsoBringsThemBack() {
+        runner.run(context -> {
+            WorkerPool primary = context.getBean("workerPool", WorkerPool.class);
+            DelayScheduler scheduler = context.getBean(DelayScheduler.class);
+            context.pause();
+            assertThat(primary.isClosed()).isTrue();
+            CountDownLatch ran = new CountDownLatch(2);
+            scheduler.execute(ran::countDown);
+            context.restart();
+            primary.execute(ran::countDown);
+            assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        });
+    }
+
+    @Test
+    void stopAndStartMoreThanOnce() {
+        runner.run(context -> {
+            WorkerPool primary = context.getBean("workerPool", WorkerPool.class);
+            DelayScheduler scheduler = context.getBean(DelayScheduler.class);
+            for (int round = 0; round < 3; round++) {
+                context.stop();
+                assertThat(primary.isClosed()).isTrue();
+                context.start();
+                CountDownLatch ran = new CountDownLatch(2);
+                primary.execute(ran::countDown);
+                scheduler.execute(ran::countDown);
+                assertThat(ran.await(10, TimeUnit.SECONDS)).as("round " + round).isTrue();
+            }
+        });
+    }
+}
