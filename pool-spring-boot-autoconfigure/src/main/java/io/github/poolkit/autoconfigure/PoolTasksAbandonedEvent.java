@@ -25,12 +25,18 @@ import org.springframework.context.ApplicationEvent;
  */
 public class PoolTasksAbandonedEvent extends ApplicationEvent {
 
+    /** The bean name of the pool or scheduler. */
     private final String poolName;
-    private final List<Runnable> unstartedTasks;
+    /** The tasks accepted but never started (not serialized: tasks need not be serializable). */
+    private final transient List<Runnable> unstartedTasks;
+    /** How many running tasks were interrupted. */
     private final int interruptedTasks;
+    /** The shutdown deadline that passed. */
     private final Duration deadline;
 
     /**
+     * Creates the event for one pool or scheduler that did not finish in time.
+     *
      * @param pool             the pool or scheduler, the event's source
      * @param poolName         its bean name
      * @param unstartedTasks   the tasks that never started, those its {@code shutdownNow()} took out
@@ -46,22 +52,22 @@ public class PoolTasksAbandonedEvent extends ApplicationEvent {
         this.deadline = Objects.requireNonNull(deadline, "deadline");
     }
 
-    /** @return the bean name of the pool or scheduler */
+    /** {@return the bean name of the pool or scheduler} */
     public String getPoolName() {
         return poolName;
     }
 
-    /** @return the tasks that were accepted but never started, in the order the pool would have run them */
+    /** {@return the tasks that were accepted but never started, in the order the pool would have run them} */
     public List<Runnable> getUnstartedTasks() {
         return unstartedTasks;
     }
 
-    /** @return how many tasks were running at the deadline and were interrupted */
+    /** {@return how many tasks were running at the deadline and were interrupted} */
     public int getInterruptedTasks() {
         return interruptedTasks;
     }
 
-    /** @return the shutdown deadline that passed */
+    /** {@return the shutdown deadline that passed} */
     public Duration getDeadline() {
         return deadline;
     }

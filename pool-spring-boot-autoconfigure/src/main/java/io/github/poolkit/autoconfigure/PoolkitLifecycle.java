@@ -83,6 +83,8 @@ public class PoolkitLifecycle implements SmartLifecycle, ApplicationContextAware
     }
 
     /**
+     * Creates a lifecycle that manages nothing yet, with the given deadline for when none is configured.
+     *
      * @param defaultDeadline the deadline when no managed pool or scheduler has a {@code shutdown-timeout} set:
      *                        {@code spring.lifecycle.timeout-per-shutdown-phase}
      */
