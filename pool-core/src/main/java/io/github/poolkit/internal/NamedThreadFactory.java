@@ -7,21 +7,15 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class NamedThreadFactory implements ThreadFactory {
 
     /** What kind of thread to make. */
-    private enum Kind { PLATFORM, DAEMON, VIRTUAL }
+    private enum Kind { PLATFORM, DAEMON }
 
     private final String prefix;
     private final Kind kind;
     private final AtomicInteger next = new AtomicInteger(1);
-    /**
-     * Virtual threads only: the JDK's factory, which names them the same way. An unpooled pool makes one thread per
-     * task, and a builder per thread ({@code Thread.ofVirtual().name(..)}) was an allocation per task of its own.
-     */
-    private final ThreadFactory virtual;
 
     private NamedThreadFactory(String name, Kind kind) {
         this.prefix = name + "-";
         this.kind = kind;
-        this.virtual = kind == Kind.VIRTUAL ? Thread.ofVirtual().name(prefix, 1).factory() : null;
     }
 
     /** @return a factory of non-daemon platform threads named {@code <name>-<n>} (a pool's default workers) */
@@ -34,16 +28,8 @@ public final class NamedThreadFactory implements ThreadFactory {
         return new NamedThreadFactory(name, Kind.DAEMON);
     }
 
-    /** @return a factory of virtual threads named {@code <name>-<n>} (a pool with unpooled virtual threads) */
-    public static NamedThreadFactory virtual(String name) {
-        return new NamedThreadFactory(name, Kind.VIRTUAL);
-    }
-
     @Override
     public Thread newThread(Runnable r) {
-        if (virtual != null) {
-            return virtual.newThread(r);
-        }
         Thread t = new Thread(r, prefix + next.getAndIncrement());
         t.setDaemon(kind == Kind.DAEMON);
         return t;

@@ -32,7 +32,8 @@ import static org.awaitility.Awaitility.await;
  *
  * <p>The run is cut into rounds of about {@link #ROUND} each. A round creates a pool with a random capacity and a
  * mode taken in turn (blocking without a queue, nonblocking, bounded queue with {@code maxBlockingTasks}, unbounded
- * queue, virtual-thread workers), all with a short expiry so that the purger retires idle workers meanwhile, and then runs
+ * queue, virtual-thread workers through a {@code threadFactory}, and unpooled virtual threads ({@code virtualThreads}),
+ * without a queue and with one), all with a short expiry so that the purger retires idle workers meanwhile, and then runs
  * <ul>
  *   <li>{@value #SUBMITTERS} submitter threads that {@code execute} tasks as fast as they can: quick ones, ones that
  *       simulate a little work, ones that throw, ones that interrupt their own thread, and ones that sleep
@@ -58,8 +59,8 @@ class WorkerPoolSoakTest {
 
     private static final int SUBMITTERS = 4;
     /** The pool modes of {@link #mode}; round r uses mode {@code r % MODES} and ends with shutdownNow when
-     * {@code (r / MODES)} is even, so every ten rounds cover every combination. */
-    private static final int MODES = 5;
+     * {@code (r / MODES)} is even, so every fourteen rounds cover every combination. */
+    private static final int MODES = 7;
     private static final Duration ROUND = Duration.ofSeconds(2);
     private static final int MAX_CAPACITY = 12;
     /** Submitters pause while this many callers and tasks are waiting, so that a round drains in well under a second. */
@@ -135,7 +136,9 @@ class WorkerPoolSoakTest {
             case 1 -> b.nonblocking(true);
             case 2 -> b.queueCapacity(1 + rnd.nextInt(32)).maxBlockingTasks(1 + rnd.nextInt(3));
             case 3 -> b.queueCapacity(-1);
-            default -> b.threadFactory(Thread.ofVirtual().name(b.build().name() + "-", 1).factory());
+            case 4 -> b.threadFactory(Thread.ofVirtual().name(b.build().name() + "-", 1).factory());
+            case 5 -> b.virtualThreads(true);                        // unpooled: a fresh virtual thread per task
+            default -> b.virtualThreads(true).queueCapacity(1 + rnd.nextInt(32));
         };
     }
 

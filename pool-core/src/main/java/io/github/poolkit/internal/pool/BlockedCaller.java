@@ -1,24 +1,39 @@
 package io.github.poolkit.internal.pool;
 
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * A caller blocked in {@code execute}: its place in the {@link CallerLine}, with the task it brought. Every field is
- * guarded by the pool's lock, and {@link #wake} belongs to that lock.
+ * A caller blocked in {@code execute}: its place in the {@link CallerLine}, with the task it brought and its thread,
+ * which parks on its own permit. {@link #taken} is guarded by the pool's lock; {@link #woken} may be set without it.
  */
 final class BlockedCaller {
 
     /** The task the caller brought (as the pool carries it). */
     final Object task;
 
-    /** Signalled when the task was taken or the caller should retry. */
-    final Condition wake;
+    /** The caller's thread, unparked by {@link #wake}. */
+    final Thread thread;
 
-    /** Whether a worker has taken the task: the caller then returns, its task accepted. */
+    /** Whether a worker has taken the task: the caller then returns, its task accepted. Guarded by the lock. */
     boolean taken;
 
-    BlockedCaller(Object task, Condition wake) {
+    /**
+     * Whether the caller was woken since it last looked (cleared by the caller, under the lock, before it looks), so
+     * that many wakers unpark it once: a thread that frees room without the lock sets it after it frees the room, and
+     * the caller clears it before it looks for room (a Dekker pair: one of them sees the other).
+     */
+    volatile boolean woken;
+
+    BlockedCaller(Object task, Thread thread) {
         this.task = task;
-        this.wake = wake;
+        this.thread = thread;
+    }
+
+    /** Wakes the caller to look again (any thread, with or without the lock). */
+    void wake() {
+        if (!woken) {
+            woken = true;
+            LockSupport.unpark(thread);
+        }
     }
 }

@@ -2,6 +2,7 @@ package io.github.poolkit.internal.pool;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -10,12 +11,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>A finishing worker serves the head of the line directly ({@link #serveHead}): it takes the caller's task (to run
  * next, or into the queue slot it just freed), marks it taken and wakes the caller, which returns at once, its task
  * accepted. Other events that make room (a worker retiring, capacity growing, the pool closing) wake callers to retry
- * ({@link #wakeHead}, {@link #wakeAll}). A caller that gives up (interrupted, or its wait ran out) leaves the line
- * ({@link #leave}) unless its task was taken: both happen under the pool's lock, so a task is either taken (and
- * runs) or withdrawn with its caller (and is refused), never both and never neither.
+ * ({@link #wakeHead}, {@link #wakeAll}); only the head may take the room ({@link #isTurnOf}), and a head that leaves
+ * passes the wake-up on. A caller that gives up (interrupted, or its wait ran out) leaves the line ({@link #leave})
+ * unless its task was taken: both happen under the pool's lock, so a task is either taken (and runs) or withdrawn with
+ * its caller (and is refused), never both and never neither.
  *
- * <p>Every method is called with the pool's lock held; the conditions callers wait on belong to that lock. (The pool
- * mirrors {@link #size()} in a volatile field of its own for lock-free readers, beside its other hot counters.)
+ * <p>Waiting: a caller parks on its own permit with the lock released ({@link #await}), and is unparked by
+ * {@link BlockedCaller#wake}, which needs no lock, so that a worker that frees room without the lock can wake the head
+ * ({@link #wakeHeadWithoutLock}). Every other method is called with the pool's lock held. (The pool mirrors
+ * {@link #size()} in a volatile field of its own for lock-free readers, beside its other hot counters.)
  */
 final class CallerLine {
 
@@ -25,6 +29,8 @@ final class CallerLine {
     private final ReentrantLock lock;
     private final String poolName;
     private final ArrayDeque<BlockedCaller> callers = new ArrayDeque<>();
+    /** The caller first in line, for {@link #wakeHeadWithoutLock}; written under the lock after every change. */
+    private volatile BlockedCaller head;
 
     /**
      * @param lock     the pool's lock, which guards the line
@@ -45,28 +51,38 @@ final class CallerLine {
         return callers.isEmpty();
     }
 
+    /**
+     * @param me a caller in line, or null for a caller that has not joined it
+     * @return whether that caller may take room that frees up: it is first in line, or nobody is in line
+     */
+    boolean isTurnOf(BlockedCaller me) {
+        return me == null ? callers.isEmpty() : callers.peekFirst() == me;
+    }
+
     /** @return the task of the caller first in line, or null; it stays in line */
     Object headTask() {
-        BlockedCaller head = callers.peekFirst();
-        return head == null ? null : head.task;
+        BlockedCaller first = callers.peekFirst();
+        return first == null ? null : first.task;
     }
 
     /**
-     * Puts a caller at the end of the line.
+     * Puts the calling thread at the end of the line.
      *
      * @param task the task it brought
      * @return its place, for {@link #await} and {@link #leave}
      */
     BlockedCaller join(Object task) {
-        BlockedCaller me = new BlockedCaller(task, lock.newCondition());
+        BlockedCaller me = new BlockedCaller(task, Thread.currentThread());
         callers.addLast(me);
+        head = callers.peekFirst();
         return me;
     }
 
     /**
-     * Blocks a caller until its task is taken, it is woken to retry, or {@code deadline} passes. Interrupted before
-     * its task was taken, it leaves the line and gives up; interrupted after, it returns (its task is accepted).
-     * Either way its interrupt status is set.
+     * Blocks a caller, with the lock released, until it is woken (its task taken, or to retry) or {@code deadline}
+     * passes. Interrupted before its task was taken, it leaves the line and gives up; interrupted after, it returns
+     * (its task is accepted). Either way its interrupt status is set. The caller must have cleared
+     * {@link BlockedCaller#woken} under the lock before it last looked for room.
      *
      * @param me       the caller
      * @param deadline in {@link System#nanoTime()} terms, or {@link #NO_DEADLINE}
@@ -74,18 +90,23 @@ final class CallerLine {
      * @throws RejectedExecutionException if interrupted before its task was taken (it has left the line)
      */
     boolean await(BlockedCaller me, long deadline) {
+        long nanos = deadline == NO_DEADLINE ? 0 : deadline - System.nanoTime();
+        if (deadline != NO_DEADLINE && nanos <= 0) {
+            return me.taken;
+        }
+        lock.unlock();
         try {
-            if (deadline == NO_DEADLINE) {
-                me.wake.await();
-                return true;
+            if (!me.woken) {
+                if (deadline == NO_DEADLINE) {
+                    LockSupport.park(this);
+                } else {
+                    LockSupport.parkNanos(this, nanos);
+                }
             }
-            long nanos = deadline - System.nanoTime();
-            if (nanos <= 0) {
-                return me.taken;
-            }
-            me.wake.awaitNanos(nanos);
-            return true;
-        } catch (InterruptedException e) {
+        } finally {
+            lock.lock();
+        }
+        if (Thread.interrupted()) {
             Thread.currentThread().interrupt();
             if (me.taken) {
                 return true;
@@ -93,9 +114,10 @@ final class CallerLine {
             leave(me);
             RejectedExecutionException r = new RejectedExecutionException("interrupted while waiting for a worker of"
                     + " pool '" + poolName + "': the task was not accepted");
-            r.initCause(e);
+            r.initCause(new InterruptedException());
             throw r;
         }
+        return true;
     }
 
     /**
@@ -104,6 +126,7 @@ final class CallerLine {
      */
     void leave(BlockedCaller me) {
         if (!me.taken && callers.remove(me)) {
+            head = callers.peekFirst();
             wakeHead();
         }
     }
@@ -114,27 +137,40 @@ final class CallerLine {
      * @return the task, or null when nobody is in line
      */
     Object serveHead() {
-        BlockedCaller head = callers.pollFirst();
-        if (head == null) {
+        BlockedCaller first = callers.pollFirst();
+        if (first == null) {
             return null;
         }
-        head.taken = true;
-        head.wake.signal();
-        return head.task;
+        head = callers.peekFirst();
+        first.taken = true;
+        first.wake();
+        return first.task;
     }
 
     /** Wakes the caller first in line to retry. */
     void wakeHead() {
-        BlockedCaller head = callers.peekFirst();
-        if (head != null) {
-            head.wake.signal();
+        BlockedCaller first = callers.peekFirst();
+        if (first != null) {
+            first.wake();
+        }
+    }
+
+    /**
+     * Wakes the caller first in line to retry, without the lock: for a thread that freed room without it, after it
+     * did (see {@link BlockedCaller#woken}). A caller that has just left may get a stray unpark, which its next park
+     * absorbs.
+     */
+    void wakeHeadWithoutLock() {
+        BlockedCaller first = head;
+        if (first != null) {
+            first.wake();
         }
     }
 
     /** Wakes every caller in line to retry. */
     void wakeAll() {
         for (BlockedCaller c : callers) {
-            c.wake.signal();
+            c.wake();
         }
     }
 }

@@ -16,6 +16,7 @@ final class LiveWorkers implements WorkerSet {
 
     @Override
     public void add(Worker w) {
+        w.listed = true;
         w.nextLive = first;
         if (first != null) {
             first.previousLive = w;
@@ -31,6 +32,10 @@ final class LiveWorkers implements WorkerSet {
 
     @Override
     public void remove(Worker w) {
+        if (!w.listed) {
+            return; // never listed: an unpooled worker whose thread did not start
+        }
+        w.listed = false;
         retiredCompleted += w.completedCount();
         retiredFailed += w.failedCount();
         Worker before = w.previousLive;

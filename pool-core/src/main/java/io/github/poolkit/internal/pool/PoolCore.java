@@ -6,8 +6,6 @@ import io.github.poolkit.PoolClosedException;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
@@ -101,18 +99,11 @@ final class PoolCore {
 
     private volatile State state = State.OPEN;
     private volatile int capacity;
-    /** Written with atomic updates only ({@link #RUNNING}): unpooled workers reserve and retire without the lock. */
-    private volatile int running;
-
-    private static final VarHandle RUNNING;
-
-    static {
-        try {
-            RUNNING = MethodHandles.lookup().findVarHandle(PoolCore.class, "running", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    /**
+     * Workers counted (invariant 1). Atomic updates only, on a cache line of its own: unpooled workers reserve and
+     * retire without the lock, a task each, and must not invalidate the fields every caller reads.
+     */
+    private final PaddedCounter running = new PaddedCounter();
     /** {@code line.size()}, for lock-free readers: set under the lock after every change to the line. */
     private volatile int blocked;
 
@@ -159,9 +150,7 @@ final class PoolCore {
             retireUnpooled(null);
             return false;
         }
-        Worker w = new Worker(this, runner, task);
-        workers.add(w);
-        launch(w, Requester.CALLER);
+        launch(new Worker(this, runner, task), Requester.CALLER); // it lists itself ({@link #startUnpooled})
         return true;
     }
 
@@ -228,23 +217,27 @@ final class PoolCore {
         lock.lock();
         try {
             for (;;) {
-                if (me != null && me.taken) {
-                    return; // a finishing worker took the task (invariant 4)
+                if (me != null) {
+                    if (me.taken) {
+                        return; // a finishing worker took the task (invariant 4)
+                    }
+                    me.woken = false; // before looking: a wake-up from now on is not lost (BlockedCaller#woken)
                 }
                 if (state != State.OPEN) {
                     throw new PoolClosedException("pool '" + name + "' is closed: it takes no new tasks"
                             + " (reboot() reopens it)");
                 }
+                boolean myTurn = line.isTurnOf(me); // FIFO: nobody overtakes a caller in line
                 if (queue != null) {
                     // Behind queued tasks, or for an idle worker, or because no worker can start: the queue.
-                    if ((idle.size() > 0 || !queue.isEmpty() || !hasRoom()) && queue.offer(task) >= 0) {
+                    if (myTurn && (idle.size() > 0 || !queue.isEmpty() || !hasRoom()) && queue.offer(task) >= 0) {
                         appended = true;
                         break;
                     }
-                } else if ((toWake = idle.claim(task)) != null) {
+                } else if (myTurn && (toWake = idle.claim(task)) != null) {
                     break;
                 }
-                if (hasRoom()) {
+                if (myTurn && hasRoom()) {
                     toStart = reserveWorker(task);
                     break;
                 }
@@ -344,22 +337,24 @@ final class PoolCore {
     /** @return whether another worker may be reserved (racy without the lock) */
     boolean hasRoom() {
         int c = capacity;
-        return c < 0 || running < c;
+        return c < 0 || running.get() < c;
     }
 
     /** @return whether more workers are counted than the capacity allows (after a shrink; racy without the lock) */
     private boolean surplus() {
         int c = capacity;
-        return c > 0 && running > c;
+        return c > 0 && running.get() > c;
     }
 
     /** Counts a new worker that will start with {@code firstTask}, or with the queue's head when null. Lock held. */
     private Worker reserveWorker(Object firstTask) {
         if (!tryReserve()) {
-            throw new IllegalStateException("no room: " + running + " of " + capacity); // checked by the caller
+            throw new IllegalStateException("no room: " + running.get() + " of " + capacity); // checked by the caller
         }
         Worker w = new Worker(this, runner, firstTask);
-        workers.add(w);
+        if (threads.pooled()) {
+            workers.add(w); // an unpooled one lists itself as it starts ({@link #startUnpooled})
+        }
         return w;
     }
 
@@ -367,11 +362,11 @@ final class PoolCore {
     private boolean tryReserve() {
         for (;;) {
             int c = capacity;
-            int r = running;
+            int r = running.get();
             if (c >= 0 && r >= c) {
                 return false;
             }
-            if (RUNNING.compareAndSet(this, r, r + 1)) {
+            if (running.compareAndSet(r, r + 1)) {
                 return true;
             }
         }
@@ -529,13 +524,23 @@ final class PoolCore {
     }
 
     /**
+     * On an unpooled worker's own thread, first thing: lists it (for interrupts and counts) and names its thread
+     * {@code <name>-<n>}. Done here rather than by the caller that starts it, so that a caller submitting task after
+     * task pays for neither; a {@code shutdownNow} that ran before the listing is seen by {@link #beforeTask}.
+     */
+    void startUnpooled(Worker w) {
+        threads.name(Thread.currentThread());
+        workers.add(w);
+    }
+
+    /**
      * An unpooled worker's task ended: the next queued task or the head caller's task goes to a fresh worker that
      * takes over this one's reservation (a virtual thread never runs a second task, invariant 5); with nothing to
      * do, the worker retires.
      */
     void passOn(Worker w) {
-        if (blocked == 0 && (queue == null || queue.isEmpty()) && state == State.OPEN && !surplus()) {
-            retireUnpooled(w);
+        if ((queue == null || queue.isEmpty()) && state == State.OPEN && !surplus()) {
+            retireUnpooled(w); // with callers in line: wakes the first to take the place (as a semaphore would)
             return;
         }
         Object next = queued != null && mayTakeLockFree() ? queued.poll() : null;
@@ -554,8 +559,7 @@ final class PoolCore {
             if (next != null) {
                 successor = new Worker(this, runner, next);
                 w.retired = true;
-                workers.remove(w);
-                workers.add(successor); // running unchanged: the successor holds w's reservation
+                workers.remove(w); // running unchanged: the successor holds w's reservation
             } else {
                 retire(w);
                 successor = reserveForQueue(); // an append may have seen w busy (invariant 3)
@@ -578,8 +582,11 @@ final class PoolCore {
             w.retired = true;
             workers.remove(w);
         }
-        RUNNING.getAndAdd(this, -1);
-        if (blocked > 0 || queue != null && !queue.isEmpty() || state != State.OPEN) {
+        running.decrement();
+        if (blocked > 0) {
+            line.wakeHeadWithoutLock();
+        }
+        if (queue != null && !queue.isEmpty() || state != State.OPEN) {
             Worker successor;
             lock.lock();
             try {
@@ -624,7 +631,7 @@ final class PoolCore {
     /** Stops counting a worker (its task counts are kept) and wakes whoever may now proceed. Lock held. */
     private void retire(Worker w) {
         w.retired = true;
-        RUNNING.getAndAdd(this, -1);
+        running.decrement();
         workers.remove(w);
         line.wakeHead();
         termination.signalIfTerminated();
@@ -677,7 +684,7 @@ final class PoolCore {
                     toStart.add(w);
                 }
             } else {
-                while (running > newCapacity && (w = idle.claim(Worker.STOP)) != null) {
+                while (running.get() > newCapacity && (w = idle.claim(Worker.STOP)) != null) {
                     retire(w);
                     toStop.add(w);
                 }
@@ -758,7 +765,7 @@ final class PoolCore {
 
     /** @return workers alive: busy, idle and not yet purged, or starting */
     int running() {
-        return running;
+        return running.get();
     }
 
     /** @return the task counts of every worker, retired or live, read under the lock so each counts once */
@@ -793,6 +800,6 @@ final class PoolCore {
 
     /** @return whether the pool is closed and every worker has left */
     boolean isTerminated() {
-        return state != State.OPEN && running == 0;
+        return state != State.OPEN && running.get() == 0;
     }
 }

@@ -55,7 +55,7 @@ final class QueuedPath {
             // Taken already means run by a worker, or handed back by shutdownNow: accepted either way.
             return !queue.withdraw(index, task); // withdrawn: the locked path refuses it
         }
-        signalWork();
+        signalAfterAppend();
         return true;
     }
 
@@ -64,7 +64,14 @@ final class QueuedPath {
      * there is one, or has the pool start a worker if none is idle and there is room.
      */
     void signalWork() {
-        while (!queue.isEmpty()) {
+        if (!queue.isEmpty()) {
+            signalAfterAppend();
+        }
+    }
+
+    /** {@link #signalWork} right after an append: the queue is not empty (no need to read the consumers' head). */
+    private void signalAfterAppend() {
+        do {
             if (idle.size() == 0) {
                 if (pool.hasRoom()) {
                     pool.startWorkerForQueue();
@@ -80,7 +87,7 @@ final class QueuedPath {
                 return;
             }
             searching.decrement(); // nobody idle after all; look again, as one may have gone idle meanwhile
-        }
+        } while (!queue.isEmpty());
     }
 
     /**
@@ -128,7 +135,7 @@ final class QueuedPath {
                 || searching.get() != 0 || !searching.compareAndSet(0, 1)) {
             return next;
         }
-        for (; spins > 0 && pool.mayTakeLockFree(); spins--) {
+        for (; spins > 0 && pool.isOpen() && pool.mayTakeLockFree(); spins--) {
             Thread.onSpinWait();
             if (!queue.isEmpty() && (next = poll()) != null) {
                 break;

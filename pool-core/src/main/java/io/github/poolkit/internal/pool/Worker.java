@@ -73,6 +73,9 @@ final class Worker implements Runnable {
     /** The stripe of a {@link ConcurrentWorkers} this worker is listed in. */
     int stripe;
 
+    /** Whether the worker is in its pool's {@link WorkerSet}; guarded by the lock that guards that set. */
+    boolean listed;
+
     /** Neighbours in the pool's {@link LiveWorkers}; guarded by the pool lock (or its stripe's lock). */
     Worker previousLive;
     Worker nextLive;
@@ -111,6 +114,7 @@ final class Worker implements Runnable {
 
     /** An unpooled worker (a virtual thread) runs one task, or none if started for the queue, then passes on. */
     private void runOnce(Object task) {
+        pool.startUnpooled(this);
         if (task != null) {
             pool.beforeTask();
             runner.run(this, task);

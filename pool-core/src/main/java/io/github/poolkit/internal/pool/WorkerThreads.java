@@ -4,6 +4,7 @@ import io.github.poolkit.internal.NamedThreadFactory;
 import io.github.poolkit.PoolOptions;
 
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Where a pool's workers run, and whether they are kept between tasks.
@@ -12,34 +13,44 @@ import java.util.concurrent.ThreadFactory;
  *   <li><b>Pooled</b> (the default): threads from the options' factory, or platform threads named
  *       {@code <name>-<n>}. A worker that finds no task goes idle and waits for the next one, until it expires.</li>
  *   <li><b>Unpooled virtual threads</b> ({@code virtualThreads}): every worker is a fresh virtual thread named
- *       {@code <name>-<n>}, started for an accepted task. It runs that task, then whatever it finds queued or a
- *       blocked caller brought, and ends when it finds nothing: virtual threads are cheap to start and should never
- *       be pooled (JEP 444), and a pooled one costs a park and an unpark more per task. The capacity still bounds the
- *       workers, so it bounds the tasks in flight.</li>
+ *       {@code <name>-<n>}, started for one accepted task; when that task ends, the next queued task or blocked
+ *       caller's task starts on a fresh virtual thread of its own, so that ThreadLocals, MDC entries and interrupt
+ *       status never pass from one task to the next (virtual threads should never be pooled, JEP 444). The capacity
+ *       still bounds the workers, so it bounds the tasks in flight. The thread is named by itself as it starts
+ *       ({@link #name}), so that the caller starting it does not pay for the name.</li>
  * </ul>
  */
 final class WorkerThreads {
 
     private final ThreadFactory factory;
     private final boolean pooled;
+    /** Unpooled: the name's prefix and the next number. */
+    private final String prefix;
+    private final AtomicInteger next = new AtomicInteger(1);
 
-    private WorkerThreads(ThreadFactory factory, boolean pooled) {
+    private WorkerThreads(ThreadFactory factory, boolean pooled, String prefix) {
         this.factory = factory;
         this.pooled = pooled;
+        this.prefix = prefix;
     }
 
     /** @return the workers the options ask for */
     static WorkerThreads of(PoolOptions options) {
         if (options.virtualThreads()) {
-            return new WorkerThreads(NamedThreadFactory.virtual(options.name()), false);
+            return new WorkerThreads(Thread.ofVirtual().factory(), false, options.name() + "-");
         }
         ThreadFactory factory = options.threadFactory();
-        return new WorkerThreads(factory != null ? factory : NamedThreadFactory.platform(options.name()), true);
+        return new WorkerThreads(factory != null ? factory : NamedThreadFactory.platform(options.name()), true, null);
     }
 
     /** @return whether a worker that finds no task waits idle for the next one (else it ends) */
     boolean pooled() {
         return pooled;
+    }
+
+    /** Unpooled: names the current thread, a worker's as it starts, {@code <name>-<n>}. */
+    void name(Thread t) {
+        t.setName(prefix + next.getAndIncrement());
     }
 
     /**
