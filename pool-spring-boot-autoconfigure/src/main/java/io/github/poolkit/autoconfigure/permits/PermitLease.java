@@ -1,5 +1,6 @@
 package io.github.poolkit.autoconfigure.permits;
 
+import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -33,8 +34,9 @@ import io.github.poolkit.Permit;
  *   <li>{@code request} is written before {@code state} is read in {@link #start}, and {@code state} before
  *       {@code request} is read in {@link #release} (both volatile), so a release racing with the start sees the
  *       request or the start sees the release: the request is cancelled either way;</li>
- *   <li>the outcome is signalled at most once, and never after {@link #release}: success only by the thread whose
- *       grant CAS won, failure only by the thread whose CAS {@code PENDING -> RELEASED} won.</li>
+ *   <li>the outcome is signalled at most once: success only by the thread whose grant CAS won, failure only by the
+ *       thread whose CAS {@code PENDING -> RELEASED} won. A subscriber that cancels after that CAS but before the
+ *       signal simply does not hear it (Reactor drops a failure signalled after a cancel, and logs it).</li>
  * </ul>
  */
 final class PermitLease {
@@ -48,6 +50,9 @@ final class PermitLease {
         /** @param failure why there are no permits: a {@code PoolOverloadException}, or the semaphore's own error */
         void failed(Throwable failure);
     }
+
+    /** Waits this long or longer are not timed. */
+    private static final Duration NO_TIMEOUT = Duration.ofDays(365L * 100);
 
     private static final Object PENDING = new Object();
     private static final Object RELEASED = new Object();
@@ -101,7 +106,7 @@ final class PermitLease {
             // the callback below then finds RELEASED (or keeps nothing) and signals nothing
         }
         boolean immediate = future.isDone();
-        if (!immediate) {
+        if (!immediate && guard.maxWait().compareTo(NO_TIMEOUT) < 0) { // longer: no timer (toNanos would overflow)
             future.orTimeout(guard.maxWait().toNanos(), TimeUnit.NANOSECONDS);
         }
         future.whenComplete((permit, failure) -> {
