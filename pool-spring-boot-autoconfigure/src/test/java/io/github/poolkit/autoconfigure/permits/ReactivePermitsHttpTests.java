@@ -26,12 +26,15 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.web.server.reactive.context.ReactiveWebServerApplicationContext;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.task.TaskRejectedException;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.annotation.Permits;
 import reactor.core.Disposable;
@@ -95,6 +98,29 @@ class ReactivePermitsHttpTests {
                     + "not granted within 200ms; @Permits on Jobs.brief");
             assertThat(problem.get("instance").asString()).isEqualTo("/brief");
             assertThat(jobs.started).isEmpty();
+        }
+        finally {
+            flux.release(3);
+        }
+    }
+
+    @Test
+    void aRejectionCausedByAnOverloadIsA429Too() throws Exception {
+        Response refused = get("/rejected").block(PATIENCE);
+        assertThat(refused.status()).isEqualTo(429);
+        assertThat(refused.header("Retry-After")).isEqualTo("1"); // this overload's pool measured nothing
+        JsonNode problem = JsonMapper.builder().build().readTree(refused.body());
+        assertThat(problem.get("detail").asString()).isEqualTo("pool 'reports' is overloaded");
+        assertThat(problem.get("instance").asString()).isEqualTo("/rejected");
+    }
+
+    @Test
+    void anApplicationsOwnMappingWins() throws Exception {
+        flux.acquire(3);
+        try {
+            Response refused = get("/mapped").block(PATIENCE);
+            assertThat(refused.status()).isEqualTo(503);
+            assertThat(refused.body()).isEqualTo("busy, mapped by the application");
         }
         finally {
             flux.release(3);
@@ -206,8 +232,24 @@ class ReactivePermitsHttpTests {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({ JobBoard.class, Jobs.class })
+    @Import({ JobBoard.class, Jobs.class, MappingJobs.class })
     static class WebApplication {
+    }
+
+    /** Maps overloads itself (its handler also matches an overload in a cause chain). */
+    @RestController
+    static class MappingJobs {
+
+        @GetMapping("/mapped")
+        @Permits("flux")
+        public Mono<String> mapped() {
+            return Mono.just("ok");
+        }
+
+        @ExceptionHandler(PoolOverloadException.class)
+        ResponseEntity<String> busy(PoolOverloadException ex) {
+            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body("busy, mapped by the application");
+        }
     }
 
     /** What the handlers tell the test (a bean of its own: the controller is a proxy, whose fields are not its). */
@@ -231,6 +273,13 @@ class ReactivePermitsHttpTests {
         Jobs(JobBoard board, @Qualifier("flux") WeightedSemaphore flux) {
             this.board = board;
             this.flux = flux;
+        }
+
+        /** Fails as a full pool behind {@code @Async} would. */
+        @GetMapping("/rejected")
+        public Mono<String> rejected() {
+            return Mono.error(new TaskRejectedException("Executor did not accept task",
+                    new PoolOverloadException("pool 'reports' is overloaded")));
         }
 
         @GetMapping("/patient")
