@@ -3,6 +3,7 @@ package io.github.poolkit.autoconfigure.permits;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -35,8 +36,9 @@ import io.github.poolkit.autoconfigure.PoolTaskListeners;
  * <p>Implementation overview: the exception does not say who threw it, so each refusal is remembered with its source
  * in a map with weak keys (an identity lookup: exceptions do not override {@code equals}), and the estimate is
  * computed only when an answer needs it. Pools report refusals and run times through the {@link PoolListener} poolkit
- * gave them at creation, attached once every singleton exists; {@code @Permits} reports its own refusals and hold
- * times. Recording costs two striped additions per task or call (see {@link RecentMean}).
+ * gave them at creation, attached once every singleton exists (a lazy pool created later is not watched, and gets
+ * 1 s); {@code @Permits} reports its own refusals and hold times. Recording costs two striped additions per task or
+ * call (see {@link RecentMean}).
  */
 public final class RetryAfterEstimator implements SmartInitializingSingleton {
 
@@ -67,11 +69,12 @@ public final class RetryAfterEstimator implements SmartInitializingSingleton {
         if (beanFactory == null || poolListeners == null) {
             return;
         }
-        beanFactory.getBeansOfType(Pool.class, false, false).forEach((name, pool) -> {
-            if (poolListeners.isReporting(name)) {
-                poolListeners.attach(name, new PoolWatch(pool));
+        ListableBeanFactory beans = beanFactory;
+        for (String name : beans.getBeanNamesForType(Pool.class, false, false)) {
+            if (poolListeners.isReporting(name)) { // created by poolkit, and already created (lazy ones are not)
+                poolListeners.attach(name, new PoolWatch(() -> beans.getBean(name, Pool.class)));
             }
-        });
+        }
     }
 
     /**
@@ -96,9 +99,11 @@ public final class RetryAfterEstimator implements SmartInitializingSingleton {
     }
 
     /** Remembers that {@code pool} refused a task with {@code failure}. */
-    void refusedByPool(PoolOverloadException failure, Pool pool, RecentMean runTimes) {
-        sources.put(failure, () -> seconds(runTimes.meanNanos(),
-                (pool.waiting() + 1.0) / Math.max(pool.capacity(), 1)));
+    void refusedByPool(PoolOverloadException failure, Supplier<Pool> pool, RecentMean runTimes) {
+        sources.put(failure, () -> {
+            Pool refusing = pool.get();
+            return seconds(runTimes.meanNanos(), (refusing.waiting() + 1.0) / Math.max(refusing.capacity(), 1));
+        });
     }
 
     /**
@@ -117,10 +122,11 @@ public final class RetryAfterEstimator implements SmartInitializingSingleton {
     /** Measures one pool's run times and remembers its refusals. */
     private final class PoolWatch implements PoolListener {
 
-        private final Pool pool;
+        private final Supplier<Pool> pool;
         private final RecentMean runTimes = new RecentMean();
 
-        PoolWatch(Pool pool) {
+        /** @param pool looks the pool up when a refusal needs an estimate (by then it exists) */
+        PoolWatch(Supplier<Pool> pool) {
             this.pool = pool;
         }
 
