@@ -7,27 +7,46 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Guards a method of a Spring bean with a weighted semaphore: before the method runs, {@link #weight()} permits are
- * acquired from the {@link io.github.poolkit.PermitSemaphore} bean named {@link #value()}, waiting at most
- * {@link #maxWait()} in the semaphore's FIFO line; they are released when the method returns or throws, or, when it
- * returns a {@link java.util.concurrent.CompletionStage}, when that stage completes.
+ * Guards a method of a Spring bean with a weighted semaphore: {@link #weight()} permits of the
+ * {@link io.github.poolkit.PermitSemaphore} bean named {@link #value()} are held while the method's work runs,
+ * waiting at most {@link #maxWait()} for them in the semaphore's FIFO line.
  *
  * <pre>{@code
  * @Permits(value = "gpu-memory", weight = "#request.sizeMb", maxWait = "500ms")
  * Result render(RenderRequest request) { ... }
  * }</pre>
  *
- * <p>When the permits do not come in time the method does not run and the caller gets a
- * {@link io.github.poolkit.PoolOverloadException} naming the semaphore, the weight and the wait. In a Spring MVC
- * application that exception becomes {@code 429 Too Many Requests} with a {@code Retry-After} header and an RFC 9457
- * problem body, unless the application handles it itself (an {@code @ExceptionHandler} wins). A thread interrupted
- * while it waits gets the same exception, its interrupt status set.
+ * <h2>When the permits are held</h2>
+ * <ul>
+ *   <li>A plain method: acquired before it runs (the calling thread waits), released when it returns or throws.</li>
+ *   <li>A method returning a {@link java.util.concurrent.CompletionStage}: acquired before it runs, released when
+ *       that stage completes.</li>
+ *   <li>A method returning a Reactor {@code Mono} or {@code Flux} (Reactor on the class path): the method runs at
+ *       once and returns its publisher; the permits are acquired when that publisher is <em>subscribed</em>, with
+ *       {@code acquireAsync} (no thread waits), and released exactly once when the subscription completes, errors or
+ *       is cancelled, also when it is cancelled while still waiting in line. Each subscription holds its own permits.
+ *       A subscription that had to wait continues on Reactor's parallel scheduler.</li>
+ * </ul>
  *
- * <p>Works on public methods called through the bean (a Spring proxy): a call from the bean to itself is not guarded.
+ * <h2>On a type</h2>
+ * On a class (or an interface it implements, or a superclass), the annotation guards each public instance method of
+ * the bean, inherited ones included, but not {@code equals}, {@code hashCode}, {@code toString} nor other methods of
+ * {@code Object}. A method's own {@code @Permits} wins over the type's.
+ *
+ * <h2>When the permits do not come</h2>
+ * When they do not come within {@code maxWait} (or the weight exceeds the semaphore's size) the work does not run
+ * and the caller gets a {@link io.github.poolkit.PoolOverloadException} naming the semaphore, the weight and the wait
+ * (for a {@code Mono} or {@code Flux}, the publisher errors with it). A thread interrupted while it waits gets the
+ * same exception, its interrupt status set. In a Spring MVC or WebFlux application that exception, and any
+ * {@link java.util.concurrent.RejectedExecutionException} caused by one, becomes {@code 429 Too Many Requests} with
+ * a {@code Retry-After} header estimated from how long the semaphore's permits are held and an RFC 9457 problem body,
+ * unless the application handles it itself (an {@code @ExceptionHandler} wins).
+ *
+ * <p>Works on methods called through the bean (a Spring proxy): a call from the bean to itself is not guarded.
  * Needs the poolkit starter's auto-configuration; the weight is a SpEL expression over the method's parameters, by
  * name ({@code #request}) or position ({@code #p0}, {@code #a0}), compiled once per method.
  */
-@Target(ElementType.METHOD)
+@Target({ ElementType.METHOD, ElementType.TYPE })
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface Permits {

@@ -3,6 +3,7 @@ package io.github.poolkit.autoconfigure.permits;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -14,35 +15,50 @@ import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.boot.convert.DurationStyle;
-import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.DefaultParameterNameDiscoverer;
+import org.springframework.core.MethodClassKey;
 import org.springframework.core.ParameterNameDiscoverer;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.expression.Expression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
+import org.springframework.util.ClassUtils;
 
 import io.github.poolkit.PermitSemaphore;
-import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.annotation.Permits;
 
 /**
- * Runs a {@link Permits} method while holding its permits: acquire (FIFO, at most {@code maxWait}), proceed, release
- * on return or throw, or when a returned {@link CompletionStage} completes.
+ * Runs a {@link Permits} method while holding its permits.
+ * <ul>
+ *   <li>A plain method: acquire (FIFO, at most {@code maxWait}, blocking the caller), proceed, release on return or
+ *       throw; when it returns a {@link CompletionStage}, release when that stage completes.</li>
+ *   <li>A method returning a Reactor {@code Mono} or {@code Flux} (or a {@code Publisher}, with Reactor present): the
+ *       method runs at once and builds its publisher; the permits are acquired without blocking when that publisher
+ *       is subscribed and released when the subscription completes, errors or is cancelled
+ *       ({@link ReactivePermits}).</li>
+ * </ul>
  *
- * <p>Invariant: every permit acquired is released exactly once: by the {@code catch} when the method throws, else by
- * the returned stage's single completion callback, else right after the return. Each method's annotation is read,
- * its semaphore looked up, its weight expression parsed and its wait parsed once, then cached.
+ * <p>Invariant: every permit acquired is released exactly once: for a plain method by the {@code catch} when it
+ * throws, else by the returned stage's single completion callback, else right after the return; for a reactive one
+ * by its {@link PermitLease}. Each method's annotation is read, its semaphore looked up, its weight expression parsed
+ * and its wait parsed once (per bean class), then cached.
  */
 final class PermitsInterceptor implements MethodInterceptor {
 
     private static final SpelExpressionParser PARSER = new SpelExpressionParser();
 
+    private static final Set<String> REACTOR_TYPES = Set.of("reactor.core.publisher.Mono",
+            "reactor.core.publisher.Flux");
+
     private final ListableBeanFactory beanFactory;
+    private final boolean reactorPresent;
     private final ParameterNameDiscoverer parameterNames = new DefaultParameterNameDiscoverer();
-    private final Map<Method, Guard> guards = new ConcurrentHashMap<>();
+    private final Map<MethodClassKey, PermitsGuard> guards = new ConcurrentHashMap<>();
+    private volatile @Nullable RetryAfterEstimator estimator;
 
     PermitsInterceptor(ListableBeanFactory beanFactory) {
         this.beanFactory = beanFactory;
+        ClassLoader classLoader = (beanFactory instanceof ConfigurableBeanFactory configurable)
+                ? configurable.getBeanClassLoader() : null;
+        this.reactorPresent = ClassUtils.isPresent("reactor.core.publisher.Flux", classLoader);
     }
 
     @Override
@@ -50,33 +66,39 @@ final class PermitsInterceptor implements MethodInterceptor {
         Method method = invocation.getMethod();
         Class<?> targetClass = (invocation.getThis() != null) ? AopUtils.getTargetClass(invocation.getThis())
                 : method.getDeclaringClass();
-        Guard guard = guards.computeIfAbsent(AopUtils.getMostSpecificMethod(method, targetClass), this::guardOf);
+        PermitsGuard guard = guards.computeIfAbsent(new MethodClassKey(method, targetClass),
+                key -> guardOf(method, targetClass));
         long weight = guard.weight(invocation.getThis(), method, invocation.getArguments(), parameterNames);
+        if (guard.reactive()) {
+            Object publisher = invocation.proceed();
+            return (publisher != null) ? ReactivePermits.guard(publisher, guard, weight) : null;
+        }
         guard.acquire(weight);
+        long acquiredAt = System.nanoTime();
         Object result;
         try {
             result = invocation.proceed();
         }
         catch (Throwable ex) {
-            guard.semaphore().release(weight);
+            guard.release(weight, acquiredAt);
             throw ex;
         }
         if (result instanceof CompletionStage<?> stage) {
-            stage.whenComplete((value, failure) -> guard.semaphore().release(weight));
+            stage.whenComplete((value, failure) -> guard.release(weight, acquiredAt));
         }
         else {
-            guard.semaphore().release(weight);
+            guard.release(weight, acquiredAt);
         }
         return result;
     }
 
-    private Guard guardOf(Method method) {
-        Permits permits = AnnotatedElementUtils.findMergedAnnotation(method, Permits.class);
+    private PermitsGuard guardOf(Method method, Class<?> targetClass) {
+        Permits permits = PermitsLookup.find(method, targetClass);
         if (permits == null) {
-            throw new IllegalStateException("@Permits not found on " + method);
+            throw new IllegalStateException("@Permits not found on " + method + " nor on " + targetClass);
         }
         String name = permits.value();
-        String where = "@Permits on " + method.getDeclaringClass().getSimpleName() + "." + method.getName();
+        String where = "@Permits on " + ClassUtils.getUserClass(targetClass).getSimpleName() + "." + method.getName();
         PermitSemaphore semaphore;
         try {
             semaphore = name.isEmpty() ? beanFactory.getBean(PermitSemaphore.class)
@@ -109,47 +131,25 @@ final class PermitsInterceptor implements MethodInterceptor {
             throw new IllegalStateException(where + ": maxWait cannot be negative, was " + waitText
                     + "; use 0s to fail at once");
         }
-        return new Guard(where, name.isEmpty() ? "(primary)" : name, semaphore, weight, maxWait);
+        RetryAfterEstimator estimates = estimator();
+        return new PermitsGuard(where, name.isEmpty() ? "(primary)" : name, semaphore, weight, maxWait,
+                isReactive(method.getReturnType()), estimates, estimates.holdTimes(semaphore));
     }
 
-    /** One method's parsed annotation. */
-    private record Guard(String where, String semaphoreName, PermitSemaphore semaphore, Expression weightExpression,
-            Duration maxWait) {
+    /** @return whether permits are held per subscription: a {@code Mono}, {@code Flux} or, with Reactor, Publisher */
+    private boolean isReactive(Class<?> returnType) {
+        String name = returnType.getName();
+        return REACTOR_TYPES.contains(name)
+                || (reactorPresent && name.equals("org.reactivestreams.Publisher"));
+    }
 
-        long weight(@Nullable Object target, Method method, @Nullable Object[] arguments,
-                ParameterNameDiscoverer names) {
-            Object value = weightExpression.getValue(new MethodBasedEvaluationContext(target, method, arguments,
-                    names));
-            if (!(value instanceof Number number) || number.doubleValue() != Math.floor(number.doubleValue())) {
-                throw new IllegalArgumentException(where + ": weight '" + weightExpression.getExpressionString()
-                        + "' gave " + value + ", not a whole number of permits");
-            }
-            long weight = number.longValue();
-            if (weight < 0) {
-                throw new IllegalArgumentException(where + ": weight '" + weightExpression.getExpressionString()
-                        + "' gave " + weight + "; a weight cannot be negative");
-            }
-            return weight;
+    private RetryAfterEstimator estimator() {
+        RetryAfterEstimator known = estimator;
+        if (known == null) {
+            known = beanFactory.getBeanProvider(RetryAfterEstimator.class)
+                    .getIfAvailable(() -> new RetryAfterEstimator(null, null));
+            estimator = known;
         }
-
-        void acquire(long weight) {
-            try {
-                if (semaphore.tryAcquire(weight, maxWait)) {
-                    return;
-                }
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                throw overloaded(weight, "interrupted while waiting");
-            }
-            throw overloaded(weight, (weight > semaphore.size())
-                    ? "more than the semaphore's size of " + semaphore.size() + ", so they can never come"
-                    : "not granted within " + DurationStyle.SIMPLE.print(maxWait));
-        }
-
-        private PoolOverloadException overloaded(long weight, String why) {
-            return new PoolOverloadException(weight + " permits of semaphore '" + semaphoreName + "' (maxWait "
-                    + DurationStyle.SIMPLE.print(maxWait) + "): " + why + "; " + where);
-        }
+        return known;
     }
 }

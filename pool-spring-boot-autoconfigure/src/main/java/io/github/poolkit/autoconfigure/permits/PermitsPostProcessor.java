@@ -1,17 +1,20 @@
 package io.github.poolkit.autoconfigure.permits;
 
-import org.springframework.aop.support.DefaultPointcutAdvisor;
-import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
+import java.lang.reflect.Method;
+
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ListableBeanFactory;
 
 import io.github.poolkit.annotation.Permits;
 
 /**
- * Proxies every bean that has a {@link Permits} method so that {@link PermitsInterceptor} guards those methods (as
- * Spring's {@code MethodValidationPostProcessor} does for {@code @Validated}): no AspectJ weaving, and the proxy class
- * is known ahead of time, so it works with Spring AOT. Proxies are class-based, so concrete classes work too.
+ * Proxies every bean that has a {@link Permits} method, or {@code @Permits} on its type, so that
+ * {@link PermitsInterceptor} guards those methods (as Spring's {@code MethodValidationPostProcessor} does for
+ * {@code @Validated}): no AspectJ weaving, and the proxy class is known ahead of time, so it works with Spring AOT.
+ * Proxies are class-based, so concrete classes work too.
  */
 public class PermitsPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
 
@@ -25,7 +28,16 @@ public class PermitsPostProcessor extends AbstractBeanFactoryAwareAdvisingPostPr
     @Override
     public void setBeanFactory(BeanFactory beanFactory) {
         super.setBeanFactory(beanFactory);
-        this.advisor = new DefaultPointcutAdvisor(AnnotationMatchingPointcut.forMethodAnnotation(Permits.class),
+        this.advisor = new DefaultPointcutAdvisor(new PermitsPointcut(),
                 new PermitsInterceptor((ListableBeanFactory) beanFactory));
+    }
+
+    /** Matches the methods {@link PermitsLookup} finds guarded: annotated, or public on an annotated type. */
+    private static final class PermitsPointcut extends StaticMethodMatcherPointcut {
+
+        @Override
+        public boolean matches(Method method, Class<?> targetClass) {
+            return PermitsLookup.find(method, targetClass) != null;
+        }
     }
 }

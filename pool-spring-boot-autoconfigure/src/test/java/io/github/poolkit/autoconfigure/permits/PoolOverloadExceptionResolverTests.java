@@ -2,20 +2,31 @@ package io.github.poolkit.autoconfigure.permits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.core.task.TaskRejectedException;
+import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
+import io.github.poolkit.PoolClosedException;
 import io.github.poolkit.PoolOverloadException;
+import io.github.poolkit.WeightedSemaphore;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** The 429 answer's body is valid JSON whatever the message holds, and other exceptions are left alone. */
+/**
+ * The 429 answer: a problem document written by Jackson whatever the message holds, for the overload itself and for
+ * a rejection caused by one, with the estimated Retry-After; other exceptions are left alone.
+ */
 class PoolOverloadExceptionResolverTests {
 
-    private final PoolOverloadExceptionResolver resolver = new PoolOverloadExceptionResolver();
+    private final RetryAfterEstimator estimator = new RetryAfterEstimator(null, null);
+
+    private final PoolOverloadExceptionResolver resolver = new PoolOverloadExceptionResolver(estimator,
+            () -> List.of(new JacksonJsonHttpMessageConverter()));
 
     @Test
     void writesAProblemDocumentThatSurvivesQuotesAndControlCharacters() throws Exception {
@@ -29,14 +40,42 @@ class PoolOverloadExceptionResolverTests {
         JsonNode problem = JsonMapper.builder().build().readTree(response.getContentAsString());
         assertThat(problem.get("detail").asString()).isEqualTo(message);
         assertThat(problem.get("instance").asString()).isEqualTo("/render");
-        assertThat(problem.get("type").asString()).isEqualTo("about:blank");
+        assertThat(problem.get("title").asString()).isEqualTo("Too Many Requests");
+        assertThat(problem.get("status").asInt()).isEqualTo(429);
+    }
+
+    @Test
+    void answersARejectionWhoseCauseChainHoldsAnOverloadWithThatOverload() throws Exception {
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        PoolOverloadException overload = new PoolOverloadException("pool 'reports' is overloaded");
+        Exception rejected = new TaskRejectedException("Executor did not accept task",
+                new RejectedExecutionException("wrapped again", overload));
+        assertThat(resolver.resolveException(new MockHttpServletRequest("GET", "/reports"), response, null,
+                rejected)).isNotNull();
+        assertThat(response.getStatus()).isEqualTo(429);
+        JsonNode problem = JsonMapper.builder().build().readTree(response.getContentAsString());
+        assertThat(problem.get("detail").asString()).isEqualTo("pool 'reports' is overloaded");
+    }
+
+    @Test
+    void sendsTheEstimatedRetryAfter() throws Exception {
+        WeightedSemaphore gpu = new WeightedSemaphore(10);
+        estimator.holdTimes(gpu).record(3_000_000_000L);
+        PoolOverloadException overload = new PoolOverloadException("6 permits of semaphore 'gpu'");
+        estimator.refusedBySemaphore(overload, gpu, 6);
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        resolver.resolveException(new MockHttpServletRequest("GET", "/render"), response, null, overload);
+        assertThat(response.getHeader("Retry-After")).isEqualTo("2"); // 3 s held x 1 turn x 6/10, rounded up
     }
 
     @Test
     void leavesOtherExceptionsToTheRest() {
-        MockHttpServletResponse response = new MockHttpServletResponse();
-        assertThat(resolver.resolveException(new MockHttpServletRequest(), response, null,
-                new RejectedExecutionException("closed"))).isNull();
-        assertThat(response.getStatus()).isEqualTo(200);
+        for (Exception other : List.of(new RejectedExecutionException("closed"),
+                new TaskRejectedException("closed", new PoolClosedException("pool 'reports' is closed")),
+                new IllegalStateException(new PoolOverloadException("not a rejection at the top")))) {
+            MockHttpServletResponse response = new MockHttpServletResponse();
+            assertThat(resolver.resolveException(new MockHttpServletRequest(), response, null, other)).isNull();
+            assertThat(response.getStatus()).isEqualTo(200);
+        }
     }
 }

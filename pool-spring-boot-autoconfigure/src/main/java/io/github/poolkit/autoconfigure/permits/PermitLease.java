@@ -1,0 +1,168 @@
+package io.github.poolkit.autoconfigure.permits;
+
+import java.time.Duration;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolkit.Permit;
+
+/**
+ * The permits of one subscription to a guarded reactive method: requested without blocking a thread when the
+ * subscription starts ({@link #start}), given back once when it ends ({@link #release}), whatever the order in which
+ * the grant, the wait's end and the subscription's end arrive.
+ *
+ * <p>With {@code maxWait} zero the request is a {@code tryAcquire} (as for a plain method: no wait, no barging);
+ * otherwise {@code acquireAsync}, whose future is completed exceptionally at {@code maxWait} ({@code orTimeout}),
+ * which withdraws the request from the semaphore's line.
+ *
+ * <p>Invariants. {@code state} moves once from {@code PENDING} to either the granted {@link Permit} or
+ * {@code RELEASED}, and from a {@code Permit} only to {@code RELEASED}:
+ * <ul>
+ *   <li>a grant is kept only by the CAS {@code PENDING -> permit}; a grant that finds the lease no longer pending
+ *       (released, or failed) closes its permit at once, so no grant is ever lost;</li>
+ *   <li>{@link #release} swaps in {@code RELEASED} and closes the permit it took out, if any: the permit leaves
+ *       {@code state} once, so it is closed once (and {@link Permit#close()} is idempotent besides); if it took out
+ *       {@code PENDING} it cancels the pending request, which withdraws it, or, if granted meanwhile, leaves the
+ *       permit to the grant's failed CAS;</li>
+ *   <li>{@code request} is written before {@code state} is read in {@link #start}, and {@code state} before
+ *       {@code request} is read in {@link #release} (both volatile), so a release racing with the start sees the
+ *       request or the start sees the release: the request is cancelled either way;</li>
+ *   <li>the outcome is signalled at most once: success only by the thread whose grant CAS won, failure only by the
+ *       thread whose CAS {@code PENDING -> RELEASED} won. A subscriber that cancels after that CAS but before the
+ *       signal simply does not hear it (Reactor drops a failure signalled after a cancel, and logs it).</li>
+ * </ul>
+ */
+final class PermitLease {
+
+    /** Receives the end of the wait, at most once. */
+    interface Outcome {
+
+        /** The permits are held. */
+        void granted();
+
+        /** @param failure why there are no permits: a {@code PoolOverloadException}, or the semaphore's own error */
+        void failed(Throwable failure);
+    }
+
+    /** Waits this long or longer are not timed. */
+    private static final Duration NO_TIMEOUT = Duration.ofDays(365L * 100);
+
+    private static final Object PENDING = new Object();
+    private static final Object RELEASED = new Object();
+
+    private final PermitsGuard guard;
+    private final long weight;
+    private final Executor continuation;
+    private final AtomicReference<Object> state = new AtomicReference<>(PENDING);
+    private volatile @Nullable CompletableFuture<Permit> request;
+    private long grantedAt; // written before the grant CAS, read after taking the permit out of 'state'
+
+    /**
+     * @param guard        the method's guard
+     * @param weight       the permits to hold
+     * @param continuation where the outcome of a request that had to wait is signalled, so that the work it starts
+     *                     does not run on (and deepen the stack of) the thread whose release granted it
+     */
+    PermitLease(PermitsGuard guard, long weight, Executor continuation) {
+        this.guard = guard;
+        this.weight = weight;
+        this.continuation = continuation;
+    }
+
+    /** Requests the permits; {@code outcome} hears once how that ends, unless {@link #release} comes first. */
+    void start(Outcome outcome) {
+        if (guard.maxWait().isZero() || weight > guard.semaphore().size()) {
+            if (guard.semaphore().tryAcquire(weight)) {
+                Permit permit = Permit.of(weight, Permit.NO_FENCING_TOKEN, () -> guard.semaphore().release(weight));
+                if (keep(permit)) {
+                    outcome.granted();
+                }
+            }
+            else if (fail()) {
+                outcome.failed(guard.refused(weight));
+            }
+            return;
+        }
+        CompletableFuture<Permit> future;
+        try {
+            future = guard.semaphore().acquireAsync(weight);
+        }
+        catch (IllegalArgumentException shrunk) { // the size fell below the weight since it was checked
+            if (fail()) {
+                outcome.failed(guard.refused(weight));
+            }
+            return;
+        }
+        request = future;
+        if (state.get() == RELEASED) {
+            future.cancel(false);
+            // the callback below then finds RELEASED (or keeps nothing) and signals nothing
+        }
+        boolean immediate = future.isDone();
+        if (!immediate && guard.maxWait().compareTo(NO_TIMEOUT) < 0) { // longer: no timer (toNanos would overflow)
+            future.orTimeout(guard.maxWait().toNanos(), TimeUnit.NANOSECONDS);
+        }
+        future.whenComplete((permit, failure) -> {
+            if (permit != null) {
+                if (keep(permit)) {
+                    signal(immediate, outcome::granted);
+                }
+            }
+            else if (!(failure instanceof CancellationException) && fail()) {
+                Throwable why = (failure instanceof TimeoutException || failure instanceof IllegalArgumentException)
+                        ? guard.refused(weight) : failure;
+                signal(immediate, () -> outcome.failed(why));
+            }
+        });
+    }
+
+    /** Gives the permits back if they were granted, else withdraws the request; only the first call acts. */
+    void release() {
+        Object taken = state.getAndSet(RELEASED);
+        if (taken instanceof Permit permit) {
+            permit.close();
+            guard.holdTimes().record(System.nanoTime() - grantedAt);
+        }
+        else if (taken == PENDING) {
+            CompletableFuture<Permit> pending = request;
+            if (pending != null) {
+                pending.cancel(false);
+            }
+        }
+    }
+
+    /** @return whether the lease holds the permits now; {@code false} closes them (they came too late) */
+    private boolean keep(Permit permit) {
+        grantedAt = System.nanoTime();
+        if (state.compareAndSet(PENDING, permit)) {
+            return true;
+        }
+        permit.close();
+        return false;
+    }
+
+    /** @return whether this call ended the wait without permits (nothing else had ended it) */
+    private boolean fail() {
+        return state.compareAndSet(PENDING, RELEASED);
+    }
+
+    private void signal(boolean immediate, Runnable outcome) {
+        if (immediate) {
+            outcome.run();
+            return;
+        }
+        try {
+            continuation.execute(outcome);
+        }
+        catch (RejectedExecutionException shutDown) {
+            outcome.run();
+        }
+    }
+}

@@ -1,0 +1,98 @@
+package io.github.poolkit.autoconfigure.permits;
+
+import java.lang.reflect.Method;
+import java.time.Duration;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.context.expression.MethodBasedEvaluationContext;
+import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.expression.Expression;
+
+import io.github.poolkit.PermitSemaphore;
+import io.github.poolkit.PoolOverloadException;
+import io.github.poolkit.annotation.Permits;
+
+/**
+ * One guarded method's parsed {@link Permits}: its semaphore, weight expression and wait, with the acquire and
+ * release every form of the method (plain, {@code CompletionStage}, reactive) shares, and the refusals they raise.
+ *
+ * <p>Every refusal is a {@link PoolOverloadException} whose message names the weight, the semaphore, the wait, the
+ * reason and the method; it is reported to the {@link RetryAfterEstimator} so that a {@code 429} can say when to
+ * retry. Every release records how long the permits were held, from which that estimate is made.
+ *
+ * @param where          "@Permits on Type.method", for messages
+ * @param semaphoreName  the semaphore's bean name, or "(primary)"
+ * @param semaphore      the semaphore
+ * @param weightExpression the weight, parsed
+ * @param maxWait        the longest wait, not negative
+ * @param reactive       whether the method returns a Reactor {@code Mono} or {@code Flux} (or a {@code Publisher}
+ *                       with Reactor present), whose permits are held from subscription to its end
+ * @param estimator      told of each refusal
+ * @param holdTimes      how long this semaphore's {@code @Permits} calls held their permits
+ */
+record PermitsGuard(String where, String semaphoreName, PermitSemaphore semaphore, Expression weightExpression,
+        Duration maxWait, boolean reactive, RetryAfterEstimator estimator, RecentMean holdTimes) {
+
+    /**
+     * @return the weight for one call: the expression over its arguments, a whole number {@code >= 0}
+     * @throws IllegalArgumentException naming the expression and what it gave, when that is not a whole number
+     *                                  {@code >= 0}
+     */
+    long weight(@Nullable Object target, Method method, @Nullable Object[] arguments, ParameterNameDiscoverer names) {
+        Object value = weightExpression.getValue(new MethodBasedEvaluationContext(target, method, arguments, names));
+        if (!(value instanceof Number number) || number.doubleValue() != Math.floor(number.doubleValue())) {
+            throw new IllegalArgumentException(where + ": weight '" + weightExpression.getExpressionString()
+                    + "' gave " + value + ", not a whole number of permits");
+        }
+        long weight = number.longValue();
+        if (weight < 0) {
+            throw new IllegalArgumentException(where + ": weight '" + weightExpression.getExpressionString()
+                    + "' gave " + weight + "; a weight cannot be negative");
+        }
+        return weight;
+    }
+
+    /**
+     * Acquires {@code weight} permits, blocking the calling thread at most {@code maxWait}.
+     *
+     * @throws PoolOverloadException when they do not come in time, or the thread is interrupted (its interrupt status
+     *                               then set)
+     */
+    void acquire(long weight) {
+        try {
+            if (semaphore.tryAcquire(weight, maxWait)) {
+                return;
+            }
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+            throw overloaded(weight, "interrupted while waiting");
+        }
+        throw refused(weight);
+    }
+
+    /**
+     * Gives back permits acquired by {@link #acquire(long)} and records how long they were held.
+     *
+     * @param acquiredAt {@link System#nanoTime()} when they were acquired
+     */
+    void release(long weight, long acquiredAt) {
+        semaphore.release(weight);
+        holdTimes.record(System.nanoTime() - acquiredAt);
+    }
+
+    /** @return the refusal of permits that did not come within {@code maxWait} (or can never come) */
+    PoolOverloadException refused(long weight) {
+        return overloaded(weight, (weight > semaphore.size())
+                ? "more than the semaphore's size of " + semaphore.size() + ", so they can never come"
+                : "not granted within " + DurationStyle.SIMPLE.print(maxWait));
+    }
+
+    private PoolOverloadException overloaded(long weight, String why) {
+        PoolOverloadException overload = new PoolOverloadException(weight + " permits of semaphore '" + semaphoreName
+                + "' (maxWait " + DurationStyle.SIMPLE.print(maxWait) + "): " + why + "; " + where);
+        estimator.refusedBySemaphore(overload, semaphore, weight);
+        return overload;
+    }
+}

@@ -1,0 +1,43 @@
+package io.github.poolkit.autoconfigure.permits;
+
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.aop.support.AopUtils;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.util.ReflectionUtils;
+
+import io.github.poolkit.annotation.Permits;
+
+/**
+ * Finds the {@link Permits} that guards a method of a bean: the method's own annotation (also when declared on the
+ * method it overrides or implements), else, for a public instance method, the annotation on the bean's class (or one
+ * of its superclasses or interfaces). Methods of {@code Object} ({@code equals}, {@code hashCode}, {@code toString}
+ * and their overrides) are never guarded by a type's annotation.
+ *
+ * <p>The pointcut and the interceptor both ask here, so a method is proxied exactly when it is guarded.
+ */
+final class PermitsLookup {
+
+    private PermitsLookup() {
+    }
+
+    /**
+     * @param method      the method called (possibly an interface method)
+     * @param targetClass the class of the bean
+     * @return the guarding annotation, or {@code null} when the method is not guarded
+     */
+    static @Nullable Permits find(Method method, Class<?> targetClass) {
+        Method specific = AopUtils.getMostSpecificMethod(method, targetClass);
+        Permits own = AnnotatedElementUtils.findMergedAnnotation(specific, Permits.class);
+        if (own != null) {
+            return own;
+        }
+        int modifiers = specific.getModifiers();
+        if (!Modifier.isPublic(modifiers) || Modifier.isStatic(modifiers) || ReflectionUtils.isObjectMethod(specific)) {
+            return null;
+        }
+        return AnnotatedElementUtils.findMergedAnnotation(targetClass, Permits.class);
+    }
+}

@@ -1,0 +1,64 @@
+package io.github.poolkit.autoconfigure.permits;
+
+import java.util.concurrent.Executor;
+
+import org.reactivestreams.Publisher;
+
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
+
+/**
+ * Holds a guarded method's permits while the {@link Mono} or {@link Flux} it returned runs: from each subscription
+ * until that subscription completes, errors or is cancelled (each subscription holds its own). Only this class
+ * refers to Reactor, and it is loaded only when Reactor is on the class path.
+ *
+ * <p>A subscription first waits for the permits ({@link PermitLease}: no thread blocked), then subscribes to the
+ * method's publisher; {@code doFinally}, outermost, releases them once whichever way the subscription ends,
+ * including a cancel while it still waits. When a subscription had to wait, the method's publisher is subscribed on
+ * Reactor's parallel scheduler (as after {@code delay} or {@code timeout}), not on the thread whose release granted
+ * the permits.
+ */
+final class ReactivePermits {
+
+    private static final Executor CONTINUATION = task -> Schedulers.parallel().schedule(task);
+
+    private ReactivePermits() {
+    }
+
+    /**
+     * @param result what the method returned: a {@code Mono}, a {@code Flux} or another {@code Publisher}
+     * @param guard  the method's guard
+     * @param weight this call's weight
+     * @return a publisher of the same kind that holds the permits while each subscription runs
+     */
+    static Object guard(Object result, PermitsGuard guard, long weight) {
+        if (result instanceof Mono<?> mono) {
+            return Mono.defer(() -> {
+                PermitLease lease = new PermitLease(guard, weight, CONTINUATION);
+                return permits(lease).then(mono).doFinally(signal -> lease.release());
+            });
+        }
+        Flux<?> flux = Flux.from((Publisher<?>) result);
+        return Flux.defer(() -> {
+            PermitLease lease = new PermitLease(guard, weight, CONTINUATION);
+            return permits(lease).thenMany(flux).doFinally(signal -> lease.release());
+        });
+    }
+
+    /** @return completes once the lease holds the permits; errors when they do not come */
+    private static Mono<Void> permits(PermitLease lease) {
+        return Mono.create(sink -> lease.start(new PermitLease.Outcome() {
+
+            @Override
+            public void granted() {
+                sink.success();
+            }
+
+            @Override
+            public void failed(Throwable failure) {
+                sink.error(failure);
+            }
+        }));
+    }
+}

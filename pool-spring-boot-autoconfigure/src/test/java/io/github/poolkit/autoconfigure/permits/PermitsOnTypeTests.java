@@ -1,0 +1,127 @@
+package io.github.poolkit.autoconfigure.permits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CompletableFuture;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import io.github.poolkit.WeightedSemaphore;
+import io.github.poolkit.annotation.Permits;
+import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
+import reactor.core.publisher.Mono;
+
+/**
+ * {@link Permits} on a type guards each of its public methods, a method's own annotation wins, and the plain forms
+ * keep working when Reactor is not on the class path.
+ */
+@Timeout(30)
+class PermitsOnTypeTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class, PermitsAutoConfiguration.class))
+            .withPropertyValues("poolkit.semaphores.gpu.size=10").withBean(Guarded.class);
+
+    @Test
+    void guardsEachPublicMethodWithTheTypesAnnotation() {
+        runner.run(context -> {
+            Guarded guarded = context.getBean(Guarded.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            assertThat(guarded.plain(gpu)).isEqualTo(2);
+            assertThat(guarded.reactive(gpu).block()).isEqualTo(2);
+            assertThat(gpu.used()).isZero();
+        });
+    }
+
+    @Test
+    void aMethodsOwnAnnotationWins() {
+        runner.run(context -> {
+            Guarded guarded = context.getBean(Guarded.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            assertThat(guarded.own(gpu)).isEqualTo(5);
+            assertThat(gpu.used()).isZero();
+        });
+    }
+
+    @Test
+    void leavesNonPublicMethodsAndObjectsMethodsAlone() {
+        runner.run(context -> {
+            Guarded guarded = context.getBean(Guarded.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            assertThat(guarded.notPublic(gpu)).isZero();
+            gpu.acquire(10); // a guarded call would now fail fast
+            assertThat(guarded.toString()).isEqualTo("guarded");
+            gpu.release(10);
+        });
+    }
+
+    @Test
+    void worksWithoutReactorOnTheClassPath() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class,
+                        PermitsAutoConfiguration.class))
+                .withPropertyValues("poolkit.semaphores.gpu.size=10").withBean(WithoutReactor.class)
+                .withClassLoader(new FilteredClassLoader("reactor.", "org.reactivestreams.")).run(context -> {
+            assertThat(context).hasNotFailed();
+            WithoutReactor guarded = context.getBean(WithoutReactor.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            assertThat(guarded.plain(gpu)).isEqualTo(2);
+            CompletableFuture<String> result = new CompletableFuture<>();
+            assertThat(guarded.stage(result)).isSameAs(result);
+            assertThat(gpu.used()).isEqualTo(2);
+            result.complete("done");
+            assertThat(gpu.used()).isZero();
+        });
+    }
+
+    /**
+     * Nothing of Reactor in its signatures; public, so that its proxy class can be defined in the filtering class
+     * loader.
+     */
+    @Permits(value = "gpu", weight = "2")
+    public static class WithoutReactor {
+
+        public long plain(WeightedSemaphore gpu) {
+            return gpu.used();
+        }
+
+        public CompletableFuture<String> stage(CompletableFuture<String> result) {
+            return result;
+        }
+    }
+
+    /** Every public method holds 2 permits of "gpu", unless it says otherwise. */
+    @Permits(value = "gpu", weight = "2")
+    static class Guarded {
+
+        public long plain(WeightedSemaphore gpu) {
+            return gpu.used();
+        }
+
+        public Mono<Long> reactive(WeightedSemaphore gpu) {
+            return Mono.fromCallable(gpu::used);
+        }
+
+        public CompletableFuture<String> stage(CompletableFuture<String> result) {
+            return result;
+        }
+
+        @Permits(value = "gpu", weight = "5")
+        public long own(WeightedSemaphore gpu) {
+            return gpu.used();
+        }
+
+        long notPublic(WeightedSemaphore gpu) {
+            return gpu.used();
+        }
+
+        @Override
+        public String toString() {
+            return "guarded";
+        }
+    }
+}
