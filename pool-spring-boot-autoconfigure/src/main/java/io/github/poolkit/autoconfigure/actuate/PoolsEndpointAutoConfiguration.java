@@ -31,4 +31,9 @@ public class PoolsEndpointAutoConfiguration {
     PoolsEndpoint poolsEndpoint(ListableBeanFactory beanFactory, ApplicationContext context) {
         return new PoolsEndpoint(new PoolkitBeans(beanFactory), new ApplicationExecutors(context));
     }
+
+    @Bean
+    ExecutorWriteGuard poolsExecutorWriteGuard(ApplicationContext context) {
+        return new ExecutorWriteGuard(new ApplicationExecutors(context));
+    }
 }

@@ -92,6 +92,9 @@ abstract class WebServerExecutorHttpTests {
         assertProblem(post("/actuator/pools/webServer", "{\"capacity\": 1, \"coreSize\": 2}"), "coreSize", "above");
         assertProblem(post("/actuator/pools/webServer", "{\"maxWait\": \"1s\"}"), "maxWait", poolType());
         assertProblem(post("/actuator/pools/webServer", "{\"size\": 4}"), "size", poolType());
+        assertProblem(post("/actuator/pools/webServer", "{\"capacity\": 60, \"capasity\": 4}"), "capasity",
+                poolType());
+        assertProblem(post("/actuator/pools/webServer", "{\"queueCapacity\": 4}"), "queueCapacity", poolType());
         assertProblem(post("/actuator/pools/ownPool", "{\"capacity\": 2, \"coreSize\": 3}"), "coreSize", "above");
         JsonNode webServer = getJson("/actuator/pools/webServer");
         assertThat(webServer.get("coreSize").asInt()).isLessThanOrEqualTo(webServer.get("capacity").asInt());
