@@ -74,7 +74,7 @@ public class ExecutorMetrics implements MeterBinder, ApplicationListener<Context
     }
 
     private void bind(MeterRegistry registry, String name, ExecutorAdapter executor) {
-        adapters.add(executor);
+        int before = registry.getMeters().size();
         gauge(registry, "executor.active", "The approximate number of threads that are actively executing tasks",
                 BaseUnits.THREADS, name, executor, ExecutorAdapter::busy);
         gauge(registry, "executor.pool.size", "The current number of threads in the pool", BaseUnits.THREADS, name,
@@ -89,6 +89,9 @@ public class ExecutorMetrics implements MeterBinder, ApplicationListener<Context
             FunctionCounter.builder("executor.completed", executor, e -> value(e, ExecutorAdapter::completed))
                     .description("The approximate total number of tasks that have completed execution")
                     .baseUnit(BaseUnits.TASKS).tag("name", name).register(registry);
+        }
+        if (registry.getMeters().size() != before) {
+            adapters.add(executor); // a gauge holds its object weakly: keep it while its meters live
         }
     }
 
