@@ -24,6 +24,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.scheduling.annotation.EnableScheduling;
+import org.springframework.scheduling.concurrent.ThreadPoolExecutorFactoryBean;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
@@ -50,7 +51,7 @@ class ExecutorsEndpointTests {
     void listsEveryExecutorBeanButPoolkitsOwn() {
         withExecutors.run(context -> {
             PoolsDescriptor all = context.getBean(PoolsEndpoint.class).pools();
-            assertThat(all.executors()).containsOnlyKeys("jdkPool", "scheduledPool", "forkJoinPool", "springPool", "simpleAsync", "custom", "failing", "stopped");
+            assertThat(all.executors()).containsOnlyKeys("jdkPool", "scheduledPool", "forkJoinPool", "springPool", "simpleAsync", "custom", "failing", "stopped", "factoryPool");
             assertThat(all.pools()).containsKeys("workerPool", "reports");
             assertThat(all.schedulers()).containsKey("delayScheduler");
         });
@@ -76,6 +77,7 @@ class ExecutorsEndpointTests {
             assertThat(all.executors().get("simpleAsync"))
                     .isEqualTo(new ExecutorDescriptor("SimpleAsyncTaskExecutor", -1, null, null, null, null, null,
                             null));
+            assertThat(all.executors().get("factoryPool").capacity()).as("a factory bean's executor").isEqualTo(2);
             assertThat(all.executors().get("custom"))
                     .isEqualTo(new ExecutorDescriptor("DirectExecutor", null, null, null, null, null, null, null));
         });
@@ -279,6 +281,14 @@ class ExecutorsEndpointTests {
             executor.setMaxPoolSize(5);
             executor.setQueueCapacity(7);
             return executor;
+        }
+
+        @Bean
+        ThreadPoolExecutorFactoryBean factoryPool() {
+            ThreadPoolExecutorFactoryBean factory = new ThreadPoolExecutorFactoryBean();
+            factory.setCorePoolSize(1);
+            factory.setMaxPoolSize(2);
+            return factory;
         }
 
         @Bean
