@@ -125,12 +125,12 @@ abstract class WebServerExecutorHttpTests {
         assertThat(problem.get("detail").asString()).contains(detail);
     }
 
-    private HttpResponse<String> post(String path, String body) throws Exception {
+    HttpResponse<String> post(String path, String body) throws Exception {
         return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)));
     }
 
-    private JsonNode getJson(String path) throws Exception {
+    JsonNode getJson(String path) throws Exception {
         HttpResponse<String> response = send(HttpRequest.newBuilder(uri(path)).GET());
         assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
         return json.readTree(response.body());
