@@ -19,9 +19,14 @@ import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
  *   <li>The core size is never above the capacity at any moment: when both change, the capacity is raised first if
  *       the new core size is above the current capacity, else the core size is set first.</li>
  *   <li>When the executor's second setter throws anyway, the first is undone before the refusal.</li>
+ *   <li>Changes through this class are made one at a time, so that two writes at once cannot interleave their
+ *       checks and setters (the application's own calls to the setters are not ordered with them).</li>
  * </ul>
  */
 public final class ExecutorChange {
+
+    /** Orders the changes: each one reads the current sizes, checks and sets them as a whole. */
+    private static final Object CHANGES = new Object();
 
     private final Map<String, String> values = new LinkedHashMap<>();
 
@@ -45,6 +50,12 @@ public final class ExecutorChange {
      * @throws InvalidSettingException naming the field, when the change cannot be made; nothing is changed then
      */
     public void applyTo(ExecutorAdapter executor) {
+        synchronized (CHANGES) {
+            apply(executor);
+        }
+    }
+
+    private void apply(ExecutorAdapter executor) {
         String type = ExecutorDescriptor.read(executor::type);
         for (String field : values.keySet()) {
             require(field.equals(ExecutorAdapter.CAPACITY) || field.equals(ExecutorAdapter.CORE_SIZE), field,
