@@ -51,11 +51,11 @@ public final class ExecutorChange {
      */
     public void applyTo(ExecutorAdapter executor) {
         synchronized (CHANGES) {
-            apply(executor);
+            checkAndSet(executor);
         }
     }
 
-    private void apply(ExecutorAdapter executor) {
+    private void checkAndSet(ExecutorAdapter executor) {
         String type = ExecutorDescriptor.read(executor::type);
         for (String field : values.keySet()) {
             require(field.equals(ExecutorAdapter.CAPACITY) || field.equals(ExecutorAdapter.CORE_SIZE), field,
