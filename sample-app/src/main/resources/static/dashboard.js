@@ -1,5 +1,6 @@
 // poolkit sample dashboard: polls /actuator/pools every second, keeps the last minute of samples and draws them
-// on one <canvas> per pool, per scheduler and per semaphore. No libraries, no build step.
+// on one <canvas> per pool, per scheduler, per semaphore and per other executor of the application (Boot's, the web
+// server's request threads as "webServer"). No libraries, no build step.
 // A pool's workers are busy (running a task) or idle (alive, waiting for one): idle = running - busy. What waits
 // is either queued (a task in the pool's queue) or blocked (a caller stuck in execute because the queue is full).
 (function () {
@@ -12,15 +13,19 @@
   const POOL_SERIES = ["busy", "idle", "queued", "blocked"];
   const SCHEDULER_SERIES = ["pending", "busy", "queued"];
   const SEMAPHORE_SERIES = ["used", "available"];
+  const EXECUTOR_SERIES = ["busy", "idle", "queued"];
   // The numbers of each card, one line per group.
   const POOL_FIELDS = [["capacity", "free", "closed", "rejected"], ["busy", "idle", "running"],
     ["queued", "blocked", "waiting"]];
   const SCHEDULER_FIELDS = [["capacity", "pending", "closed", "completed"], ["busy", "idle", "running"],
     ["queued"]];
   const SEMAPHORE_FIELDS = [["size", "used", "available", "waiting", "scope"]];
+  // An executor poolkit did not create shows only what it can tell: a missing field reads "n/a".
+  const EXECUTOR_FIELDS = [["type", "capacity", "coreSize"], ["busy", "idle", "running"],
+    ["queued", "queueRemaining", "completed"]];
 
   // name -> { latest: {...numbers}, series: { busy: [..], ... } }; readable from the browser console (and tests).
-  const state = { pools: {}, schedulers: {}, semaphores: {}, samples: 0 };
+  const state = { pools: {}, schedulers: {}, semaphores: {}, executors: {}, samples: 0 };
   window.poolkitDashboard = state;
 
   function $(id) { return document.getElementById(id); }
@@ -79,7 +84,7 @@
     entry.latest = sample;
     seriesNames.forEach(function (s) {
       const values = entry.series[s];
-      values.push(sample[s]);
+      values.push(typeof sample[s] === "number" ? sample[s] : null);
       if (values.length > HISTORY) {
         values.shift();
       }
@@ -87,12 +92,15 @@
     return entry;
   }
 
-  // Plots each series as a line, newest sample at the right edge; negative values (unlimited) are not drawn.
+  // Plots each series as a line, newest sample at the right edge; negative values (unlimited) and missing ones (a
+  // figure the executor cannot tell) are not drawn.
   function draw(canvas, entry, seriesNames, ceiling) {
     const ctx = canvas.getContext("2d");
     const width = canvas.width, height = canvas.height, top = 14, bottom = height - 4, left = 34, right = width - 4;
     let max = Math.max(1, ceiling);
-    seriesNames.forEach(function (s) { entry.series[s].forEach(function (v) { max = Math.max(max, v); }); });
+    seriesNames.forEach(function (s) {
+      entry.series[s].forEach(function (v) { if (v !== null) { max = Math.max(max, v); } });
+    });
     ctx.clearRect(0, 0, width, height);
     ctx.fillStyle = "#666";
     ctx.font = "10px monospace";
@@ -115,7 +123,7 @@
       ctx.beginPath();
       let drawing = false;
       values.forEach(function (v, i) {
-        if (v < 0) {
+        if (v === null || v < 0) {
           drawing = false;
           return;
         }
@@ -137,7 +145,7 @@
       fields.forEach(function (field) {
         const value = $(kind + "-" + name + "-" + field);
         if (value) {
-          value.textContent = String(sample[field]);
+          value.textContent = sample[field] === undefined ? "n/a" : String(sample[field]);
         }
       });
     });
@@ -147,7 +155,7 @@
   function renderSection(entries, container, kind, store, lines, series, ceiling) {
     Object.keys(entries || {}).sort().forEach(function (name) {
       const sample = Object.assign({}, entries[name]);
-      if (sample.running !== undefined) {
+      if (typeof sample.running === "number" && typeof sample.busy === "number") {
         sample.idle = Math.max(0, sample.running - sample.busy);
       }
       const element = card(container, kind, name, lines);
@@ -165,6 +173,8 @@
       SCHEDULER_SERIES, function (s) { return s.capacity; });
     renderSection(snapshot.semaphores, $("semaphores"), "semaphore", state.semaphores, SEMAPHORE_FIELDS,
       SEMAPHORE_SERIES, function (s) { return s.size; });
+    renderSection(snapshot.executors, $("executors"), "executor", state.executors, EXECUTOR_FIELDS,
+      EXECUTOR_SERIES, function (s) { return s.coreSize || 0; });
     state.samples++;
     $("sample-count").textContent = String(state.samples);
   }

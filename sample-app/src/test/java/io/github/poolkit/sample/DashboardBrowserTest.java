@@ -137,6 +137,21 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void dashboardShowsTheWebServersRequestThreadsBesideThePools() {
+        wait.until(page -> !text("executor-webServer-capacity").equals("-"));
+
+        assertThat(text("executor-webServer-type")).isEqualTo("ThreadPoolExecutor");
+        assertThat(number("executor-webServer-capacity")).isEqualTo(200);
+        assertThat(number("executor-webServer-coreSize")).isEqualTo(10);
+        assertThat(number("executor-webServer-running")).isPositive();
+        assertThat(number("executor-webServer-completed")).isNotEqualTo(Long.MIN_VALUE);
+        assertThat(browser.findElement(By.id("executor-webServer-chart")).getTagName()).isEqualTo("canvas");
+        assertThat(script("return window.poolkitDashboard.executors.webServer.series.busy.length"))
+                .isNotEqualTo(0L);
+        assertThat(browser.findElement(By.id("executors")).getText()).doesNotContain("workerPool");
+    }
+
+    @Test
     void busyAndIdleWorkersAndQueuedAndBlockedCallersAreShownApart() throws Exception {
         wait.until(page -> number("pool-workerPool-busy") == 0 && number("pool-workerPool-waiting") == 0);
         CountDownLatch release = new CountDownLatch(1);

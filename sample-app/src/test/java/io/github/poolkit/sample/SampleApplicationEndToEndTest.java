@@ -111,6 +111,26 @@ class SampleApplicationEndToEndTest {
     }
 
     @Test
+    void poolsEndpointListsTheTomcatRequestThreadsAndTunesThem() {
+        JsonNode webServer = api.get("/actuator/pools").json().path("executors").path("webServer");
+        assertThat(webServer.path("type").asString()).isEqualTo("ThreadPoolExecutor");
+        assertThat(webServer.path("capacity").asInt()).isEqualTo(200);
+        assertThat(webServer.path("coreSize").asInt()).isEqualTo(10);
+        assertThat(webServer.path("busy").asInt()).as("this request").isPositive();
+        try {
+            Answer tuned = api.postJson("/actuator/pools/webServer", "{\"capacity\": 250, \"coreSize\": 20}");
+            assertThat(tuned.status()).isEqualTo(200);
+            assertThat(api.get("/actuator/pools/webServer").json().path("coreSize").asInt()).isEqualTo(20);
+            Answer refused = api.postJson("/actuator/pools/webServer", "{\"coreSize\": 300}");
+            assertThat(refused.status()).isEqualTo(400);
+            assertThat(refused.json().path("field").asString()).isEqualTo("coreSize");
+        } finally {
+            api.postJson("/actuator/pools/webServer", "{\"capacity\": 200, \"coreSize\": 10}");
+        }
+        assertThat(api.get("/actuator/pools/webServer").json().path("capacity").asInt()).isEqualTo(200);
+    }
+
+    @Test
     void poolCanBeTunedThroughTheActuator() {
         try {
             Answer tuned = api.postJson("/actuator/pools/reports", "{\"capacity\": 3}");

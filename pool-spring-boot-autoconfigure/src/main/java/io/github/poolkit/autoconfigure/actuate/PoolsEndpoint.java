@@ -1,6 +1,7 @@
 package io.github.poolkit.autoconfigure.actuate;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -21,6 +22,8 @@ import io.github.poolkit.Pool;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolStats;
 import io.github.poolkit.WeightedSemaphore;
+import io.github.poolkit.autoconfigure.actuate.executors.ApplicationExecutors;
+import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
 
 /**
  * The {@code pools} Actuator endpoint: the state of every pool, scheduler and semaphore bean of the context, and
@@ -30,7 +33,8 @@ import io.github.poolkit.WeightedSemaphore;
  *   <li>{@code GET /actuator/pools}: {@code {"pools": {bean: {...}}, "schedulers": {bean: {...}},
  *       "semaphores": {bean: {...}}}}. {@code pools} holds every {@link Pool} bean ({@code WorkerPool},
  *       {@code FuncPool}, {@code MultiPool}, whoever created it), {@code schedulers} every {@link DelayScheduler},
- *       {@code semaphores} every {@link PermitSemaphore}.</li>
+ *       {@code semaphores} every {@link PermitSemaphore}, {@code executors} every other executor of the application
+ *       and the web server's request thread pool ({@link ApplicationExecutors}, {@link ExecutorDescriptor}).</li>
  *   <li>{@code GET /actuator/pools/{name}}: the entry of that name, of any kind; 404 when there is none.</li>
  *   <li>{@code POST /actuator/pools/{name}}: changes settings at run time, see {@link #change}. Needs
  *       {@code management.endpoint.pools.access=unrestricted}: the endpoint is read-only by default.</li>
@@ -44,13 +48,26 @@ public class PoolsEndpoint {
 
     private final PoolkitBeans beans;
 
+    private final @Nullable ApplicationExecutors executors;
+
     /**
-     * Creates the endpoint.
+     * Creates the endpoint without the application's other executors.
      *
      * @param beans where to find the pools, schedulers and semaphores
      */
     public PoolsEndpoint(PoolkitBeans beans) {
+        this(beans, null);
+    }
+
+    /**
+     * Creates the endpoint.
+     *
+     * @param beans     where to find the pools, schedulers and semaphores
+     * @param executors where to find the application's other executors, or {@code null} to leave them out
+     */
+    public PoolsEndpoint(PoolkitBeans beans, @Nullable ApplicationExecutors executors) {
         this.beans = beans;
+        this.executors = executors;
     }
 
     /** {@return every pool, scheduler and semaphore, by bean name, sorted} */
@@ -62,7 +79,11 @@ public class PoolsEndpoint {
         beans.schedulers().forEach((name, scheduler) -> schedulers.put(name, SchedulerDescriptor.of(scheduler)));
         SortedMap<String, SemaphoreDescriptor> semaphores = new TreeMap<>();
         beans.semaphores().forEach((name, semaphore) -> semaphores.put(name, SemaphoreDescriptor.of(semaphore)));
-        return new PoolsDescriptor(pools, schedulers, semaphores);
+        SortedMap<String, ExecutorDescriptor> others = new TreeMap<>();
+        if (executors != null) {
+            executors.all().forEach((name, executor) -> others.put(name, ExecutorDescriptor.of(executor)));
+        }
+        return new PoolsDescriptor(pools, schedulers, semaphores, others);
     }
 
     /**
@@ -82,14 +103,20 @@ public class PoolsEndpoint {
             return SchedulerDescriptor.of(scheduler);
         }
         PermitSemaphore semaphore = beans.semaphores().get(name);
-        return (semaphore != null) ? SemaphoreDescriptor.of(semaphore) : null;
+        if (semaphore != null) {
+            return SemaphoreDescriptor.of(semaphore);
+        }
+        ExecutorAdapter executor = (executors != null) ? executors.find(name) : null;
+        return (executor != null) ? ExecutorDescriptor.of(executor) : null;
     }
 
     /**
      * Changes settings at run time. A pool takes {@code capacity} ({@link Pool#tune(int)}), {@code maxWait} (a
      * duration such as {@code "200ms"}; {@code "-1"} or {@code ""} for no limit), {@code maxBlockingTasks} and
      * {@code nonblocking} ({@link Pool#reconfigure}); a semaphore takes {@code size}
-     * ({@link PermitSemaphore#resize(long)}). The values are all checked before anything changes.
+     * ({@link PermitSemaphore#resize(long)}); another executor of the application takes {@code capacity} and
+     * {@code coreSize} where its kind can change them ({@link ExecutorChange}). The values are all checked before
+     * anything changes.
      *
      * @param name             a bean name
      * @param capacity         a pool's new capacity, positive
@@ -97,13 +124,41 @@ public class PoolsEndpoint {
      * @param maxBlockingTasks a pool's new limit of blocked callers, {@code >= 0} (0: no limit)
      * @param nonblocking      whether the pool refuses at once instead of making callers wait
      * @param size             a semaphore's new size, {@code >= 0}
+     * @param coreSize         an executor's new core size, {@code >= 0}
      * @return 200 with the entry's new state; 404 when there is no such bean; 400 with an RFC 9457 problem body
      *         naming the field when a value is invalid or does not apply to that bean (nothing is changed then)
      */
     @WriteOperation
     public WebEndpointResponse<Object> change(@Selector String name, @Nullable String capacity,
             @Nullable String maxWait, @Nullable String maxBlockingTasks, @Nullable String nonblocking,
-            @Nullable String size) {
+            @Nullable String size, @Nullable String coreSize) {
+        if (coreSize != null) {
+            if (beans.pools().containsKey(name) || beans.semaphores().containsKey(name)
+                    || beans.schedulers().containsKey(name)) {
+                return EndpointProblem.badRequest(new InvalidSettingException("coreSize",
+                        "'" + name + "' is poolkit's own and has no coreSize; change its capacity instead"));
+            }
+            ExecutorAdapter executor = (executors != null) ? executors.find(name) : null;
+            if (executor != null) {
+                return changeExecutor(executor, capacity, maxWait, maxBlockingTasks, nonblocking, size, coreSize);
+            }
+        }
+        return change(name, capacity, maxWait, maxBlockingTasks, nonblocking, size);
+    }
+
+    /**
+     * Changes a pool's, a semaphore's or another executor's settings, as {@link #change} without a core size.
+     *
+     * @param name             a bean name
+     * @param capacity         a pool's or an executor's new capacity, positive
+     * @param maxWait          a pool's new longest wait in {@code execute}
+     * @param maxBlockingTasks a pool's new limit of blocked callers, {@code >= 0} (0: no limit)
+     * @param nonblocking      whether the pool refuses at once instead of making callers wait
+     * @param size             a semaphore's new size, {@code >= 0}
+     * @return as {@link #change}
+     */
+    public WebEndpointResponse<Object> change(String name, @Nullable String capacity, @Nullable String maxWait,
+            @Nullable String maxBlockingTasks, @Nullable String nonblocking, @Nullable String size) {
         SettingsChange change = new SettingsChange(capacity, maxWait, maxBlockingTasks, nonblocking, size);
         try {
             Pool pool = beans.pools().get(name);
@@ -120,6 +175,10 @@ public class PoolsEndpoint {
                 throw new InvalidSettingException(change.firstField(), "'" + name + "' is a scheduler, whose "
                         + "settings cannot change at run time; change poolkit.scheduler and restart");
             }
+            ExecutorAdapter executor = (executors != null) ? executors.find(name) : null;
+            if (executor != null) {
+                return changeExecutor(executor, capacity, maxWait, maxBlockingTasks, nonblocking, size, null);
+            }
             return EndpointProblem.notFound("No pool, scheduler or semaphore named '" + name + "'; known: "
                     + beans.pools().keySet() + ", " + beans.semaphores().keySet());
         }
@@ -128,9 +187,28 @@ public class PoolsEndpoint {
         }
     }
 
-    /** One pool, scheduler or semaphore in the endpoint's answer. */
+    private static WebEndpointResponse<Object> changeExecutor(ExecutorAdapter executor, @Nullable String capacity,
+            @Nullable String maxWait, @Nullable String maxBlockingTasks, @Nullable String nonblocking,
+            @Nullable String size, @Nullable String coreSize) {
+        Map<String, @Nullable String> fields = new LinkedHashMap<>();
+        fields.put("capacity", capacity);
+        fields.put("coreSize", coreSize);
+        fields.put("maxWait", maxWait);
+        fields.put("maxBlockingTasks", maxBlockingTasks);
+        fields.put("nonblocking", nonblocking);
+        fields.put("size", size);
+        try {
+            new ExecutorChange(fields).applyTo(executor);
+            return new WebEndpointResponse<>(ExecutorDescriptor.of(executor));
+        }
+        catch (InvalidSettingException ex) {
+            return EndpointProblem.badRequest(ex);
+        }
+    }
+
+    /** One pool, scheduler, semaphore or other executor in the endpoint's answer. */
     public sealed interface Entry extends OperationResponseBody
-            permits PoolDescriptor, SchedulerDescriptor, SemaphoreDescriptor {
+            permits PoolDescriptor, SchedulerDescriptor, SemaphoreDescriptor, ExecutorDescriptor {
     }
 
     /**
@@ -139,9 +217,12 @@ public class PoolsEndpoint {
      * @param pools      the pools by bean name
      * @param schedulers the schedulers by bean name
      * @param semaphores the semaphores by bean name
+     * @param executors  the application's other executors by bean name, and the web server's request thread pool
+     *                   as {@code webServer}
      */
     public record PoolsDescriptor(Map<String, PoolDescriptor> pools, Map<String, SchedulerDescriptor> schedulers,
-            Map<String, SemaphoreDescriptor> semaphores) implements OperationResponseBody {
+            Map<String, SemaphoreDescriptor> semaphores, Map<String, ExecutorDescriptor> executors)
+            implements OperationResponseBody {
     }
 
     /**

@@ -6,10 +6,12 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 import io.github.poolkit.WorkerPool;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
+import io.github.poolkit.autoconfigure.actuate.executors.ApplicationExecutors;
 
 /**
  * Auto-configuration of the {@code pools} Actuator endpoint ({@link PoolsEndpoint}) when Spring Boot Actuator is on
@@ -26,7 +28,12 @@ public class PoolsEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    PoolsEndpoint poolsEndpoint(ListableBeanFactory beanFactory) {
-        return new PoolsEndpoint(new PoolkitBeans(beanFactory));
+    PoolsEndpoint poolsEndpoint(ListableBeanFactory beanFactory, ApplicationContext context) {
+        return new PoolsEndpoint(new PoolkitBeans(beanFactory), new ApplicationExecutors(context));
+    }
+
+    @Bean
+    ExecutorWriteGuard poolsExecutorWriteGuard(ApplicationContext context) {
+        return new ExecutorWriteGuard(new ApplicationExecutors(context));
     }
 }

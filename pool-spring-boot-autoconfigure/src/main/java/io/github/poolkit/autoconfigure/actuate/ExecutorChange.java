@@ -1,0 +1,158 @@
+package io.github.poolkit.autoconfigure.actuate;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
+
+/**
+ * A run-time change of an executor poolkit did not create: its {@code capacity} (positive) and {@code coreSize}
+ * ({@code >= 0}), made through the executor's own setters, where its kind can change them.
+ *
+ * <p>Rules, so that an {@link InvalidSettingException} always means nothing changed:
+ * <ul>
+ *   <li>Every field is checked before the first setter: a field other than these two, a field this executor cannot
+ *       change, a value that is not a whole number, a negative one, and a core size above the capacity (the new one,
+ *       or the current one when only the core size is given) are refused.</li>
+ *   <li>The core size is never above the capacity at any moment: when both change, the capacity is raised first if
+ *       the new core size is above the current capacity, else the core size is set first.</li>
+ *   <li>When the executor's second setter throws anyway, the first is undone before the refusal.</li>
+ *   <li>Changes through this class are made one at a time, so that two writes at once cannot interleave their
+ *       checks and setters (the application's own calls to the setters are not ordered with them).</li>
+ * </ul>
+ */
+public final class ExecutorChange {
+
+    /** Orders the changes: each one reads the current sizes, checks and sets them as a whole. */
+    private static final Object CHANGES = new Object();
+
+    private final Map<String, String> values = new LinkedHashMap<>();
+
+    /**
+     * Creates a change from the fields of a write, by name; a {@code null} value was not given.
+     *
+     * @param fields the fields of the write, such as {@code capacity} and {@code coreSize}
+     */
+    public ExecutorChange(Map<String, @Nullable String> fields) {
+        fields.forEach((field, value) -> {
+            if (value != null) {
+                values.put(field, value.trim());
+            }
+        });
+    }
+
+    /**
+     * Applies the change.
+     *
+     * @param executor the executor's adapter
+     * @throws InvalidSettingException naming the field, when the change cannot be made; nothing is changed then
+     */
+    public void applyTo(ExecutorAdapter executor) {
+        synchronized (CHANGES) {
+            checkAndSet(executor);
+        }
+    }
+
+    private void checkAndSet(ExecutorAdapter executor) {
+        String type = ExecutorDescriptor.read(executor::type);
+        for (String field : values.keySet()) {
+            require(field.equals(ExecutorAdapter.CAPACITY) || field.equals(ExecutorAdapter.CORE_SIZE), field,
+                    "a " + type + " takes only capacity and coreSize; " + field + " belongs to poolkit's own pools "
+                            + "and semaphores");
+        }
+        require(!values.isEmpty(), ExecutorAdapter.CAPACITY, "nothing to change: give capacity or coreSize");
+        Integer capacity = parse(ExecutorAdapter.CAPACITY, type);
+        Integer coreSize = parse(ExecutorAdapter.CORE_SIZE, type);
+        if (capacity != null) {
+            require(executor.canSetCapacity(), ExecutorAdapter.CAPACITY,
+                    "a " + type + " cannot change its capacity while it runs");
+            require(capacity > 0, ExecutorAdapter.CAPACITY, "must be positive, was " + capacity);
+        }
+        if (coreSize != null) {
+            require(executor.canSetCoreSize(), ExecutorAdapter.CORE_SIZE,
+                    "a " + type + " cannot change its coreSize while it runs"
+                            + (executor.canSetCapacity() ? "; change its capacity instead" : ""));
+            require(coreSize >= 0, ExecutorAdapter.CORE_SIZE, "cannot be negative, was " + coreSize);
+        }
+        Integer currentCapacity = ExecutorDescriptor.read(executor::capacity);
+        Integer currentCore = ExecutorDescriptor.read(executor::coreSize);
+        int newCapacity = (capacity != null) ? capacity : (currentCapacity != null) ? currentCapacity : -1;
+        Integer newCore = (coreSize != null) ? coreSize : currentCore;
+        if (newCore != null && newCapacity >= 0 && newCore > newCapacity) {
+            throw new InvalidSettingException((coreSize != null) ? ExecutorAdapter.CORE_SIZE : ExecutorAdapter.CAPACITY,
+                    "the " + type + "'s coreSize (" + newCore + ") would be above its capacity (" + newCapacity
+                            + "); give a capacity of at least " + newCore + " or a smaller coreSize");
+        }
+        boolean capacityFirst = coreSize != null && currentCapacity != null && currentCapacity >= 0
+                && coreSize > currentCapacity;
+        if (capacityFirst) {
+            apply(executor, type, capacity, currentCapacity, true, coreSize);
+        }
+        else {
+            apply(executor, type, coreSize, currentCore, false, capacity);
+        }
+    }
+
+    /** Sets {@code first} (the capacity when {@code capacityFirst}), then the other; undoes the first if that fails. */
+    private static void apply(ExecutorAdapter executor, @Nullable String type, @Nullable Integer first,
+            @Nullable Integer firstBefore, boolean capacityFirst, @Nullable Integer second) {
+        String firstField = capacityFirst ? ExecutorAdapter.CAPACITY : ExecutorAdapter.CORE_SIZE;
+        String secondField = capacityFirst ? ExecutorAdapter.CORE_SIZE : ExecutorAdapter.CAPACITY;
+        if (first != null) {
+            set(executor, type, firstField, first);
+        }
+        if (second == null) {
+            return;
+        }
+        try {
+            set(executor, type, secondField, second);
+        }
+        catch (InvalidSettingException ex) {
+            if (first != null && firstBefore != null) {
+                try {
+                    set(executor, type, firstField, firstBefore);
+                }
+                catch (InvalidSettingException undoFailed) {
+                    ex.addSuppressed(undoFailed);
+                }
+            }
+            throw ex;
+        }
+    }
+
+    private static void set(ExecutorAdapter executor, @Nullable String type, String field, int value) {
+        try {
+            if (field.equals(ExecutorAdapter.CAPACITY)) {
+                executor.setCapacity(value);
+            }
+            else {
+                executor.setCoreSize(value);
+            }
+        }
+        catch (RuntimeException ex) {
+            throw new InvalidSettingException(field, "the " + type + " refused " + field + " " + value + ": " + ex);
+        }
+    }
+
+    private @Nullable Integer parse(String field, @Nullable String type) {
+        String text = values.get(field);
+        if (text == null) {
+            return null;
+        }
+        try {
+            return Integer.valueOf(text);
+        }
+        catch (NumberFormatException ex) {
+            throw new InvalidSettingException(field, "'" + text + "' is not valid for a " + type
+                    + ": expected a whole number such as 16");
+        }
+    }
+
+    private static void require(boolean condition, String field, String detail) {
+        if (!condition) {
+            throw new InvalidSettingException(field, detail);
+        }
+    }
+}

@@ -1,0 +1,100 @@
+package io.github.poolkit.autoconfigure.actuate.executors;
+
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.Executor;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.util.ClassUtils;
+
+import io.github.poolkit.DelayScheduler;
+import io.github.poolkit.Pool;
+
+/**
+ * Finds the executors of the application that poolkit did not create, at each call: every {@link Executor} bean of
+ * the context that is not a poolkit {@link Pool} or {@link DelayScheduler} (Spring Boot's
+ * {@code applicationTaskExecutor} and {@code taskScheduler} included), and the embedded web server's request thread
+ * pool (Tomcat's or Jetty's) under the name {@value #WEB_SERVER}.
+ *
+ * <p>Observe, never wrap: the beans are read from the context as they are, each behind the {@link ExecutorAdapter}
+ * of its kind. A lazy bean that nobody has asked for yet is not created by a read. A bean named {@value #WEB_SERVER}
+ * hides the web server's pool.
+ */
+public final class ApplicationExecutors {
+
+    /** The name of the embedded web server's request thread pool. */
+    public static final String WEB_SERVER = "webServer";
+
+    private static final boolean WEB_SERVER_PRESENT = ClassUtils.isPresent(
+            "org.springframework.boot.web.server.context.WebServerApplicationContext",
+            ApplicationExecutors.class.getClassLoader());
+
+    private final ApplicationContext context;
+
+    /**
+     * Creates the lookup.
+     *
+     * @param context where to look: its beans, and its web server when it has one
+     */
+    public ApplicationExecutors(ApplicationContext context) {
+        this.context = context;
+    }
+
+    /** {@return every executor poolkit did not create, by name, sorted; the web server's pool once it started} */
+    public SortedMap<String, ExecutorAdapter> all() {
+        SortedMap<String, ExecutorAdapter> executors = beans();
+        ExecutorAdapter webServer = webServer();
+        if (webServer != null && ((WebServerExecutor) webServer).started()) {
+            executors.putIfAbsent(WEB_SERVER, webServer);
+        }
+        return executors;
+    }
+
+    /**
+     * Finds one executor.
+     *
+     * @param name a bean name, or {@value #WEB_SERVER}
+     * @return its adapter, or {@code null} when there is no such executor
+     */
+    public @Nullable ExecutorAdapter find(String name) {
+        return all().get(name);
+    }
+
+    /** {@return every executor bean poolkit did not create, by bean name, sorted} */
+    public SortedMap<String, ExecutorAdapter> beans() {
+        SortedMap<String, ExecutorAdapter> executors = new TreeMap<>();
+        ConfigurableListableBeanFactory factory = (context instanceof ConfigurableApplicationContext configurable)
+                ? configurable.getBeanFactory() : null;
+        for (String name : context.getBeanNamesForType(Executor.class, false, false)) {
+            if (factory != null && !factory.containsSingleton(name) && factory.containsBeanDefinition(name)
+                    && factory.getBeanDefinition(name).isLazyInit()) {
+                continue; // not created yet: a read must not create it
+            }
+            Object bean;
+            try {
+                bean = context.getBean(name);
+            }
+            catch (BeansException ex) {
+                continue; // failed, or being destroyed: nothing to read
+            }
+            if (bean instanceof Executor executor && !(bean instanceof Pool) && !(bean instanceof DelayScheduler)) {
+                executors.put(name, ExecutorAdapters.of(executor));
+            }
+        }
+        return executors;
+    }
+
+    /**
+     * The embedded web server's request thread pool, found again at each read of the adapter, so that it follows a
+     * server that starts after this call or starts again after a stop.
+     *
+     * @return its adapter, or {@code null} when the context has no Tomcat or Jetty web server
+     */
+    public @Nullable ExecutorAdapter webServer() {
+        return WEB_SERVER_PRESENT ? WebServerExecutor.of(context) : null;
+    }
+}

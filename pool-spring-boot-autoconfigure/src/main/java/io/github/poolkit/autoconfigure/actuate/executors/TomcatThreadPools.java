@@ -1,0 +1,41 @@
+package io.github.poolkit.autoconfigure.actuate.executors;
+
+import java.util.concurrent.Executor;
+
+import org.apache.catalina.connector.Connector;
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.WebServer;
+
+/** Tomcat's types, loaded only when Tomcat is on the class path. */
+final class TomcatThreadPools {
+
+    private TomcatThreadPools() {
+    }
+
+    /** @return the adapter of Tomcat's thread pool, or {@code null} when the executor is not one */
+    static @Nullable ExecutorAdapter adapt(Executor executor) {
+        return (executor instanceof org.apache.tomcat.util.threads.ThreadPoolExecutor pool)
+                ? new TomcatThreadPoolAdapter(pool) : null;
+    }
+
+    /** @return whether the web server is Tomcat */
+    static boolean serves(WebServer server) {
+        return server instanceof TomcatWebServer;
+    }
+
+    /**
+     * The request executor of a Tomcat web server: its first connector's. Tomcat creates it when the connector
+     * starts, so it is {@code null} before the server started and after it stopped.
+     *
+     * @return the executor, or {@code null} when the server is not Tomcat or has none now
+     */
+    static @Nullable Executor requestExecutor(WebServer server) {
+        if (!(server instanceof TomcatWebServer tomcat)) {
+            return null;
+        }
+        // Not Tomcat#getConnector(): it creates and adds a connector when there is none.
+        Connector[] connectors = tomcat.getTomcat().getService().findConnectors();
+        return (connectors.length > 0) ? connectors[0].getProtocolHandler().getExecutor() : null;
+    }
+}

@@ -1,0 +1,154 @@
+package io.github.poolkit.autoconfigure.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
+import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.task.TaskExecutorMetricsAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.scheduling.annotation.EnableScheduling;
+
+import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
+import io.github.poolkit.autoconfigure.actuate.executors.ApplicationExecutors;
+
+/**
+ * Micrometer's executor meters for the application's executors that nobody meters yet, in a real
+ * {@link SimpleMeterRegistry}, beside Spring Boot's own task-executor metrics: no meter registered twice.
+ */
+@Timeout(30)
+class ExecutorMetricsTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+                    SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+                    TaskExecutionAutoConfiguration.class, TaskSchedulingAutoConfiguration.class,
+                    TaskExecutorMetricsAutoConfiguration.class, PoolkitAutoConfiguration.class,
+                    PoolMetricsAutoConfiguration.class, ExecutorMetricsAutoConfiguration.class))
+            .withPropertyValues("poolkit.semaphore.enabled=false");
+
+    @Test
+    void metersTheApplicationsOwnExecutorsWithWhatTheyTell() {
+        runner.withUserConfiguration(OwnExecutors.class).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(value(registry, "executor.pool.max", "ownPool")).isEqualTo(3);
+            assertThat(value(registry, "executor.pool.size", "ownPool")).isZero();
+            assertThat(value(registry, "executor.active", "ownPool")).isZero();
+            assertThat(value(registry, "executor.queued", "ownPool")).isZero();
+            assertThat(value(registry, "executor.queue.remaining", "ownPool")).isEqualTo(5);
+            assertThat(registry.get("executor.completed").tag("name", "ownPool").functionCounter().count()).isZero();
+            context.getBean("ownPool", ThreadPoolExecutor.class).setMaximumPoolSize(4);
+            assertThat(value(registry, "executor.pool.max", "ownPool")).as("read at each scrape").isEqualTo(4);
+            // a thread per task: only its limit, Integer.MAX_VALUE when unlimited, as Micrometer writes it
+            assertThat(value(registry, "executor.pool.max", "simple")).isEqualTo(Integer.MAX_VALUE);
+            assertThat(registry.find("executor.active").tag("name", "simple").meter()).isNull();
+            assertThat(registry.find("executor.completed").tag("name", "simple").meter()).isNull();
+            assertThat(registry.find("executor.pool.max").tag("name", "custom").meter()).isNull();
+            assertThat(registry.find("executor.pool.max").tag("name", "workerPool").gauge()).isNotNull();
+        });
+    }
+
+    @Test
+    void leavesSpringBootsOwnExecutorMetersAlone() {
+        runner.withUserConfiguration(SchedulingConfig.class).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(context.getBean(ExecutorMetrics.class)).isNotNull();
+            // Boot's ExecutorServiceMetrics: it alone registers executor.pool.core
+            assertThat(registry.find("executor.pool.core").tag("name", "applicationTaskExecutor").gauge())
+                    .isNotNull();
+            assertThat(registry.find("executor.pool.max").tag("name", "applicationTaskExecutor").gauges())
+                    .hasSize(1);
+            assertThat(registry.find("executor.pool.core").tag("name", "taskScheduler").gauge()).isNotNull();
+        });
+    }
+
+    @Test
+    void aMeterTheRegistryHoldsAlreadyIsNotRegisteredAgain() {
+        runner.withUserConfiguration(OwnExecutors.class).run(context -> {
+            SimpleMeterRegistry registry = new SimpleMeterRegistry();
+            Gauge.builder("executor.pool.max", () -> 42).tag("name", "ownPool").register(registry);
+            new ExecutorMetrics(new ApplicationExecutors(context)).bindTo(registry);
+            assertThat(value(registry, "executor.pool.max", "ownPool")).isEqualTo(42);
+            assertThat(value(registry, "executor.queue.remaining", "ownPool")).isEqualTo(5);
+        });
+    }
+
+    @Test
+    void aGetterThatThrowsReadsNaN() {
+        runner.withUserConfiguration(OwnExecutors.class).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(value(registry, "executor.pool.max", "flaky")).isEqualTo(2);
+            FlakyPool flaky = context.getBean("flaky", FlakyPool.class);
+            flaky.broken = true;
+            assertThat(value(registry, "executor.pool.max", "flaky")).isNaN();
+        });
+    }
+
+    private static double value(MeterRegistry registry, String meter, String name) {
+        return registry.get(meter).tag("name", name).gauge().value();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @EnableScheduling
+    static class SchedulingConfig {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class OwnExecutors {
+
+        @Bean(destroyMethod = "shutdownNow")
+        ThreadPoolExecutor ownPool() {
+            return new ThreadPoolExecutor(1, 3, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(5));
+        }
+
+        @Bean(destroyMethod = "shutdownNow")
+        FlakyPool flaky() {
+            return new FlakyPool();
+        }
+
+        @Bean
+        SimpleAsyncTaskExecutor simple() {
+            return new SimpleAsyncTaskExecutor();
+        }
+
+        @Bean
+        Executor custom() {
+            return Runnable::run;
+        }
+    }
+
+    /** A pool whose maximum getter throws once it is told to. */
+    static final class FlakyPool extends ThreadPoolExecutor {
+
+        volatile boolean broken;
+
+        FlakyPool() {
+            super(1, 2, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>());
+        }
+
+        @Override
+        public int getMaximumPoolSize() {
+            if (broken) {
+                throw new IllegalStateException("broken getter");
+            }
+            return super.getMaximumPoolSize();
+        }
+    }
+}
