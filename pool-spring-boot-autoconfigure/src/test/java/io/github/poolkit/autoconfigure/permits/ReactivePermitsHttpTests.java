@@ -52,7 +52,8 @@ import tools.jackson.databind.json.JsonMapper;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "spring.main.web-application-type=reactive", "poolkit.semaphores.flux.size=3",
         "spring.autoconfigure.exclude="
-                + "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration" })
+                + "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration,"
+                + "org.springframework.boot.jetty.autoconfigure.reactive.JettyReactiveWebServerAutoConfiguration" })
 @Timeout(30)
 class ReactivePermitsHttpTests {
 
