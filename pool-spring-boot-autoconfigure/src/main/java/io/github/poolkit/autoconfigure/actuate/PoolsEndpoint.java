@@ -89,7 +89,9 @@ public class PoolsEndpoint {
      * Changes settings at run time. A pool takes {@code capacity} ({@link Pool#tune(int)}), {@code maxWait} (a
      * duration such as {@code "200ms"}; {@code "-1"} or {@code ""} for no limit), {@code maxBlockingTasks} and
      * {@code nonblocking} ({@link Pool#reconfigure}); a semaphore takes {@code size}
-     * ({@link PermitSemaphore#resize(long)}). The values are all checked before anything changes.
+     * ({@link PermitSemaphore#resize(long)}). The values are all checked before anything changes, and so are the
+     * body's fields: one that the target cannot change (misspelt, unknown, or fixed when it was created, such as a
+     * pool's {@code queueCapacity}) is refused with 400 naming it and the fields the target accepts.
      *
      * @param name             a bean name
      * @param capacity         a pool's new capacity, positive
