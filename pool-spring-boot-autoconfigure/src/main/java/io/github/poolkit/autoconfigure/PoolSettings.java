@@ -3,12 +3,15 @@ package io.github.poolkit.autoconfigure;
 import static io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException.check;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
 import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolOptions;
+import io.github.poolkit.WorkerPool;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 
 /**
@@ -106,20 +109,65 @@ final class PoolSettings {
     PoolOptions.Builder toOptions(boolean virtualThreadsByDefault) {
         PoolOptions.Builder options = PoolOptions.builder().name(beanName);
         try {
-            ifSet(value(Pool::getExpiry), options::expiry);
-            ifSet(value(Pool::getNonblocking), options::nonblocking);
-            ifSet(value(Pool::getMaxBlockingTasks), options::maxBlockingTasks);
-            ifSet(value(Pool::getMaxWait), options::maxWait);
-            ifSet(value(Pool::getPreAlloc), options::preAlloc);
-            ifSet(value(Pool::getDisablePurge), options::disablePurge);
-            ifSet(value(Pool::getQueueCapacity), options::queueCapacity);
-            Boolean virtualThreads = value(Pool::getVirtualThreads);
-            options.virtualThreads((virtualThreads != null) ? virtualThreads : virtualThreadsByDefault);
+            setters(virtualThreadsByDefault).forEach(setter -> setter.accept(options));
         }
         catch (InvalidOptionException ex) {
             throw translate(ex);
         }
         return options;
+    }
+
+    /**
+     * Checks every value of this pool against the core library's rules, as {@link WorkerPool#create} will: each set
+     * key on its own first, so that every invalid key is reported, then, when each is fine alone, all together.
+     *
+     * @param virtualThreadsByDefault as for {@link #toOptions}
+     * @return every problem found, each naming its property; empty when the pool can be created
+     */
+    List<InvalidPoolkitPropertyException> problems(boolean virtualThreadsByDefault) {
+        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
+        try {
+            shutdownTimeout();
+        }
+        catch (InvalidPoolkitPropertyException ex) {
+            problems.add(ex);
+        }
+        int capacity = capacity();
+        for (Consumer<PoolOptions.Builder> setter : setters(virtualThreadsByDefault)) {
+            try {
+                PoolOptions.Builder alone = PoolOptions.builder();
+                setter.accept(alone);
+                alone.build().validate(capacity);
+            }
+            catch (InvalidOptionException ex) {
+                problems.add(translate(ex));
+            }
+        }
+        if (problems.isEmpty()) {
+            try {
+                toOptions(virtualThreadsByDefault).build().validate(capacity);
+            }
+            catch (InvalidPoolkitPropertyException ex) {
+                problems.add(ex);
+            }
+            catch (InvalidOptionException ex) {
+                problems.add(translate(ex));
+            }
+        }
+        return problems;
+    }
+
+    /** @return one setter per option, each applying this pool's value of it when set */
+    private List<Consumer<PoolOptions.Builder>> setters(boolean virtualThreadsByDefault) {
+        Boolean virtualThreads = value(Pool::getVirtualThreads);
+        return List.of(options -> ifSet(value(Pool::getExpiry), options::expiry),
+                options -> ifSet(value(Pool::getNonblocking), options::nonblocking),
+                options -> ifSet(value(Pool::getMaxBlockingTasks), options::maxBlockingTasks),
+                options -> ifSet(value(Pool::getMaxWait), options::maxWait),
+                options -> ifSet(value(Pool::getPreAlloc), options::preAlloc),
+                options -> ifSet(value(Pool::getDisablePurge), options::disablePurge),
+                options -> ifSet(value(Pool::getQueueCapacity), options::queueCapacity),
+                options -> options.virtualThreads((virtualThreads != null) ? virtualThreads : virtualThreadsByDefault));
     }
 
     /**
