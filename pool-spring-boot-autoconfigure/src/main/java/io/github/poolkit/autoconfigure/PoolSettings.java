@@ -4,8 +4,12 @@ import static io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException.ch
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -109,7 +113,7 @@ final class PoolSettings {
     PoolOptions.Builder toOptions(boolean virtualThreadsByDefault) {
         PoolOptions.Builder options = PoolOptions.builder().name(beanName);
         try {
-            setters(virtualThreadsByDefault).forEach(setter -> setter.accept(options));
+            apply(options, virtualThreadsByDefault, Set.of());
         }
         catch (InvalidOptionException ex) {
             throw translate(ex);
@@ -117,9 +121,20 @@ final class PoolSettings {
         return options;
     }
 
+    /** Sets this pool's values of every option but {@code skipped} on {@code options}. */
+    private void apply(PoolOptions.Builder options, boolean virtualThreadsByDefault, Set<String> skipped) {
+        setters(virtualThreadsByDefault).forEach((option, setter) -> {
+            if (!skipped.contains(option)) {
+                setter.accept(options);
+            }
+        });
+    }
+
     /**
-     * Checks every value of this pool against the core library's rules, as {@link WorkerPool#create} will: each set
-     * key on its own first, so that every invalid key is reported, then, when each is fine alone, all together.
+     * Checks every value of this pool against the core library's rules, as {@link WorkerPool#create} will. The rules
+     * stop at the first invalid option, so each one found is left out (at its default) and the rest checked again,
+     * until they pass or the option at fault is none of this pool's keys; an option is never blamed alone for a
+     * problem that another key resolves ({@code expiry} negative with {@code disable-purge}).
      *
      * @param virtualThreadsByDefault as for {@link #toOptions}
      * @return every problem found, each naming its property; empty when the pool can be created
@@ -132,42 +147,47 @@ final class PoolSettings {
         catch (InvalidPoolkitPropertyException ex) {
             problems.add(ex);
         }
-        int capacity = capacity();
-        for (Consumer<PoolOptions.Builder> setter : setters(virtualThreadsByDefault)) {
-            try {
-                PoolOptions.Builder alone = PoolOptions.builder();
-                setter.accept(alone);
-                alone.build().validate(capacity);
+        Set<String> options = setters(virtualThreadsByDefault).keySet();
+        Set<String> skipped = new HashSet<>();
+        while (true) {
+            InvalidOptionException refusal = refusal(virtualThreadsByDefault, skipped);
+            if (refusal == null) {
+                return problems;
             }
-            catch (InvalidOptionException ex) {
-                problems.add(translate(ex));
-            }
-        }
-        if (problems.isEmpty()) {
-            try {
-                toOptions(virtualThreadsByDefault).build().validate(capacity);
-            }
-            catch (InvalidPoolkitPropertyException ex) {
-                problems.add(ex);
-            }
-            catch (InvalidOptionException ex) {
-                problems.add(translate(ex));
+            problems.add(translate(refusal));
+            if (!options.contains(refusal.option()) || !skipped.add(refusal.option())) {
+                return problems;
             }
         }
-        return problems;
     }
 
-    /** @return one setter per option, each applying this pool's value of it when set */
-    private List<Consumer<PoolOptions.Builder>> setters(boolean virtualThreadsByDefault) {
+    /** @return the core library's refusal of this pool's options less {@code skipped}, or {@code null} */
+    private InvalidOptionException refusal(boolean virtualThreadsByDefault, Set<String> skipped) {
+        PoolOptions.Builder options = PoolOptions.builder();
+        try {
+            apply(options, virtualThreadsByDefault, skipped);
+            options.build().validate(capacity());
+            return null;
+        }
+        catch (InvalidOptionException ex) {
+            return ex;
+        }
+    }
+
+    /** @return one setter per option, by the option's name in the core library, each applying this pool's value */
+    private Map<String, Consumer<PoolOptions.Builder>> setters(boolean virtualThreadsByDefault) {
         Boolean virtualThreads = value(Pool::getVirtualThreads);
-        return List.of(options -> ifSet(value(Pool::getExpiry), options::expiry),
-                options -> ifSet(value(Pool::getNonblocking), options::nonblocking),
-                options -> ifSet(value(Pool::getMaxBlockingTasks), options::maxBlockingTasks),
-                options -> ifSet(value(Pool::getMaxWait), options::maxWait),
-                options -> ifSet(value(Pool::getPreAlloc), options::preAlloc),
-                options -> ifSet(value(Pool::getDisablePurge), options::disablePurge),
-                options -> ifSet(value(Pool::getQueueCapacity), options::queueCapacity),
+        Map<String, Consumer<PoolOptions.Builder>> setters = new LinkedHashMap<>();
+        setters.put("expiry", options -> ifSet(value(Pool::getExpiry), options::expiry));
+        setters.put("nonblocking", options -> ifSet(value(Pool::getNonblocking), options::nonblocking));
+        setters.put("maxBlockingTasks", options -> ifSet(value(Pool::getMaxBlockingTasks), options::maxBlockingTasks));
+        setters.put("maxWait", options -> ifSet(value(Pool::getMaxWait), options::maxWait));
+        setters.put("preAlloc", options -> ifSet(value(Pool::getPreAlloc), options::preAlloc));
+        setters.put("disablePurge", options -> ifSet(value(Pool::getDisablePurge), options::disablePurge));
+        setters.put("queueCapacity", options -> ifSet(value(Pool::getQueueCapacity), options::queueCapacity));
+        setters.put("virtualThreads",
                 options -> options.virtualThreads((virtualThreads != null) ? virtualThreads : virtualThreadsByDefault));
+        return setters;
     }
 
     /**

@@ -118,6 +118,17 @@ class StrictConfigurationTests {
     }
 
     @Test
+    void twoInvalidValuesOfOnePoolAreBothReportedButNotOneThatAnotherKeyAllows() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.pools.reports.expiry=-1s",
+                "poolkit.pools.reports.disable-purge=true", "poolkit.pools.reports.max-blocking-tasks=-1",
+                "poolkit.pools.reports.queue-capacity=-2");
+        assertThat(analysis.getDescription()).contains("2 properties")
+                .contains("Property: poolkit.pools.reports.max-blocking-tasks")
+                .contains("Property: poolkit.pools.reports.queue-capacity")
+                .doesNotContain("Property: poolkit.pools.reports.expiry");
+    }
+
+    @Test
     void anInheritedInvalidValueIsReportedOnce() {
         FailureAnalysis analysis = analyze(runner, "poolkit.pool.max-blocking-tasks=-1",
                 "poolkit.pools.a.capacity=2", "poolkit.pools.b.capacity=2", "poolkit.scheduler.workers=-1");
