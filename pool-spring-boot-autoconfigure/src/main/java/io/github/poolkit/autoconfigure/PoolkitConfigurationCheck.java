@@ -18,15 +18,16 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
-import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
+import io.github.poolkit.autoconfigure.redis.ClusterSemaphoreChecks;
 
 /**
  * Checks the whole {@code poolkit.*} configuration once, before any bean definition of poolkit's exists, and stops
  * start-up with every problem at once: keys that no property binds ({@link PoolkitKeys}), values that cannot be
  * converted to their property's type, and values the beans could not be created with, by the same rules the beans
- * apply when they are created ({@link PoolSettings#problems}, {@link PoolkitFactory}'s checks). One problem is thrown
+ * apply when they are created ({@link PoolSettings#problems}, {@link PoolkitFactory}'s checks, and
+ * {@link ClusterSemaphoreChecks} when the pool-redis module is present). One problem is thrown
  * as an {@link InvalidPoolkitPropertyException}, several as an {@link InvalidPoolkitConfigurationException}.
  *
  * <p>Only the entries whose bean is enabled are checked for values that cannot be used (a disabled entry's values are
@@ -96,8 +97,12 @@ final class PoolkitConfigurationCheck {
                 return;
             }
             if (semaphore.getScope() == Scope.CLUSTER) {
-                // the size and lease time of a cluster semaphore are checked by pool-redis's auto-configuration
-                collect(problems, () -> checkClusterSupport(name, classLoader));
+                if (ClassUtils.isPresent(NamedBeansRegistrar.CLUSTER_SEMAPHORE_CLASS, classLoader)) {
+                    problems.addAll(ClusterSemaphoreChecks.problems(properties, name));
+                }
+                else {
+                    problems.add(noClusterSupport(name));
+                }
                 return;
             }
             long size = (semaphore.getSize() != null) ? semaphore.getSize() : properties.getSemaphore().getSize();
@@ -123,15 +128,12 @@ final class PoolkitConfigurationCheck {
                 "rename the pool or the semaphore: bean names must be unique");
     }
 
-    private static void checkClusterSupport(String name, ClassLoader classLoader) {
+    private static InvalidPoolkitPropertyException noClusterSupport(String name) {
         String property = "poolkit.semaphores." + name + ".scope";
-        InvalidPoolkitPropertyException.check(
-                ClassUtils.isPresent(NamedBeansRegistrar.CLUSTER_SEMAPHORE_CLASS, classLoader), property,
-                "cluster", "a cluster semaphore is shared through Redis by poolkit's pool-redis module, which is not"
-                        + " on the class path",
-                "add the dependencies io.github.poolkit:pool-redis and"
-                        + " org.springframework.boot:spring-boot-starter-data-redis, or set " + property
-                        + " to local");
+        return new InvalidPoolkitPropertyException(property, "cluster", "a cluster semaphore is shared through Redis by"
+                + " poolkit's pool-redis module, which is not on the class path", "add the dependencies"
+                + " io.github.poolkit:pool-redis and org.springframework.boot:spring-boot-starter-data-redis, or set "
+                + property + " to local");
     }
 
     /**

@@ -154,6 +154,18 @@ class StrictConfigurationTests {
     }
 
     @Test
+    void aClusterSemaphoresInvalidValuesAreReportedWithTheRest() {
+        FailureAnalysis analysis = analyze(runner.withConfiguration(
+                AutoConfigurations.of(PoolkitRedisAutoConfiguration.class)),
+                "poolkit.semaphores.quota.scope=cluster", "poolkit.semaphores.quota.size=9007199254740992",
+                "poolkit.semaphores.quota.lease-time=10ms", "poolkit.pool.max-wait=-1s");
+        assertThat(analysis.getDescription()).contains("3 properties")
+                .contains("Property: poolkit.semaphores.quota.size").contains("2^53 - 1")
+                .contains("Property: poolkit.semaphores.quota.lease-time").contains("at least 30ms")
+                .contains("Property: poolkit.pool.max-wait");
+    }
+
+    @Test
     void aKeyBelowAValueIsFlagged() {
         FailureAnalysis analysis = analyze(runner.withInitializer(context -> context.getEnvironment()
                 .getPropertySources().addFirst(new MapPropertySource("test", Map.of("poolkit.pool.capacity.max", 3)))));
