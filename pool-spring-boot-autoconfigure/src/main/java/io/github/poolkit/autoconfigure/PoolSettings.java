@@ -7,11 +7,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 
 import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolOptions;
@@ -201,7 +202,7 @@ final class PoolSettings {
         String head = ex.option() + " ";
         String tail = ", was " + ex.value() + ": " + ex.fix();
         String problem = (message.startsWith(head) && message.endsWith(tail))
-                ? kebab(ex.option()) + " " + message.substring(head.length(), message.length() - tail.length())
+                ? DataObjectPropertyName.toDashedForm(ex.option()) + " " + message.substring(head.length(), message.length() - tail.length())
                 : message;
         return new InvalidPoolkitPropertyException(property, ex.value(), problem,
                 "change " + property + ": " + ex.fix());
@@ -212,12 +213,8 @@ final class PoolSettings {
      * @return the full property key its value came from, such as {@code poolkit.pools.reports.queue-capacity}
      */
     String property(String option) {
-        String key = kebab(option);
+        String key = DataObjectPropertyName.toDashedForm(option);
         return (isSetOnOwn(key) ? prefix : PRIMARY_PREFIX) + "." + key;
-    }
-
-    private static String kebab(String option) {
-        return option.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
     private boolean isSetOnOwn(String key) {

@@ -1,6 +1,9 @@
 package io.github.poolkit.autoconfigure;
 
 import static io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException.check;
+import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.DELAY_SCHEDULER;
+import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WEIGHTED_SEMAPHORE;
+import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WORKER_POOL;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,15 +35,6 @@ final class PoolkitFactory {
 
     /** The bean name of this factory, which the named beans' definitions refer to. */
     static final String BEAN_NAME = "poolkitFactory";
-
-    /** The bean name of the primary worker pool. */
-    static final String WORKER_POOL = "workerPool";
-
-    /** The bean name of the primary weighted semaphore. */
-    static final String WEIGHTED_SEMAPHORE = "weightedSemaphore";
-
-    /** The bean name of the delay scheduler. */
-    static final String DELAY_SCHEDULER = "delayScheduler";
 
     private final PoolkitProperties properties;
     private final PoolTaskListeners listeners;

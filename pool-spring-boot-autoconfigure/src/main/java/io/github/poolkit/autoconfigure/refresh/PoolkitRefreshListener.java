@@ -1,7 +1,6 @@
 package io.github.poolkit.autoconfigure.refresh;
 
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -12,6 +11,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyNameException;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ApplicationListener;
@@ -20,6 +20,7 @@ import org.springframework.core.env.Environment;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
 import io.github.poolkit.autoconfigure.PoolTaskListeners;
+import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
 import io.github.poolkit.autoconfigure.actuate.InvalidSettingException;
 import io.github.poolkit.autoconfigure.actuate.PoolkitBeans;
@@ -42,9 +43,6 @@ import io.github.poolkit.autoconfigure.actuate.SettingsChange;
 public class PoolkitRefreshListener implements ApplicationListener<EnvironmentChangeEvent> {
 
     private static final Log logger = LogFactory.getLog(PoolkitRefreshListener.class);
-
-    private static final String PRIMARY_POOL = "workerPool";
-    private static final String PRIMARY_SEMAPHORE = "weightedSemaphore";
 
     /** The keys a pool can change live, kebab-case, to the endpoint's field names. */
     private static final Map<String, String> POOL_FIELDS = Map.of("capacity", "capacity", "max-wait", "maxWait",
@@ -101,13 +99,13 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
                 continue;
             }
             if (parsed.isPool() && POOL_FIELDS.containsKey(parsed.leaf())) {
-                for (String bean : targets(binder, parsed, poolBeans(), PRIMARY_POOL, "poolkit.pools")) {
+                for (String bean : targets(binder, parsed, poolBeans(), PoolkitAutoConfiguration.WORKER_POOL, "poolkit.pools")) {
                     poolChanges.computeIfAbsent(bean, name -> new LinkedHashMap<>())
                             .put(POOL_FIELDS.get(parsed.leaf()), value);
                 }
             }
             else if (parsed.isSemaphore() && parsed.leaf().equals("size")) {
-                for (String bean : targets(binder, parsed, semaphoreBeans(), PRIMARY_SEMAPHORE,
+                for (String bean : targets(binder, parsed, semaphoreBeans(), PoolkitAutoConfiguration.WEIGHTED_SEMAPHORE,
                         "poolkit.semaphores")) {
                     semaphoreChanges.computeIfAbsent(bean, name -> new LinkedHashMap<>()).put("size", value);
                 }
@@ -180,13 +178,13 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
                 return null;
             }
             String[] parts = key.substring(8).split("\\.");
-            String kind = kebab(parts[0]);
+            String kind = DataObjectPropertyName.toDashedForm(parts[0]);
             boolean named = kind.equals("pools") || kind.equals("semaphores");
             if (named && parts.length == 3) {
-                return new PoolkitKey(kind, parts[1], kebab(parts[2]));
+                return new PoolkitKey(kind, parts[1], DataObjectPropertyName.toDashedForm(parts[2]));
             }
             if (!named && parts.length == 2) {
-                return new PoolkitKey(kind, null, kebab(parts[1]));
+                return new PoolkitKey(kind, null, DataObjectPropertyName.toDashedForm(parts[1]));
             }
             return new PoolkitKey(kind, null, key.substring(8));
         }
@@ -206,22 +204,6 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
         /** @return a map key as a property name element: {@code .key}, or {@code [key]} when not kebab-case */
         static String element(String name) {
             return name.matches("[a-z0-9][a-z0-9-]*") ? "." + name : "[" + name + "]";
-        }
-
-        private static String kebab(String element) {
-            StringBuilder kebab = new StringBuilder();
-            for (char c : element.toCharArray()) {
-                if (Character.isUpperCase(c)) {
-                    if (!kebab.isEmpty() && kebab.charAt(kebab.length() - 1) != '-') {
-                        kebab.append('-');
-                    }
-                    kebab.append(Character.toLowerCase(c));
-                }
-                else {
-                    kebab.append(c == '_' ? '-' : c);
-                }
-            }
-            return kebab.toString().toLowerCase(Locale.ROOT);
         }
     }
 }
