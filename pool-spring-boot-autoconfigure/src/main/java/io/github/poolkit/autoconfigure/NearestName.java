@@ -49,8 +49,8 @@ public final class NearestName {
         return name.replace("-", "").replace("_", "").toLowerCase(Locale.ROOT);
     }
 
-    /** Levenshtein distance, one row at a time. */
-    private static int distance(String a, String b) {
+    /** Levenshtein distance of two names already in the uniform form, one row at a time. */
+    static int distance(String a, String b) {
         int[] previous = new int[b.length() + 1];
         int[] current = new int[b.length() + 1];
         for (int j = 0; j <= b.length(); j++) {

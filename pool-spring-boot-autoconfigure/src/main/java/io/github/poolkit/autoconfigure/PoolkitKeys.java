@@ -76,23 +76,13 @@ final class PoolkitKeys {
      */
     Suggestion nearest(ConfigurationPropertyName name, boolean environmentVariables) {
         Elements elements = new Elements(name);
-        List<String> path = new ArrayList<>(List.of(PREFIX));
-        Miss miss = root.match(elements, 1, environmentVariables, path);
-        if (miss == null) {
+        if (root.matches(elements, 1, environmentVariables)) {
             return null;
         }
-        String parent = String.join(".", path);
-        if (miss.node.entries == null) {
-            // a value followed by more elements: the value's own key is the nearest
-            return new Suggestion(parent, parent.substring(0, parent.lastIndexOf('.')), List.of());
-        }
-        String nearest = NearestName.nearest(elements.uniform(miss.index), miss.node.names());
-        List<String> completed = new ArrayList<>(List.of(nearest));
-        Node next = miss.node.entries.get(NearestName.uniform(nearest)).node;
-        if (next.match(elements, miss.index + 1, environmentVariables, completed) != null) {
-            completed = List.of(nearest);
-        }
-        return new Suggestion(parent + "." + String.join(".", completed), parent, miss.node.names());
+        Candidate nearest = root.nearest(elements, 1);
+        String key = PREFIX + "." + String.join(".", nearest.path);
+        String parent = key.substring(0, key.lastIndexOf('.'));
+        return new Suggestion(key, parent, nearest.siblings);
     }
 
     private static InvalidPoolkitPropertyException unknown(ConfigurationPropertyName name,
@@ -141,12 +131,20 @@ final class PoolkitKeys {
     }
 
     /**
-     * Where a key stopped matching: at {@code index}, under {@code node}.
+     * A known key (or group of keys) as the nearest to some elements: the sum of the edit distances of its elements to
+     * theirs, its elements, and the keys of the group its last element belongs to.
      *
-     * @param node  the last node that matched: a group none of whose keys is the element, or a value
-     * @param index the element that matched nothing
+     * @param cost     the summed edit distance
+     * @param path     the known key's elements
+     * @param siblings the keys of the group of its last element, empty when that is a free name
      */
-    private record Miss(Node node, int index) {
+    private record Candidate(int cost, List<String> path, Collection<String> siblings) {
+
+        Candidate under(String element, int extraCost, Collection<String> group) {
+            List<String> longer = new ArrayList<>(List.of(element));
+            longer.addAll(path);
+            return new Candidate(cost + extraCost, longer, path.isEmpty() ? group : siblings);
+        }
     }
 
     /**
@@ -197,49 +195,59 @@ final class PoolkitKeys {
         }
 
         /**
-         * Matches the elements from {@code index} on, appending the known spelling of each matched element to
-         * {@code path}. With {@code environmentVariables}, a key's words may span several elements; the first key
-         * that leads to a full match wins, else the first that matched at all tells where the key missed.
-         *
-         * @return {@code null} when they form a known key (or a group of keys), else where they stopped matching
+         * Tells whether the elements from {@code index} on form a known key (or a group of keys) under this node. With
+         * {@code environmentVariables}, a key's words may span several elements.
          */
-        Miss match(Elements elements, int index, boolean environmentVariables, List<String> path) {
+        boolean matches(Elements elements, int index, boolean environmentVariables) {
             if (index == elements.size()) {
-                return null;
+                return true;
             }
             if (values != null) {
-                path.add(elements.shown(index));
-                return values.match(elements, index + 1, environmentVariables, path);
+                return values.matches(elements, index + 1, environmentVariables);
             }
             if (entries == null) {
-                return new Miss(this, index);
+                return false;
             }
-            Miss firstMiss = null;
-            List<String> firstPath = null;
             StringBuilder joined = new StringBuilder();
             int last = environmentVariables ? elements.size() : index + 1;
             for (int end = index; end < last; end++) {
                 joined.append(elements.uniform(end));
                 Entry entry = entries.get(joined.toString());
-                if (entry == null) {
-                    continue;
-                }
-                List<String> attempt = new ArrayList<>(List.of(entry.name));
-                Miss miss = entry.node.match(elements, end + 1, environmentVariables, attempt);
-                if (miss == null) {
-                    path.addAll(attempt);
-                    return null;
-                }
-                if (firstMiss == null) {
-                    firstMiss = miss;
-                    firstPath = attempt;
+                if (entry != null && entry.node.matches(elements, end + 1, environmentVariables)) {
+                    return true;
                 }
             }
-            if (firstMiss != null) {
-                path.addAll(firstPath);
-                return firstMiss;
+            return false;
+        }
+
+        /**
+         * Finds the known key nearest to the elements from {@code index} on: each element matched to one key of its
+         * level, at the cost of their edit distance (a free name costs nothing), and elements beyond a value at the
+         * cost of their length. The tree is small (tens of keys), so every path is tried; on a tie the first wins.
+         */
+        Candidate nearest(Elements elements, int index) {
+            if (index == elements.size()) {
+                return new Candidate(0, List.of(), List.of());
             }
-            return new Miss(this, index);
+            if (values != null) {
+                return values.nearest(elements, index + 1).under(elements.shown(index), 0, List.of());
+            }
+            if (entries == null) {
+                int extra = 0;
+                for (int i = index; i < elements.size(); i++) {
+                    extra += elements.uniform(i).length();
+                }
+                return new Candidate(extra, List.of(), List.of());
+            }
+            Candidate best = null;
+            for (Entry entry : entries.values()) {
+                int distance = NearestName.distance(elements.uniform(index), NearestName.uniform(entry.name));
+                Candidate candidate = entry.node.nearest(elements, index + 1).under(entry.name, distance, names());
+                if (best == null || candidate.cost < best.cost) {
+                    best = candidate;
+                }
+            }
+            return best;
         }
     }
 

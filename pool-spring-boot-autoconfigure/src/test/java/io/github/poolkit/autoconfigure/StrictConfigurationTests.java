@@ -45,7 +45,15 @@ class StrictConfigurationTests {
     void aMisspeltGroupIsCompletedWithTheRestOfTheKey() {
         FailureAnalysis analysis = analyze(runner, "poolkit.schedular.workers=1");
         assertThat(analysis.getDescription()).contains("Property: poolkit.schedular.workers");
-        assertThat(analysis.getAction()).contains("did you mean poolkit.scheduler.workers?");
+        assertThat(analysis.getAction()).contains("did you mean poolkit.scheduler.workers?")
+                .contains("the keys under poolkit.scheduler are enabled, shutdown-timeout, workers");
+    }
+
+    @Test
+    void theNearestKeyMayBeOnAnotherLevel() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.pool.reports.capacity=4");
+        assertThat(analysis.getAction()).contains("did you mean poolkit.pools.reports.capacity?")
+                .contains("the keys under poolkit.pools.reports are capacity, disable-purge");
     }
 
     @Test
