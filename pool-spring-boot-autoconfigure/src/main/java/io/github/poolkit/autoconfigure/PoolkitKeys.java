@@ -28,12 +28,17 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  *
  * <p>The known keys are derived from {@link PoolkitProperties} itself, so a property added there is known at once: a
  * nested class of poolkit's own (such as {@code Pool}) is a group of keys, a {@code Map} a group of free names
- * ({@code poolkit.pools.<name>}) each followed by the keys of its value type, anything else a value. Keys are matched
+ * ({@code poolkit.pools.<name>}) each followed by the keys of its value type (a list likewise, its indexes being the
+ * free names), anything else a value. Keys are matched
  * as Spring Boot's binder matches them: every source's names come in Spring Boot's canonical form, whatever their
  * spelling (camelCase, kebab-case, underscores, {@code [indexed]} map keys), and their elements are compared in the
  * uniform form (lower case, no dashes). Environment variables map {@code _} to {@code .}, so in that source a field's
  * words may also span several elements ({@code POOLKIT_POOL_MAX_WAIT} is {@code poolkit.pool.max.wait}), as the
  * binder's legacy matching accepts.
+ *
+ * <p>The nearest key is the known key whose elements are at the least summed edit distance from the unknown key's,
+ * searched over the whole tree, so that a slip on any level is found ({@code poolkit.pool.reports.capacity} gets
+ * {@code poolkit.pools.reports.capacity}).
  *
  * <p>Stateless apart from the tree of known keys, built once per instance.
  */
@@ -167,6 +172,11 @@ final class PoolkitKeys {
             Class<?> raw = type.resolve(Object.class);
             if (Map.class.isAssignableFrom(raw)) {
                 return new Node(null, of(type.asMap().getGeneric(1)));
+            }
+            if (Collection.class.isAssignableFrom(raw) || raw.isArray()) {
+                // an index ([0]) is a free element, as a map key; the value may also be given whole ("a,b")
+                ResolvableType element = raw.isArray() ? type.getComponentType() : type.asCollection().getGeneric(0);
+                return new Node(null, of(element));
             }
             if (!isGroup(raw)) {
                 return new Node(null, null);
