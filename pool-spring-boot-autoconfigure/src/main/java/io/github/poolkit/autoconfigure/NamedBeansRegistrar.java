@@ -21,9 +21,10 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
 
 /**
  * Registers one bean per key of {@code poolkit.pools} ({@link WorkerPool}) and of {@code poolkit.semaphores}
- * ({@link WeightedSemaphore}), the key being the bean name. The keys are bound by {@link PoolkitConfigurationCheck} straight from the
- * {@link Environment}, because bean definitions must exist before any bean (and so before {@link PoolkitProperties})
- * is created; the beans themselves are built later by {@link PoolkitFactory} from the bound properties.
+ * ({@link WeightedSemaphore}), the key being the bean name. The keys are bound by {@link PoolkitConfigurationCheck}
+ * straight from the {@link Environment}, because bean definitions must exist before any bean (and so before
+ * {@link PoolkitProperties}) is created; the beans themselves are built later by {@link PoolkitFactory} from the bound
+ * properties.
  *
  * <p>Each definition names a factory method of the {@link PoolkitFactory} bean with the key as its argument (never an
  * instance supplier), so that Spring's AOT engine can turn it into code; in an AOT-processed application the set of

@@ -202,7 +202,8 @@ final class PoolSettings {
         String head = ex.option() + " ";
         String tail = ", was " + ex.value() + ": " + ex.fix();
         String problem = (message.startsWith(head) && message.endsWith(tail))
-                ? DataObjectPropertyName.toDashedForm(ex.option()) + " " + message.substring(head.length(), message.length() - tail.length())
+                ? DataObjectPropertyName.toDashedForm(ex.option()) + " "
+                        + message.substring(head.length(), message.length() - tail.length())
                 : message;
         return new InvalidPoolkitPropertyException(property, ex.value(), problem,
                 "change " + property + ": " + ex.fix());

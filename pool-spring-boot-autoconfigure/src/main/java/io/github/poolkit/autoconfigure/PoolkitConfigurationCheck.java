@@ -74,7 +74,8 @@ final class PoolkitConfigurationCheck {
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
         Pool primary = properties.getPool();
         if (primary.isEnabled()) {
-            problems.addAll(PoolSettings.primary(PoolkitAutoConfiguration.WORKER_POOL, primary).problems(virtualThreadsByDefault));
+            problems.addAll(PoolSettings.primary(PoolkitAutoConfiguration.WORKER_POOL, primary)
+                    .problems(virtualThreadsByDefault));
         }
         properties.getPools().forEach((name, pool) -> {
             if (pool.isEnabled()) {

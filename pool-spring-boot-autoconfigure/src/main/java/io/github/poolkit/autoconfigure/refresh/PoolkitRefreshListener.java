@@ -1,5 +1,8 @@
 package io.github.poolkit.autoconfigure.refresh;
 
+import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WEIGHTED_SEMAPHORE;
+import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WORKER_POOL;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -20,7 +23,6 @@ import org.springframework.core.env.Environment;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
 import io.github.poolkit.autoconfigure.PoolTaskListeners;
-import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
 import io.github.poolkit.autoconfigure.actuate.InvalidSettingException;
 import io.github.poolkit.autoconfigure.actuate.PoolkitBeans;
@@ -99,13 +101,13 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
                 continue;
             }
             if (parsed.isPool() && POOL_FIELDS.containsKey(parsed.leaf())) {
-                for (String bean : targets(binder, parsed, poolBeans(), PoolkitAutoConfiguration.WORKER_POOL, "poolkit.pools")) {
+                for (String bean : targets(binder, parsed, poolBeans(), WORKER_POOL, "poolkit.pools")) {
                     poolChanges.computeIfAbsent(bean, name -> new LinkedHashMap<>())
                             .put(POOL_FIELDS.get(parsed.leaf()), value);
                 }
             }
             else if (parsed.isSemaphore() && parsed.leaf().equals("size")) {
-                for (String bean : targets(binder, parsed, semaphoreBeans(), PoolkitAutoConfiguration.WEIGHTED_SEMAPHORE,
+                for (String bean : targets(binder, parsed, semaphoreBeans(), WEIGHTED_SEMAPHORE,
                         "poolkit.semaphores")) {
                     semaphoreChanges.computeIfAbsent(bean, name -> new LinkedHashMap<>()).put("size", value);
                 }
