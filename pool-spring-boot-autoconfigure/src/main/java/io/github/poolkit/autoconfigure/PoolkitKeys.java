@@ -40,13 +40,34 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * searched over the whole tree, so that a slip on any level is found ({@code poolkit.pool.reports.capacity} gets
  * {@code poolkit.pools.reports.capacity}).
  *
- * <p>Stateless apart from the tree of known keys, built once per instance.
+ * <p>Used at start-up, where an unknown key stops the application, and by the live refresh, which logs and ignores
+ * one. Immutable: the tree of known keys is built once per instance.
  */
-final class PoolkitKeys {
+public final class PoolkitKeys {
 
     static final String PREFIX = "poolkit";
 
     private final Node root = Node.of(ResolvableType.forClass(PoolkitProperties.class));
+
+    /** Creates the finder, deriving the known keys from {@link PoolkitProperties}. */
+    public PoolkitKeys() {
+    }
+
+    /**
+     * Looks a key up among the known ones.
+     *
+     * @param key a key under {@code poolkit.} as a property file spells it, in any form Spring Boot binds
+     * @return {@code null} when a property binds the key (or it is no key under {@code poolkit.}), else the nearest
+     *         key that one does bind
+     */
+    public String nearestKnownKey(String key) {
+        ConfigurationPropertyName name = ConfigurationPropertyName.adapt(key, '.');
+        if (!isPoolkitKey(name)) {
+            return null;
+        }
+        Suggestion suggestion = nearest(name, false);
+        return (suggestion != null) ? suggestion.key() : null;
+    }
 
     /**
      * @param environment the application's environment

@@ -23,6 +23,7 @@ import org.springframework.core.env.Environment;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
 import io.github.poolkit.autoconfigure.PoolTaskListeners;
+import io.github.poolkit.autoconfigure.PoolkitKeys;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
 import io.github.poolkit.autoconfigure.actuate.InvalidSettingException;
 import io.github.poolkit.autoconfigure.actuate.PoolkitBeans;
@@ -38,7 +39,8 @@ import io.github.poolkit.autoconfigure.actuate.SettingsChange;
  * bean are checked together, with the same rules as the {@code pools} endpoint's writes; an invalid value is logged as
  * a WARN naming the key and the bean keeps its settings. Every other key (queue capacity, virtual threads,
  * pre-allocation, expiry, the scheduler's, ...) is logged as a WARN that names it and says a restart is needed. A key
- * that was removed leaves the bean as it is, also with a WARN.
+ * that was removed leaves the bean as it is, also with a WARN, and so does a key that no poolkit property binds (named
+ * with the nearest one that does: with it, the next start-up would stop).
  *
  * <p>Only the beans poolkit created from these properties are changed; the application's own pools have no keys.
  */
@@ -54,6 +56,7 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
     private final PoolkitBeans beans;
     private final PoolTaskListeners poolListeners;
     private final SemaphoreListeners semaphoreListeners;
+    private final PoolkitKeys keys = new PoolkitKeys();
 
     /**
      * Creates the listener.
@@ -79,6 +82,12 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
         for (String key : event.getKeys()) {
             PoolkitKey parsed = PoolkitKey.parse(key);
             if (parsed == null) {
+                continue;
+            }
+            String nearest = keys.nearestKnownKey(key);
+            if (nearest != null) {
+                logger.warn("Property " + key + " is not a poolkit property and was ignored (did you mean " + nearest
+                        + "?); rename or remove it, or the next start-up stops on it");
                 continue;
             }
             if (parsed.name() != null && !poolBeans().contains(parsed.name())
