@@ -8,13 +8,10 @@ import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
-import org.springframework.boot.context.properties.bind.Bindable;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
-import org.springframework.util.ClassUtils;
 
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
@@ -24,18 +21,22 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
 
 /**
  * Registers one bean per key of {@code poolkit.pools} ({@link WorkerPool}) and of {@code poolkit.semaphores}
- * ({@link WeightedSemaphore}), the key being the bean name. The keys are read with a {@link Binder} straight from the
- * {@link Environment}, because bean definitions must exist before any bean (and so before {@link PoolkitProperties})
- * is created; the beans themselves are built later by {@link PoolkitFactory} from the bound properties.
+ * ({@link WeightedSemaphore}), the key being the bean name. The keys are bound by {@link PoolkitConfigurationCheck}
+ * straight from the {@link Environment}, because bean definitions must exist before any bean (and so before
+ * {@link PoolkitProperties}) is created; the beans themselves are built later by {@link PoolkitFactory} from the bound
+ * properties.
  *
  * <p>Each definition names a factory method of the {@link PoolkitFactory} bean with the key as its argument (never an
  * instance supplier), so that Spring's AOT engine can turn it into code; in an AOT-processed application the set of
  * named beans is therefore the one configured at build time, as with any other bean condition.
  *
+ * <p>Before anything is registered, {@link PoolkitConfigurationCheck} checks the whole {@code poolkit.*} configuration
+ * and stops start-up with every problem it finds (unknown keys, unconvertible or unusable values, a pool and a
+ * semaphore of the same name, a cluster semaphore without the pool-redis module).
+ *
  * <p>An entry with {@code enabled: false} is skipped, and so is a name already taken by another bean definition (the
- * application's bean wins; logged at WARN, naming the key and the bean). A pool and a semaphore of the same name stop
- * start-up with an {@link InvalidPoolkitPropertyException}. A semaphore of {@code scope: cluster} is left to the
- * pool-redis module's auto-configuration; without that module on the class path it stops start-up too.
+ * application's bean wins; logged at WARN, naming the key and the bean). A semaphore of {@code scope: cluster} is left
+ * to the pool-redis module's auto-configuration.
  *
  * <p>Pool beans get {@code release} as their destroy method instead of the inferred {@code close()}, which would
  * wait without a limit: {@link PoolkitLifecycle} has already released them with a timeout by then, and a second
@@ -63,18 +64,9 @@ class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
 
     @Override
     public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-        Binder binder = Binder.get(environment);
-        Map<String, Pool> pools = binder.bind("poolkit.pools", Bindable.mapOf(String.class, Pool.class))
-                .orElse(Map.of());
-        Map<String, NamedSemaphore> semaphores = binder
-                .bind("poolkit.semaphores", Bindable.mapOf(String.class, NamedSemaphore.class))
-                .orElse(Map.of());
-        for (String name : semaphores.keySet()) {
-            InvalidPoolkitPropertyException.check(!pools.containsKey(name), "poolkit.semaphores." + name, name,
-                    "poolkit.pools." + name + " configures a pool of the same name, and both would be beans named '"
-                            + name + "'",
-                    "rename the pool or the semaphore: bean names must be unique");
-        }
+        PoolkitProperties properties = PoolkitConfigurationCheck.check(environment, classLoader);
+        Map<String, Pool> pools = properties.getPools();
+        Map<String, NamedSemaphore> semaphores = properties.getSemaphores();
         pools.forEach((name, pool) -> {
             if (pool.isEnabled()) {
                 register(registry, "poolkit.pools." + name, name, WorkerPool.class, "namedPool", "release");
@@ -86,22 +78,10 @@ class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
             }
             if (semaphore.getScope() == Scope.CLUSTER) {
                 // registered by pool-redis's PoolkitRedisAutoConfiguration
-                requireClusterSupport(name);
                 return;
             }
             register(registry, "poolkit.semaphores." + name, name, WeightedSemaphore.class, "namedSemaphore", "");
         });
-    }
-
-    private void requireClusterSupport(String name) {
-        String property = "poolkit.semaphores." + name + ".scope";
-        InvalidPoolkitPropertyException.check(
-                ClassUtils.isPresent(CLUSTER_SEMAPHORE_CLASS, classLoader), property,
-                "cluster", "a cluster semaphore is shared through Redis by poolkit's pool-redis module, which is not"
-                        + " on the class path",
-                "add the dependencies io.github.poolkit:pool-redis and"
-                        + " org.springframework.boot:spring-boot-starter-data-redis, or set " + property
-                        + " to local");
     }
 
     private static void register(BeanDefinitionRegistry registry, String key, String name, Class<?> type,

@@ -3,12 +3,20 @@ package io.github.poolkit.autoconfigure;
 import static io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException.check;
 
 import java.time.Duration;
-import java.util.Locale;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+
 import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolOptions;
+import io.github.poolkit.WorkerPool;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 
 /**
@@ -106,20 +114,81 @@ final class PoolSettings {
     PoolOptions.Builder toOptions(boolean virtualThreadsByDefault) {
         PoolOptions.Builder options = PoolOptions.builder().name(beanName);
         try {
-            ifSet(value(Pool::getExpiry), options::expiry);
-            ifSet(value(Pool::getNonblocking), options::nonblocking);
-            ifSet(value(Pool::getMaxBlockingTasks), options::maxBlockingTasks);
-            ifSet(value(Pool::getMaxWait), options::maxWait);
-            ifSet(value(Pool::getPreAlloc), options::preAlloc);
-            ifSet(value(Pool::getDisablePurge), options::disablePurge);
-            ifSet(value(Pool::getQueueCapacity), options::queueCapacity);
-            Boolean virtualThreads = value(Pool::getVirtualThreads);
-            options.virtualThreads((virtualThreads != null) ? virtualThreads : virtualThreadsByDefault);
+            apply(options, virtualThreadsByDefault, Set.of());
         }
         catch (InvalidOptionException ex) {
             throw translate(ex);
         }
         return options;
+    }
+
+    /** Sets this pool's values of every option but {@code skipped} on {@code options}. */
+    private void apply(PoolOptions.Builder options, boolean virtualThreadsByDefault, Set<String> skipped) {
+        setters(virtualThreadsByDefault).forEach((option, setter) -> {
+            if (!skipped.contains(option)) {
+                setter.accept(options);
+            }
+        });
+    }
+
+    /**
+     * Checks every value of this pool against the core library's rules, as {@link WorkerPool#create} will. The rules
+     * stop at the first invalid option, so each one found is left out (at its default) and the rest checked again,
+     * until they pass or the option at fault is none of this pool's keys; an option is never blamed alone for a
+     * problem that another key resolves ({@code expiry} negative with {@code disable-purge}).
+     *
+     * @param virtualThreadsByDefault as for {@link #toOptions}
+     * @return every problem found, each naming its property; empty when the pool can be created
+     */
+    List<InvalidPoolkitPropertyException> problems(boolean virtualThreadsByDefault) {
+        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
+        try {
+            shutdownTimeout();
+        }
+        catch (InvalidPoolkitPropertyException ex) {
+            problems.add(ex);
+        }
+        Set<String> options = setters(virtualThreadsByDefault).keySet();
+        Set<String> skipped = new HashSet<>();
+        while (true) {
+            InvalidOptionException refusal = refusal(virtualThreadsByDefault, skipped);
+            if (refusal == null) {
+                return problems;
+            }
+            problems.add(translate(refusal));
+            if (!options.contains(refusal.option()) || !skipped.add(refusal.option())) {
+                return problems;
+            }
+        }
+    }
+
+    /** @return the core library's refusal of this pool's options less {@code skipped}, or {@code null} */
+    private InvalidOptionException refusal(boolean virtualThreadsByDefault, Set<String> skipped) {
+        PoolOptions.Builder options = PoolOptions.builder();
+        try {
+            apply(options, virtualThreadsByDefault, skipped);
+            options.build().validate(capacity());
+            return null;
+        }
+        catch (InvalidOptionException ex) {
+            return ex;
+        }
+    }
+
+    /** @return one setter per option, by the option's name in the core library, each applying this pool's value */
+    private Map<String, Consumer<PoolOptions.Builder>> setters(boolean virtualThreadsByDefault) {
+        Boolean virtualThreads = value(Pool::getVirtualThreads);
+        Map<String, Consumer<PoolOptions.Builder>> setters = new LinkedHashMap<>();
+        setters.put("expiry", options -> ifSet(value(Pool::getExpiry), options::expiry));
+        setters.put("nonblocking", options -> ifSet(value(Pool::getNonblocking), options::nonblocking));
+        setters.put("maxBlockingTasks", options -> ifSet(value(Pool::getMaxBlockingTasks), options::maxBlockingTasks));
+        setters.put("maxWait", options -> ifSet(value(Pool::getMaxWait), options::maxWait));
+        setters.put("preAlloc", options -> ifSet(value(Pool::getPreAlloc), options::preAlloc));
+        setters.put("disablePurge", options -> ifSet(value(Pool::getDisablePurge), options::disablePurge));
+        setters.put("queueCapacity", options -> ifSet(value(Pool::getQueueCapacity), options::queueCapacity));
+        setters.put("virtualThreads",
+                options -> options.virtualThreads((virtualThreads != null) ? virtualThreads : virtualThreadsByDefault));
+        return setters;
     }
 
     /**
@@ -133,7 +202,8 @@ final class PoolSettings {
         String head = ex.option() + " ";
         String tail = ", was " + ex.value() + ": " + ex.fix();
         String problem = (message.startsWith(head) && message.endsWith(tail))
-                ? kebab(ex.option()) + " " + message.substring(head.length(), message.length() - tail.length())
+                ? DataObjectPropertyName.toDashedForm(ex.option()) + " "
+                        + message.substring(head.length(), message.length() - tail.length())
                 : message;
         return new InvalidPoolkitPropertyException(property, ex.value(), problem,
                 "change " + property + ": " + ex.fix());
@@ -144,12 +214,8 @@ final class PoolSettings {
      * @return the full property key its value came from, such as {@code poolkit.pools.reports.queue-capacity}
      */
     String property(String option) {
-        String key = kebab(option);
+        String key = DataObjectPropertyName.toDashedForm(option);
         return (isSetOnOwn(key) ? prefix : PRIMARY_PREFIX) + "." + key;
-    }
-
-    private static String kebab(String option) {
-        return option.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
     private boolean isSetOnOwn(String key) {

@@ -46,6 +46,15 @@ import io.github.poolkit.WorkerPool;
 @ImportRuntimeHints(PoolkitRuntimeHints.class)
 public class PoolkitAutoConfiguration {
 
+    /** The bean name of the primary worker pool, from {@code poolkit.pool}. */
+    public static final String WORKER_POOL = "workerPool";
+
+    /** The bean name of the primary weighted semaphore, from {@code poolkit.semaphore}. */
+    public static final String WEIGHTED_SEMAPHORE = "weightedSemaphore";
+
+    /** The bean name of the delay scheduler, from {@code poolkit.scheduler}. */
+    public static final String DELAY_SCHEDULER = "delayScheduler";
+
     /** Spring Boot's property whose value is the shutdown deadline when no {@code shutdown-timeout} is set. */
     static final String LIFECYCLE_TIMEOUT = "spring.lifecycle.timeout-per-shutdown-phase";
 
@@ -82,24 +91,24 @@ public class PoolkitAutoConfiguration {
                 environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false));
     }
 
-    @Bean(name = PoolkitFactory.WORKER_POOL, destroyMethod = "release")
+    @Bean(name = WORKER_POOL, destroyMethod = "release")
     @Primary
-    @ConditionalOnMissingBean(name = PoolkitFactory.WORKER_POOL)
+    @ConditionalOnMissingBean(name = WORKER_POOL)
     @ConditionalOnBooleanProperty(name = "poolkit.pool.enabled", matchIfMissing = true)
     WorkerPool workerPool(PoolkitFactory poolkitFactory) {
         return poolkitFactory.primaryPool();
     }
 
-    @Bean(name = PoolkitFactory.WEIGHTED_SEMAPHORE)
+    @Bean(name = WEIGHTED_SEMAPHORE)
     @Primary
-    @ConditionalOnMissingBean(name = PoolkitFactory.WEIGHTED_SEMAPHORE)
+    @ConditionalOnMissingBean(name = WEIGHTED_SEMAPHORE)
     @ConditionalOnBooleanProperty(name = "poolkit.semaphore.enabled", matchIfMissing = true)
     WeightedSemaphore weightedSemaphore(PoolkitFactory poolkitFactory) {
         return poolkitFactory.primarySemaphore();
     }
 
-    @Bean(name = PoolkitFactory.DELAY_SCHEDULER, destroyMethod = "shutdown")
-    @ConditionalOnMissingBean(name = PoolkitFactory.DELAY_SCHEDULER)
+    @Bean(name = DELAY_SCHEDULER, destroyMethod = "shutdown")
+    @ConditionalOnMissingBean(name = DELAY_SCHEDULER)
     @ConditionalOnBooleanProperty(name = "poolkit.scheduler.enabled", matchIfMissing = true)
     DelayScheduler delayScheduler(PoolkitFactory poolkitFactory) {
         return poolkitFactory.delayScheduler();

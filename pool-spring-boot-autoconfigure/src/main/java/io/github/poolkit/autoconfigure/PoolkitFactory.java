@@ -1,8 +1,12 @@
 package io.github.poolkit.autoconfigure;
 
 import static io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException.check;
+import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.DELAY_SCHEDULER;
+import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WEIGHTED_SEMAPHORE;
+import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WORKER_POOL;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
@@ -31,15 +35,6 @@ final class PoolkitFactory {
 
     /** The bean name of this factory, which the named beans' definitions refer to. */
     static final String BEAN_NAME = "poolkitFactory";
-
-    /** The bean name of the primary worker pool. */
-    static final String WORKER_POOL = "workerPool";
-
-    /** The bean name of the primary weighted semaphore. */
-    static final String WEIGHTED_SEMAPHORE = "weightedSemaphore";
-
-    /** The bean name of the delay scheduler. */
-    static final String DELAY_SCHEDULER = "delayScheduler";
 
     private final PoolkitProperties properties;
     private final PoolTaskListeners listeners;
@@ -108,7 +103,7 @@ final class PoolkitFactory {
 
     /** @return the primary semaphore, from {@code poolkit.semaphore} */
     WeightedSemaphore primarySemaphore() {
-        return semaphore(WEIGHTED_SEMAPHORE, "poolkit.semaphore.size", properties.getSemaphore().getSize());
+        return semaphore(WEIGHTED_SEMAPHORE, sizeProperty(properties, null), properties.getSemaphore().getSize());
     }
 
     /**
@@ -117,16 +112,53 @@ final class PoolkitFactory {
      */
     WeightedSemaphore namedSemaphore(String name) {
         NamedSemaphore own = properties.getSemaphores().get(name);
-        if (own.getSize() == null) {
-            return semaphore(name, "poolkit.semaphore.size", properties.getSemaphore().getSize());
-        }
-        return semaphore(name, "poolkit.semaphores." + name + ".size", own.getSize());
+        long size = (own.getSize() != null) ? own.getSize() : properties.getSemaphore().getSize();
+        return semaphore(name, sizeProperty(properties, name), size);
     }
 
     private WeightedSemaphore semaphore(String beanName, String property, long size) {
+        checkSize(property, size);
+        return new WeightedSemaphore(size, semaphoreListeners.listenerFor(beanName));
+    }
+
+    /**
+     * @param properties the bound {@code poolkit.*} properties
+     * @param name       a key of {@code poolkit.semaphores}, or {@code null} for the primary semaphore
+     * @return the property that sets that semaphore's size: its own, or the inherited {@code poolkit.semaphore.size}
+     */
+    static String sizeProperty(PoolkitProperties properties, String name) {
+        return (name == null || properties.getSemaphores().get(name).getSize() == null) ? "poolkit.semaphore.size"
+                : "poolkit.semaphores." + name + ".size";
+    }
+
+    /**
+     * @param property the property the size comes from
+     * @param size     a semaphore's size
+     * @throws InvalidPoolkitPropertyException if the size is negative
+     */
+    static void checkSize(String property, long size) {
         check(size >= 0, property, size, "a semaphore's size cannot be negative",
                 "set " + property + " to zero or a positive number of permits");
-        return new WeightedSemaphore(size, semaphoreListeners.listenerFor(beanName));
+    }
+
+    /**
+     * @param scheduler {@code poolkit.scheduler}
+     * @return every problem of its values, each naming its property; empty when the scheduler can be created
+     */
+    static List<InvalidPoolkitPropertyException> schedulerProblems(Scheduler scheduler) {
+        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
+        if (scheduler.getWorkers() <= 0) {
+            problems.add(new InvalidPoolkitPropertyException("poolkit.scheduler.workers", scheduler.getWorkers(),
+                    "the scheduler needs at least one worker to run its jobs",
+                    "set poolkit.scheduler.workers to a positive number, such as 4"));
+        }
+        Duration timeout = scheduler.getShutdownTimeout();
+        if (timeout != null && timeout.isNegative()) {
+            problems.add(new InvalidPoolkitPropertyException("poolkit.scheduler.shutdown-timeout", timeout,
+                    "the shutdown timeout cannot be negative", "set poolkit.scheduler.shutdown-timeout to zero or a"
+                            + " positive duration such as 30s, or leave it unset"));
+        }
+        return problems;
     }
 
     /**
@@ -135,13 +167,11 @@ final class PoolkitFactory {
      */
     DelayScheduler delayScheduler() {
         Scheduler scheduler = properties.getScheduler();
-        check(scheduler.getWorkers() > 0, "poolkit.scheduler.workers", scheduler.getWorkers(),
-                "the scheduler needs at least one worker to run its jobs",
-                "set poolkit.scheduler.workers to a positive number, such as 4");
+        List<InvalidPoolkitPropertyException> problems = schedulerProblems(scheduler);
+        if (!problems.isEmpty()) {
+            throw problems.get(0);
+        }
         Duration timeout = scheduler.getShutdownTimeout();
-        check(timeout == null || !timeout.isNegative(), "poolkit.scheduler.shutdown-timeout", timeout,
-                "the shutdown timeout cannot be negative",
-                "set poolkit.scheduler.shutdown-timeout to zero or a positive duration such as 30s, or leave it unset");
         PoolOptions.Builder options = PoolOptions.builder().name(DELAY_SCHEDULER)
                 .listener(listeners.listenerFor(DELAY_SCHEDULER));
         PoolOptions built = finish(DELAY_SCHEDULER, options);

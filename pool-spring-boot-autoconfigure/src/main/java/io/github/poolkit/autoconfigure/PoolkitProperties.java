@@ -15,9 +15,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * afterwards. The primary pool and the named pools share one shape, {@link Pool}, whose nullable fields tell an unset
  * key from a value: a named pool's unset key is inherited from {@code poolkit.pool}, and a key unset there takes
  * poolkit's default ({@link PoolSettings}). Named semaphores ({@link NamedSemaphore}) inherit their size from
- * {@link Semaphore}. The {@code enabled} switch is never inherited. Values are checked when the bean they configure is
- * created, by the same rules as poolkit's core library, so a bad value stops start-up with a report naming the
- * property.
+ * {@link Semaphore}. The {@code enabled} switch is never inherited. Values are checked by the same rules as poolkit's
+ * core library, all together before any bean is created (and again when each bean is created), so bad values stop
+ * start-up with one report naming every property at fault; so does a key under {@code poolkit.} that none of these
+ * properties binds, named with the nearest key that exists.
  */
 @ConfigurationProperties("poolkit")
 public class PoolkitProperties {

@@ -16,6 +16,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.NestedExceptionUtils;
 
 /**
  * Invalid configuration stops start-up, and the failure analysis names the full property key, the value and the fix.
@@ -151,7 +152,8 @@ class PoolkitPropertyFailureAnalyzerTests {
         application.setWebApplicationType(WebApplicationType.NONE);
         assertThatThrownBy(() -> application.run("--poolkit.pools.reports.max-wait=-1s",
                 "--poolkit.semaphore.enabled=false", "--poolkit.scheduler.enabled=false"))
-                .hasRootCauseInstanceOf(InvalidPoolkitPropertyException.class);
+                .satisfies(ex -> assertThat(NestedExceptionUtils.getMostSpecificCause(ex))
+                        .isInstanceOf(InvalidPoolkitPropertyException.class));
         assertThat(output).contains("APPLICATION FAILED TO START").contains("poolkit.pools.reports.max-wait")
                 .contains("Update your application's configuration");
     }

@@ -116,7 +116,9 @@ public class PoolsEndpoint {
      * {@code nonblocking} ({@link Pool#reconfigure}); a semaphore takes {@code size}
      * ({@link PermitSemaphore#resize(long)}); another executor of the application takes {@code capacity} and
      * {@code coreSize} where its kind can change them ({@link ExecutorChange}). The values are all checked before
-     * anything changes.
+     * anything changes, and so are the body's fields: one that the target cannot change (misspelt, unknown, or fixed
+     * when it was created, such as a pool's {@code queueCapacity}) is refused with 400 naming it and the fields the
+     * target accepts.
      *
      * @param name             a bean name
      * @param capacity         a pool's new capacity, positive

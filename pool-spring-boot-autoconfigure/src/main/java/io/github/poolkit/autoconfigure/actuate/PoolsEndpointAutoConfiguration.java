@@ -3,6 +3,7 @@ package io.github.poolkit.autoconfigure.actuate;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -15,7 +16,8 @@ import io.github.poolkit.autoconfigure.actuate.executors.ApplicationExecutors;
 
 /**
  * Auto-configuration of the {@code pools} Actuator endpoint ({@link PoolsEndpoint}) when Spring Boot Actuator is on
- * the classpath and the endpoint is available (access not {@code none}, and exposed).
+ * the classpath and the endpoint is available (access not {@code none}, and exposed), with the check that refuses a
+ * write whose body has a field its target cannot change ({@link WriteFieldsCheck}).
  */
 @AutoConfiguration(after = PoolkitAutoConfiguration.class)
 @ConditionalOnClass({ WorkerPool.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })
@@ -35,5 +37,10 @@ public class PoolsEndpointAutoConfiguration {
     @Bean
     ExecutorWriteGuard poolsExecutorWriteGuard(ApplicationContext context) {
         return new ExecutorWriteGuard(new ApplicationExecutors(context));
+    }
+
+    @Bean
+    OperationInvokerAdvisor poolsWriteFieldsCheck(ListableBeanFactory beanFactory) {
+        return new WriteFieldsCheck(new PoolkitBeans(beanFactory));
     }
 }

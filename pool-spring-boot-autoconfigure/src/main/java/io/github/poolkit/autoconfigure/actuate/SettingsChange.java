@@ -2,6 +2,7 @@ package io.github.poolkit.autoconfigure.actuate;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -27,6 +28,12 @@ import io.github.poolkit.PoolOptions;
  * {@link Pool#tune(int)}, which never fails; so an {@link InvalidSettingException} always means nothing changed.
  */
 public final class SettingsChange {
+
+    /** The fields a change of a pool may give. */
+    static final List<String> POOL_FIELDS = List.of("capacity", "maxWait", "maxBlockingTasks", "nonblocking");
+
+    /** The fields a change of a semaphore may give. */
+    static final List<String> SEMAPHORE_FIELDS = List.of("size");
 
     private final Map<String, String> values = new LinkedHashMap<>();
 

@@ -2,7 +2,6 @@ package io.github.poolkit.autoconfigure.redis;
 
 import io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException;
 import io.github.poolkit.autoconfigure.PoolkitProperties;
-import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import java.time.Duration;
@@ -45,22 +44,12 @@ public class ClusterSemaphoreFactory implements SmartLifecycle {
      * @throws InvalidPoolkitPropertyException if its size or lease time cannot be used
      */
     public RedisPermitSemaphore create(String name) {
-        NamedSemaphore settings = properties.getSemaphores().get(name);
-        String sizeProperty = settings.getSize() != null
-                ? "poolkit.semaphores." + name + ".size" : "poolkit.semaphore.size";
-        long size = settings.getSize() != null ? settings.getSize() : properties.getSemaphore().getSize();
-        if (size < 0 || size > RedisPermitSemaphore.MAX_SIZE) {
-            throw new InvalidPoolkitPropertyException(sizeProperty, size, "a cluster semaphore's size must be between 0"
-                    + " and " + RedisPermitSemaphore.MAX_SIZE + " (2^53 - 1, the largest count Redis's Lua scripts hold"
-                    + " exactly)", "set " + sizeProperty + " to a number of permits in that range");
+        List<InvalidPoolkitPropertyException> problems = ClusterSemaphoreChecks.problems(properties, name);
+        if (!problems.isEmpty()) {
+            throw problems.get(0);
         }
-        Duration leaseTime = settings.getLeaseTime();
-        if (leaseTime == null || leaseTime.compareTo(RedisPermitSemaphore.MIN_LEASE_TIME) < 0) {
-            String property = "poolkit.semaphores." + name + ".lease-time";
-            throw new InvalidPoolkitPropertyException(property, leaseTime, "a lease time must be at least 30ms: the"
-                    + " holder renews its leases every third of it", "set " + property + " to a few times the longest"
-                    + " pause of the JVM or the network, such as 30s");
-        }
+        long size = ClusterSemaphoreChecks.size(properties, name);
+        Duration leaseTime = properties.getSemaphores().get(name).getLeaseTime();
         String[] candidates = beans.getBeanNamesForType(RedisConnectionFactory.class);
         if (candidates.length != 1) {
             throw new IllegalStateException("poolkit.semaphores." + name + ".scope=cluster needs Redis, but the"

@@ -1,7 +1,9 @@
 package io.github.poolkit.autoconfigure.refresh;
 
+import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WEIGHTED_SEMAPHORE;
+import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WORKER_POOL;
+
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -12,6 +14,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyNameException;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ApplicationListener;
@@ -20,6 +23,7 @@ import org.springframework.core.env.Environment;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
 import io.github.poolkit.autoconfigure.PoolTaskListeners;
+import io.github.poolkit.autoconfigure.PoolkitKeys;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
 import io.github.poolkit.autoconfigure.actuate.InvalidSettingException;
 import io.github.poolkit.autoconfigure.actuate.PoolkitBeans;
@@ -35,16 +39,14 @@ import io.github.poolkit.autoconfigure.actuate.SettingsChange;
  * bean are checked together, with the same rules as the {@code pools} endpoint's writes; an invalid value is logged as
  * a WARN naming the key and the bean keeps its settings. Every other key (queue capacity, virtual threads,
  * pre-allocation, expiry, the scheduler's, ...) is logged as a WARN that names it and says a restart is needed. A key
- * that was removed leaves the bean as it is, also with a WARN.
+ * that was removed leaves the bean as it is, also with a WARN, and so does a key that no poolkit property binds (named
+ * with the nearest one that does: with it, the next start-up would stop).
  *
  * <p>Only the beans poolkit created from these properties are changed; the application's own pools have no keys.
  */
 public class PoolkitRefreshListener implements ApplicationListener<EnvironmentChangeEvent> {
 
     private static final Log logger = LogFactory.getLog(PoolkitRefreshListener.class);
-
-    private static final String PRIMARY_POOL = "workerPool";
-    private static final String PRIMARY_SEMAPHORE = "weightedSemaphore";
 
     /** The keys a pool can change live, kebab-case, to the endpoint's field names. */
     private static final Map<String, String> POOL_FIELDS = Map.of("capacity", "capacity", "max-wait", "maxWait",
@@ -54,6 +56,7 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
     private final PoolkitBeans beans;
     private final PoolTaskListeners poolListeners;
     private final SemaphoreListeners semaphoreListeners;
+    private final PoolkitKeys keys = new PoolkitKeys();
 
     /**
      * Creates the listener.
@@ -81,6 +84,12 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
             if (parsed == null) {
                 continue;
             }
+            String nearest = keys.nearestKnownKey(key);
+            if (nearest != null) {
+                logger.warn("Property " + key + " is not a poolkit property and was ignored (did you mean " + nearest
+                        + "?); rename or remove it, or the next start-up stops on it");
+                continue;
+            }
             if (parsed.name() != null && !poolBeans().contains(parsed.name())
                     && !semaphoreBeans().contains(parsed.name())) {
                 logger.warn("Property " + key + " configures '" + parsed.name() + "', which did not exist at "
@@ -101,13 +110,13 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
                 continue;
             }
             if (parsed.isPool() && POOL_FIELDS.containsKey(parsed.leaf())) {
-                for (String bean : targets(binder, parsed, poolBeans(), PRIMARY_POOL, "poolkit.pools")) {
+                for (String bean : targets(binder, parsed, poolBeans(), WORKER_POOL, "poolkit.pools")) {
                     poolChanges.computeIfAbsent(bean, name -> new LinkedHashMap<>())
                             .put(POOL_FIELDS.get(parsed.leaf()), value);
                 }
             }
             else if (parsed.isSemaphore() && parsed.leaf().equals("size")) {
-                for (String bean : targets(binder, parsed, semaphoreBeans(), PRIMARY_SEMAPHORE,
+                for (String bean : targets(binder, parsed, semaphoreBeans(), WEIGHTED_SEMAPHORE,
                         "poolkit.semaphores")) {
                     semaphoreChanges.computeIfAbsent(bean, name -> new LinkedHashMap<>()).put("size", value);
                 }
@@ -180,13 +189,13 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
                 return null;
             }
             String[] parts = key.substring(8).split("\\.");
-            String kind = kebab(parts[0]);
+            String kind = DataObjectPropertyName.toDashedForm(parts[0]);
             boolean named = kind.equals("pools") || kind.equals("semaphores");
             if (named && parts.length == 3) {
-                return new PoolkitKey(kind, parts[1], kebab(parts[2]));
+                return new PoolkitKey(kind, parts[1], DataObjectPropertyName.toDashedForm(parts[2]));
             }
             if (!named && parts.length == 2) {
-                return new PoolkitKey(kind, null, kebab(parts[1]));
+                return new PoolkitKey(kind, null, DataObjectPropertyName.toDashedForm(parts[1]));
             }
             return new PoolkitKey(kind, null, key.substring(8));
         }
@@ -206,22 +215,6 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
         /** @return a map key as a property name element: {@code .key}, or {@code [key]} when not kebab-case */
         static String element(String name) {
             return name.matches("[a-z0-9][a-z0-9-]*") ? "." + name : "[" + name + "]";
-        }
-
-        private static String kebab(String element) {
-            StringBuilder kebab = new StringBuilder();
-            for (char c : element.toCharArray()) {
-                if (Character.isUpperCase(c)) {
-                    if (!kebab.isEmpty() && kebab.charAt(kebab.length() - 1) != '-') {
-                        kebab.append('-');
-                    }
-                    kebab.append(Character.toLowerCase(c));
-                }
-                else {
-                    kebab.append(c == '_' ? '-' : c);
-                }
-            }
-            return kebab.toString().toLowerCase(Locale.ROOT);
         }
     }
 }

@@ -101,6 +101,16 @@ class PoolkitRefreshTests {
     }
 
     @Test
+    void anUnknownKeyIsNamedWithTheNearestOneAndChangesNothing(CapturedOutput output) {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pools.reports.capasity", "9"));
+            assertThat(output).contains("Property poolkit.pools.reports.capasity is not a poolkit property and was"
+                    + " ignored (did you mean poolkit.pools.reports.capacity?)");
+            assertThat(context.getBean("reports", WorkerPool.class).capacity()).isEqualTo(4);
+        });
+    }
+
+    @Test
     void maxWaitMaxBlockingTasksAndNonblockingAreApplied() {
         runner.run(context -> {
             refresh(context, Map.of("poolkit.pools.reports.max-wait", "250ms",

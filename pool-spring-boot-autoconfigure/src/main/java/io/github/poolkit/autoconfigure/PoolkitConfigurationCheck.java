@@ -1,0 +1,189 @@
+package io.github.poolkit.autoconfigure;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+import org.springframework.boot.context.properties.bind.AbstractBindHandler;
+import org.springframework.boot.context.properties.bind.BindContext;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.ConfigurationProperty;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+
+import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
+import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
+import io.github.poolkit.autoconfigure.redis.ClusterSemaphoreChecks;
+
+/**
+ * Checks the whole {@code poolkit.*} configuration once, before any bean definition of poolkit's exists, and stops
+ * start-up with every problem at once: keys that no property binds ({@link PoolkitKeys}), values that cannot be
+ * converted to their property's type, and values the beans could not be created with, by the same rules the beans
+ * apply when they are created ({@link PoolSettings#problems}, {@link PoolkitFactory}'s checks, and
+ * {@link ClusterSemaphoreChecks} when the pool-redis module is present). One problem is thrown
+ * as an {@link InvalidPoolkitPropertyException}, several as an {@link InvalidPoolkitConfigurationException}.
+ *
+ * <p>Only the entries whose bean is enabled are checked for values that cannot be used (a disabled entry's values are
+ * never used), but a named pool checks the values it inherits from {@code poolkit.pool}. Each property is reported
+ * once, even when several pools inherit it. The beans repeat their own checks when they are created, which is what
+ * an AOT-processed application, where this check does not run, relies on.
+ */
+final class PoolkitConfigurationCheck {
+
+    private PoolkitConfigurationCheck() {
+    }
+
+    /**
+     * @param environment the application's environment
+     * @param classLoader the class loader, to tell whether cluster semaphores are supported
+     * @return the properties as bound, when nothing is wrong
+     * @throws InvalidPoolkitPropertyException      if one property is wrong
+     * @throws InvalidPoolkitConfigurationException if several are
+     */
+    static PoolkitProperties check(Environment environment, ClassLoader classLoader) {
+        Map<String, InvalidPoolkitPropertyException> problems = new LinkedHashMap<>();
+        new PoolkitKeys().unknownKeys(environment).forEach(problem -> add(problems, problem));
+        Binder binder = Binder.get(environment);
+        PoolkitProperties properties = binder.bind(PoolkitKeys.PREFIX, Bindable.of(PoolkitProperties.class),
+                new Collecting(problems)).orElseGet(PoolkitProperties::new);
+        boolean virtualThreadsByDefault = binder.bind("spring.threads.virtual.enabled", Boolean.class)
+                .orElse(false);
+        poolProblems(properties, virtualThreadsByDefault).forEach(problem -> add(problems, problem));
+        semaphoreProblems(properties, classLoader).forEach(problem -> add(problems, problem));
+        if (properties.getScheduler().isEnabled()) {
+            PoolkitFactory.schedulerProblems(properties.getScheduler()).forEach(problem -> add(problems, problem));
+        }
+        InvalidPoolkitConfigurationException.throwIfAny(new ArrayList<>(problems.values()));
+        return properties;
+    }
+
+    private static void add(Map<String, InvalidPoolkitPropertyException> problems,
+            InvalidPoolkitPropertyException problem) {
+        problems.putIfAbsent(problem.getProperty(), problem);
+    }
+
+    private static List<InvalidPoolkitPropertyException> poolProblems(PoolkitProperties properties,
+            boolean virtualThreadsByDefault) {
+        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
+        Pool primary = properties.getPool();
+        if (primary.isEnabled()) {
+            problems.addAll(PoolSettings.primary(PoolkitAutoConfiguration.WORKER_POOL, primary)
+                    .problems(virtualThreadsByDefault));
+        }
+        properties.getPools().forEach((name, pool) -> {
+            if (pool.isEnabled()) {
+                problems.addAll(PoolSettings.named(name, pool, primary).problems(virtualThreadsByDefault));
+            }
+        });
+        return problems;
+    }
+
+    private static List<InvalidPoolkitPropertyException> semaphoreProblems(PoolkitProperties properties,
+            ClassLoader classLoader) {
+        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
+        if (properties.getSemaphore().isEnabled()) {
+            collect(problems, () -> PoolkitFactory.checkSize(PoolkitFactory.sizeProperty(properties, null),
+                    properties.getSemaphore().getSize()));
+        }
+        properties.getSemaphores().forEach((name, semaphore) -> {
+            collect(problems, () -> checkUniqueName(properties, name));
+            if (!semaphore.isEnabled()) {
+                return;
+            }
+            if (semaphore.getScope() == Scope.CLUSTER) {
+                if (ClassUtils.isPresent(NamedBeansRegistrar.CLUSTER_SEMAPHORE_CLASS, classLoader)) {
+                    problems.addAll(ClusterSemaphoreChecks.problems(properties, name));
+                }
+                else {
+                    problems.add(noClusterSupport(name));
+                }
+                return;
+            }
+            long size = (semaphore.getSize() != null) ? semaphore.getSize() : properties.getSemaphore().getSize();
+            collect(problems, () -> PoolkitFactory.checkSize(PoolkitFactory.sizeProperty(properties, name), size));
+        });
+        return problems;
+    }
+
+    private static void collect(List<InvalidPoolkitPropertyException> problems, Runnable check) {
+        try {
+            check.run();
+        }
+        catch (InvalidPoolkitPropertyException ex) {
+            problems.add(ex);
+        }
+    }
+
+    /** A pool and a semaphore of one name would be two beans of that name. */
+    private static void checkUniqueName(PoolkitProperties properties, String name) {
+        InvalidPoolkitPropertyException.check(!properties.getPools().containsKey(name), "poolkit.semaphores." + name,
+                name, "poolkit.pools." + name + " configures a pool of the same name, and both would be beans named '"
+                        + name + "'",
+                "rename the pool or the semaphore: bean names must be unique");
+    }
+
+    private static InvalidPoolkitPropertyException noClusterSupport(String name) {
+        String property = "poolkit.semaphores." + name + ".scope";
+        return new InvalidPoolkitPropertyException(property, "cluster", "a cluster semaphore is shared through Redis by"
+                + " poolkit's pool-redis module, which is not on the class path", "add the dependencies"
+                + " io.github.poolkit:pool-redis and org.springframework.boot:spring-boot-starter-data-redis, or set "
+                + property + " to local");
+    }
+
+    /**
+     * Records a value that cannot be converted to its property's type and binds on without it, so that every such
+     * value is found in one pass.
+     */
+    private static final class Collecting extends AbstractBindHandler {
+
+        private final Map<String, InvalidPoolkitPropertyException> problems;
+
+        Collecting(Map<String, InvalidPoolkitPropertyException> problems) {
+            this.problems = problems;
+        }
+
+        @Override
+        public Object onFailure(ConfigurationPropertyName name, Bindable<?> target, BindContext context,
+                Exception error) throws Exception {
+            ConfigurationProperty property = context.getConfigurationProperty();
+            if (property == null) {
+                return super.onFailure(name, target, context, error);
+            }
+            Class<?> type = target.getType().resolve(Object.class);
+            String key = name.toString();
+            add(problems, new InvalidPoolkitPropertyException(key, property.getValue(),
+                    "cannot be converted to " + type.getSimpleName() + origin(property),
+                    "set " + key + " to " + expected(type)));
+            return null;
+        }
+
+        private static String origin(ConfigurationProperty property) {
+            return (property.getOrigin() != null) ? " (set in " + property.getOrigin() + ")" : "";
+        }
+
+        private static String expected(Class<?> type) {
+            if (type == Duration.class) {
+                return "a duration such as 500ms or 30s";
+            }
+            if (type == Boolean.class || type == boolean.class) {
+                return "true or false";
+            }
+            if (type.isEnum()) {
+                return "one of " + Arrays.stream(type.getEnumConstants())
+                        .map(constant -> constant.toString().toLowerCase(Locale.ROOT))
+                        .collect(Collectors.joining(", "));
+            }
+            if (Number.class.isAssignableFrom(ClassUtils.resolvePrimitiveIfNecessary(type))) {
+                return "a whole number such as 8";
+            }
+            return "a valid " + type.getSimpleName();
+        }
+    }
+}
