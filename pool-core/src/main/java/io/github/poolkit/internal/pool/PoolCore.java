@@ -1,7 +1,6 @@
 package io.github.poolkit.internal.pool;
 
 import io.github.poolkit.internal.Durations;
-import io.github.poolkit.internal.Spin;
 import io.github.poolkit.PoolClosedException;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
@@ -88,12 +87,14 @@ final class PoolCore {
     private final CallerLine line;
     private final Termination termination = new Termination(lock, this::isTerminated);
     private final IdleStack idle = new IdleStack();
-    /** Threads of a pool without a queue spinning for a hand-off: idle workers, and callers waiting for one. */
-    private final PaddedCounter spinners = new PaddedCounter();
     /** The FIFO queue, lock-free and bounded by {@code queueCapacity}; null when {@code queueCapacity == 0}. */
     private final TaskQueue queue;
     /** The queue's lock-free side; null without a queue. */
     private final QueuedPath queued;
+    /** The lock-free side of a pooled pool without a queue; null otherwise. */
+    private final HandOffPath handOff;
+    /** The lock-free side of an unpooled pool; null for a pooled one. */
+    private final UnpooledPath unpooled;
     private final WorkerSet workers;
     private Future<?> purge;
 
@@ -121,7 +122,9 @@ final class PoolCore {
         this.line = new CallerLine(lock, name);
         this.queue = queueCapacity == 0 ? null : new TaskQueue(queueCapacity);
         this.queued = queue == null ? null : new QueuedPath(this, queue, idle);
+        this.handOff = queue == null && threads.pooled() ? new HandOffPath(this, idle) : null;
         this.workers = WorkerSet.of(threads.pooled());
+        this.unpooled = threads.pooled() ? null : new UnpooledPath(this, runner, threads, workers, queue);
         startPurging();
     }
 
@@ -132,77 +135,10 @@ final class PoolCore {
      */
     void admit(Object task, long timeoutNanos) {
         boolean accepted = queued != null ? queued.tryAppend(task)
-                : threads.pooled() ? tryHandOff(task) : tryStartUnpooled(task);
+                : handOff != null ? handOff.tryHandOff(task) : unpooled.tryStart(task);
         if (!accepted) {
             admitLocked(task, timeoutNanos);
         }
-    }
-
-    /**
-     * An unpooled pool (a virtual thread per task) without a queue: reserves a worker for the task without the lock
-     * while there is room and nobody in line, and starts it.
-     */
-    private boolean tryStartUnpooled(Object task) {
-        if (blocked != 0 || state != State.OPEN || !tryReserve()) {
-            return false;
-        }
-        if (state != State.OPEN) { // closed meanwhile: the reservation must not outlive it (invariant 1)
-            retireUnpooled(null);
-            return false;
-        }
-        launch(new Worker(this, runner, task), Requester.CALLER); // it lists itself ({@link #startUnpooled})
-        return true;
-    }
-
-    /**
-     * A pool without a queue: hands the task to an idle worker, unless callers are in line (they come first). With
-     * every worker busy and none to start, the caller spins briefly for one to come back before it blocks, as
-     * {@code SynchronousQueue}'s callers do, where a processor is free for that ({@link #startSpinning}): a tiny
-     * task's worker is back within a microsecond, while parking and waking the caller costs several.
-     */
-    private boolean tryHandOff(Object task) {
-        if (tryClaimFor(task)) {
-            return true;
-        }
-        if (hasRoom() || !startSpinning()) {
-            return false;
-        }
-        try {
-            for (int spins = Spin.HANDOFF_SPINS; spins > 0 && blocked == 0; spins--) {
-                Thread.onSpinWait();
-                if (tryClaimFor(task)) {
-                    return true;
-                }
-            }
-            return false;
-        } finally {
-            spinners.decrement();
-        }
-    }
-
-    private boolean tryClaimFor(Object task) {
-        Worker w;
-        if (idle.size() > 0 && blocked == 0 && state == State.OPEN && (w = idle.claim(task)) != null) {
-            w.wake();
-            return true;
-        }
-        return false;
-    }
-
-    /**
-     * Counts the current thread as spinning if it may spin at all ({@link Spin#budget}) and fewer than
-     * {@link Spin#MAX_HANDOFF_SPINNERS} threads of this pool already do; {@link #spinners} must then be decremented.
-     */
-    private boolean startSpinning() {
-        if (Spin.budget(1) == 0) {
-            return false;
-        }
-        for (int n; (n = spinners.get()) < Spin.MAX_HANDOFF_SPINNERS; ) {
-            if (spinners.compareAndSet(n, n + 1)) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** {@link #admit} when the lock-free path does not apply: decides under the lock. */
@@ -301,6 +237,11 @@ final class PoolCore {
         }
     }
 
+    /** Starts the thread of a worker reserved for a caller's task (lock not held); see {@link #launch}. */
+    void launchForCaller(Worker w) {
+        launch(w, Requester.CALLER);
+    }
+
     /** Starts a reserved worker's thread (lock not held); on failure retires it and tells its requester. */
     private void launch(Worker w, Requester requester) {
         try {
@@ -341,7 +282,7 @@ final class PoolCore {
     }
 
     /** @return whether more workers are counted than the capacity allows (after a shrink; racy without the lock) */
-    private boolean surplus() {
+    boolean surplus() {
         int c = capacity;
         return c > 0 && running.get() > c;
     }
@@ -359,7 +300,7 @@ final class PoolCore {
     }
 
     /** Counts one more worker if there is room: "running &lt; capacity" and the increment in one step (invariant 1). */
-    private boolean tryReserve() {
+    boolean tryReserve() {
         for (;;) {
             int c = capacity;
             int r = running.get();
@@ -419,7 +360,7 @@ final class PoolCore {
             } else if (queued != null) {
                 queued.signalWork();
             }
-            Object token = awaitToken(w);
+            Object token = handOff != null ? handOff.awaitToken(w) : w.awaitHandoff();
             if (token == Worker.STOP) {
                 return null;
             }
@@ -431,22 +372,6 @@ final class PoolCore {
                 return next;
             }
         }
-    }
-
-    /**
-     * Waits for an idle worker's claim. Without a queue, every task is a hand-off, so a few idle workers spin briefly
-     * first, as many as there are processors to spare ({@link Spin#MAX_HANDOFF_SPINNERS}); in a queued pool the one
-     * searcher spins on the queue instead ({@link QueuedPath}).
-     */
-    private Object awaitToken(Worker w) {
-        if (queue == null && startSpinning()) {
-            Object token = w.spinForHandoff(Spin.HANDOFF_SPINS);
-            spinners.decrement();
-            if (token != null) {
-                return token;
-            }
-        }
-        return w.awaitHandoff();
     }
 
     /**
@@ -523,26 +448,22 @@ final class PoolCore {
         }
     }
 
-    /**
-     * On an unpooled worker's own thread, first thing: lists it (for interrupts and counts) and names its thread
-     * {@code <name>-<n>}. Done here rather than by the caller that starts it, so that a caller submitting task after
-     * task pays for neither; a {@code shutdownNow} that ran before the listing is seen by {@link #beforeTask}.
-     */
+    /** An unpooled worker starts ({@link UnpooledPath#start}). */
     void startUnpooled(Worker w) {
-        threads.name(Thread.currentThread());
-        workers.add(w);
+        unpooled.start(w);
+    }
+
+    /** An unpooled worker's task ended ({@link UnpooledPath#passOn}). */
+    void passOn(Worker w) {
+        unpooled.passOn(w);
     }
 
     /**
-     * An unpooled worker's task ended: the next queued task or the head caller's task goes to a fresh worker that
-     * takes over this one's reservation (a virtual thread never runs a second task, invariant 5); with nothing to
-     * do, the worker retires.
+     * An unpooled worker's task ended with a task queued, or the pool closing or shrinking: the next queued task or
+     * the head caller's task goes to a fresh worker that takes over this one's reservation (a virtual thread never
+     * runs a second task, invariant 5); with nothing to do, the worker retires.
      */
-    void passOn(Worker w) {
-        if ((queue == null || queue.isEmpty()) && state == State.OPEN && !surplus()) {
-            retireUnpooled(w); // with callers in line: wakes the first to take the place (as a semaphore would)
-            return;
-        }
+    void passOnLocked(Worker w) {
         Object next = queued != null && mayTakeLockFree() ? queued.poll() : null;
         Worker successor = null;
         lock.lock();
@@ -573,15 +494,11 @@ final class PoolCore {
     }
 
     /**
-     * Retires an unpooled worker without the lock ({@code w}, or a reservation that got no worker when null), then
-     * makes sure nobody waits for what that frees: the head caller, a queued task, termination. Dekker pairs as in
+     * Gives an unpooled worker's place back without the lock (the worker, if any, is already unlisted), then makes
+     * sure nobody waits for what that frees: the head caller, a queued task, termination. Dekker pairs as in
      * invariants 3 and 4: the count drops, then {@code blocked}, the queue and {@code state} are read.
      */
-    private void retireUnpooled(Worker w) {
-        if (w != null) {
-            w.retired = true;
-            workers.remove(w);
-        }
+    void giveBackPlace() {
         running.decrement();
         if (blocked > 0) {
             line.wakeHeadWithoutLock();

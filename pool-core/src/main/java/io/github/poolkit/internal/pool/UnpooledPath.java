@@ -1,0 +1,74 @@
+package io.github.poolkit.internal.pool;
+
+/**
+ * The lock-free side of an unpooled pool (a fresh virtual thread per task, {@link WorkerThreads}): a caller reserves
+ * a place and starts a worker without the lock while there is room and nobody in line, and a worker whose task ended
+ * gives its place back without the lock when nothing waits for it, so that neither takes the pool's lock per task
+ * (as a semaphore around {@code Thread.ofVirtual().start(..)} takes none).
+ *
+ * <p>A worker runs one task only. When its task ends and a task is queued, or the pool is closing or shrinking, the
+ * pool's locked path decides ({@link PoolCore#passOnLocked}): the next task goes to a fresh worker that takes over
+ * the place. With callers in line and no queue, the worker gives the place back and wakes the first caller, which
+ * takes it: a caller blocked in {@code execute} is woken once however many places free up meanwhile, and then finds
+ * them all.
+ *
+ * <p>Safety beside the locked path rests on the pool's invariants 1, 3 and 4 ({@link PoolCore}): a reservation is one
+ * CAS of the count against the capacity; a place given back drops the count, then reads whether callers are blocked,
+ * tasks queued or the pool closing (each of which writes first, then reads the count).
+ */
+final class UnpooledPath {
+
+    private final PoolCore pool;
+    private final TaskRunner runner;
+    private final WorkerThreads threads;
+    private final WorkerSet workers;
+    /** The pool's queue, or null. */
+    private final TaskQueue queue;
+
+    UnpooledPath(PoolCore pool, TaskRunner runner, WorkerThreads threads, WorkerSet workers, TaskQueue queue) {
+        this.pool = pool;
+        this.runner = runner;
+        this.threads = threads;
+        this.workers = workers;
+        this.queue = queue;
+    }
+
+    /**
+     * Reserves a place for the task and starts its worker, if there is room and nobody is in line (a task must not
+     * overtake a caller). Only for a pool without a queue; a queued one appends ({@link QueuedPath}).
+     *
+     * @return whether the task was accepted; false when the locked path must decide
+     */
+    boolean tryStart(Object task) {
+        if (pool.blockedCallers() != 0 || !pool.isOpen() || !pool.tryReserve()) {
+            return false;
+        }
+        if (!pool.isOpen()) { // closed meanwhile: the reservation must not outlive it (invariant 1)
+            pool.giveBackPlace();
+            return false;
+        }
+        pool.launchForCaller(new Worker(pool, runner, task)); // it lists itself (start)
+        return true;
+    }
+
+    /**
+     * On a worker's own thread, first thing: lists it (for interrupts and counts) and names its thread
+     * {@code <name>-<n>}. Done here rather than by the caller that starts it, so that a caller submitting task after
+     * task pays for neither; a {@code shutdownNow} that ran before the listing is seen by {@link PoolCore#beforeTask}.
+     */
+    void start(Worker w) {
+        threads.name(Thread.currentThread());
+        workers.add(w);
+    }
+
+    /** A worker's task ended: it gives its place back, or the locked path hands the place on with the next task. */
+    void passOn(Worker w) {
+        if ((queue == null || queue.isEmpty()) && pool.isOpen() && !pool.surplus()) {
+            w.retired = true;
+            workers.remove(w);
+            pool.giveBackPlace(); // with callers in line: wakes the first to take it
+        } else {
+            pool.passOnLocked(w);
+        }
+    }
+}
