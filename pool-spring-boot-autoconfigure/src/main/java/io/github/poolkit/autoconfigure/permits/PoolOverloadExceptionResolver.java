@@ -41,6 +41,8 @@ public class PoolOverloadExceptionResolver implements HandlerExceptionResolver, 
     private final Supplier<? extends Iterable<HttpMessageConverter<?>>> converters;
 
     /**
+     * Creates the resolver.
+     *
      * @param estimator  gives the {@code Retry-After} seconds
      * @param converters the message converters to write the problem with (Spring MVC's own)
      */

@@ -43,6 +43,8 @@ public class PoolOverloadWebExceptionHandler implements WebExceptionHandler, Ord
     private final Supplier<List<HttpMessageWriter<?>>> writers;
 
     /**
+     * Creates the handler.
+     *
      * @param estimator gives the {@code Retry-After} seconds
      * @param writers   the message writers to write the problem with (the application's codecs)
      */

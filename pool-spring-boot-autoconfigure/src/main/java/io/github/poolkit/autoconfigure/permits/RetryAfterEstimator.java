@@ -55,6 +55,8 @@ public final class RetryAfterEstimator implements SmartInitializingSingleton {
     private final Map<PermitSemaphore, RecentMean> holdTimes = new ConcurrentHashMap<>();
 
     /**
+     * Creates an estimator that has measured nothing yet.
+     *
      * @param beanFactory   where the pools are found once every singleton exists, or {@code null} for none
      * @param poolListeners the listeners poolkit gave its pools, or {@code null} when there are none
      */
@@ -78,6 +80,8 @@ public final class RetryAfterEstimator implements SmartInitializingSingleton {
     }
 
     /**
+     * Estimates how long a refused client should wait, from what the pool or semaphore measured.
+     *
      * @param failure the overload an answer reports
      * @return the seconds a client should wait before retrying, {@value #MIN_SECONDS} to {@value #MAX_SECONDS}
      */
