@@ -140,6 +140,24 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
         }
     }
 
+    /**
+     * As {@link java.util.concurrent.ExecutorService#invokeAll(Collection)}; a caller interrupted while blocked handing
+     * a task to a full pool gets {@link InterruptedException}, and the tasks not done yet are cancelled.
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        return TimedInvocation.interruptible(() -> super.invokeAll(tasks));
+    }
+
+    /**
+     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection)}; a caller interrupted while blocked handing
+     * a task to a full pool gets {@link InterruptedException}.
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        return TimedInvocation.interruptible(() -> super.invokeAny(tasks));
+    }
+
     /** As {@link WorkerPool#invokeAll(Collection, long, TimeUnit)}: the timeout also bounds time blocked. */
     @Override
     public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)

@@ -10,16 +10,25 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Timed {@code invokeAll} and {@code invokeAny} whose timeout also bounds the time spent blocked in
+ * The pools' {@code invokeAll} and {@code invokeAny}. Timed ones whose timeout also bounds the time spent blocked in
  * {@code execute} on a full pool (those of {@link java.util.concurrent.AbstractExecutorService} only time the wait
- * for results). Each task is submitted with what is left of the timeout; a task that cannot be placed in time counts
- * as not finished in time, and is never run.
+ * for results): each task is submitted with what is left of the timeout; a task that cannot be placed in time counts
+ * as not finished in time, and is never run. Timed or not, a caller interrupted while blocked handing a task to a full
+ * pool gets the {@link InterruptedException} the {@code ExecutorService} contract promises, not the
+ * {@code RejectedExecutionException} that {@code execute} throws then ({@link #interruptible}).
  */
 final class TimedInvocation {
+
+    /** An untimed {@code invokeAll}/{@code invokeAny} of {@code AbstractExecutorService}. */
+    @FunctionalInterface
+    interface Invocation<R, X extends Exception> {
+        R call() throws InterruptedException, X;
+    }
 
     /** Executes a task, blocking at most the given time on a full pool, else throwing {@link PoolOverloadException}. */
     @FunctionalInterface
@@ -28,6 +37,34 @@ final class TimedInvocation {
     }
 
     private TimedInvocation() {
+    }
+
+    /**
+     * Runs an untimed invocation, turning an interrupt while blocked in {@code execute} into the
+     * {@link InterruptedException} the {@code ExecutorService} contract promises (the tasks are cancelled by then).
+     */
+    static <R, X extends Exception> R interruptible(Invocation<R, X> invocation) throws InterruptedException, X {
+        try {
+            return invocation.call();
+        } catch (RejectedExecutionException e) {
+            throw interruptedOr(e);
+        }
+    }
+
+    /**
+     * @return an {@link InterruptedException} (the interrupt status cleared, as its thrower's is) if {@code e} says the
+     *         caller was interrupted while blocked in {@code execute}
+     * @throws RejectedExecutionException {@code e} itself otherwise
+     */
+    private static InterruptedException interruptedOr(RejectedExecutionException e) {
+        if (!(e.getCause() instanceof InterruptedException)) {
+            throw e;
+        }
+        Thread.interrupted();
+        InterruptedException interrupted = new InterruptedException("interrupted while waiting to hand a task to the"
+                + " pool; the tasks were cancelled");
+        interrupted.initCause(e);
+        return interrupted;
     }
 
     /** As {@link java.util.concurrent.ExecutorService#invokeAll(Collection, long, TimeUnit)}. */
@@ -120,8 +157,10 @@ final class TimedInvocation {
      *
      * @return false if the deadline passed while the pool was full (the task was not accepted)
      * @throws PoolOverloadException for any other overload (e.g. a nonblocking pool), and the pool's other errors
+     * @throws InterruptedException   if interrupted while blocked in {@code execute}
      */
-    private static boolean placed(TimedExecutor executor, Runnable task, long deadline) {
+    private static boolean placed(TimedExecutor executor, Runnable task, long deadline)
+            throws InterruptedException {
         try {
             executor.execute(task, deadline - System.nanoTime());
             return true;
@@ -130,6 +169,8 @@ final class TimedInvocation {
                 return false;
             }
             throw overloaded;
+        } catch (RejectedExecutionException e) {
+            throw interruptedOr(e);
         }
     }
 

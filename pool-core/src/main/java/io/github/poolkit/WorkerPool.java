@@ -118,6 +118,24 @@ public final class WorkerPool extends AbstractExecutorService implements Pool {
     }
 
     /**
+     * As {@link java.util.concurrent.ExecutorService#invokeAll(Collection)}; a caller interrupted while blocked handing
+     * a task to a full pool gets {@link InterruptedException}, and the tasks not done yet are cancelled.
+     */
+    @Override
+    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+        return TimedInvocation.interruptible(() -> super.invokeAll(tasks));
+    }
+
+    /**
+     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection)}; a caller interrupted while blocked handing
+     * a task to a full pool gets {@link InterruptedException}.
+     */
+    @Override
+    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+        return TimedInvocation.interruptible(() -> super.invokeAny(tasks));
+    }
+
+    /**
      * As {@link java.util.concurrent.ExecutorService#invokeAll(Collection, long, TimeUnit)}; the timeout also bounds
      * the time spent blocked on a full pool: tasks that could not be placed in time are returned cancelled, never run.
      */

@@ -72,6 +72,8 @@ class DelaySchedulerShutdownTest {
         assertThat(periodic.isCancelled()).as("pending periodic job cancelled at once").isTrue();
         assertThat(s.pending()).as("only the one-shot job is left").isEqualTo(1);
         assertThat(oneShot.isDone()).isFalse();
+        assertThat(running.isDone()).as("a periodic job still running is not done (as ScheduledThreadPoolExecutor)")
+                .isFalse();
         assertThat(s.isTerminated()).isFalse();
         runningGate.countDown();
         assertThat(s.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
@@ -243,7 +245,7 @@ class DelaySchedulerShutdownTest {
     }
 
     @Test
-    void shutdownCancelsARunningPeriodicJobAtOnceAndLetsItsRunFinish() throws Exception {
+    void aRunningPeriodicJobIsCancelledWhenItsRunEndsNotBefore() throws Exception {
         DelayScheduler s = fixture.create(1);
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
@@ -259,10 +261,13 @@ class DelaySchedulerShutdownTest {
 
         s.shutdown();
 
-        assertThat(running.isCancelled()).isTrue();
-        assertThatThrownBy(running::get).isInstanceOf(CancellationException.class);
+        // As ScheduledThreadPoolExecutor: done when the run under way ends, not while it still runs.
+        assertThat(running.isDone()).isFalse();
+        assertThat(running.isCancelled()).isFalse();
         release.countDown();
         assertThat(s.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(running.isCancelled()).isTrue();
+        assertThatThrownBy(running::get).isInstanceOf(CancellationException.class);
         assertThat(finished).as("the run was not interrupted").isTrue();
         assertThat(runs).hasValue(1);
     }

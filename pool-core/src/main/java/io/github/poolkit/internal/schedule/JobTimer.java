@@ -152,8 +152,8 @@ public final class JobTimer {
     }
 
     /**
-     * Stops accepting jobs and cancels every periodic job that is not done: pending, due and waiting for a worker, or
-     * running (a running one finishes its current run); pending one-shot jobs still run. If no one-shot job is pending
+     * Stops accepting jobs and cancels every periodic job that is not done: pending, or due and waiting for a worker, at
+     * once; a running one when its current run ends (until then it is not done); pending one-shot jobs still run. If no one-shot job is pending
      * the timer finishes before this returns. Returns without waiting for any job. Idempotent.
      */
     public void shutdown() {
@@ -172,7 +172,7 @@ public final class JobTimer {
         } finally {
             lock.unlock();
         }
-        periodic.forEach(job -> job.cancel(false));
+        periodic.forEach(ScheduledJob::cancelForShutdown); // a running one is done when its run ends
         if (finishNow) {
             finish();
         }

@@ -180,6 +180,14 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
             }
             return;
         }
+        if (period != 0 && !timer.acceptsPeriodicRuns()) {
+            // Shut down between the first check and the claim. The claim, then this read, against the shutdown's
+            // write, then its read of runner (cancelForShutdown): either the shutdown cancels this job or it sees it
+            // running and leaves it to end its run; never both, so a running job is not done before its run ends.
+            runner = null;
+            cancel(false);
+            return;
+        }
         Throwable failure = null;
         try {
             body.run();
@@ -201,6 +209,17 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
             throw unchecked(failure);
         }
         if (period != 0 && state == NEW && !timer.reschedule(this)) {
+            cancel(false);
+        }
+    }
+
+    /**
+     * Cancels a periodic job for its timer's shutdown, unless it is running now: a running one finishes its run and is
+     * cancelled as it ends (the timer then takes no more runs), so it is not done while it still runs, as
+     * {@code ScheduledThreadPoolExecutor} reports. Called after the timer stopped taking periodic runs (see run()).
+     */
+    void cancelForShutdown() {
+        if (runner == null) {
             cancel(false);
         }
     }
