@@ -13,7 +13,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
-import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.WorkerPool;
 
 /**
@@ -45,7 +44,6 @@ class PoolCustomizerTests {
                             .isEqualTo(Duration.ofMillis(300));
                     assertThat(context.getBean("reports", WorkerPool.class).options().maxWait())
                             .isEqualTo(Duration.ofMillis(300));
-                    assertThat(context.getBean(DelayScheduler.class)).isNotNull();
                 });
     }
 

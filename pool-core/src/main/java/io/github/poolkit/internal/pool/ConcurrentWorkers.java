@@ -7,12 +7,12 @@ import java.util.function.Consumer;
 /**
  * The workers of an unpooled pool (a virtual thread per task), added and removed without the pool's lock: a worker is
  * reserved for one task and leaves when it ends, so a set under the pool's lock would make every task take that lock
- * twice. The set is striped: {@link LiveWorkers} lists, each with a small lock of its own, a worker in the stripe it
+ * twice. The set is striped: {@link LinkedWorkers} lists, each with a small lock of its own, a worker in the stripe it
  * drew at random when it was added, so that workers on different processors rarely meet. (A hash set was measured
  * slower: identity hash codes cost a header update per worker, and its bins lock with monitors, which pin virtual
  * threads.)
  *
- * <p>Counts are exact per stripe, as in {@link LiveWorkers}: each stripe folds a removed worker's counts into its
+ * <p>Counts are exact per stripe, as in {@link LinkedWorkers}: each stripe folds a removed worker's counts into its
  * totals under its own lock, and {@link #tally} reads each stripe under its lock, so no task counts twice or not at
  * all. Every live worker is busy (it exists only for its task).
  */
@@ -22,12 +22,12 @@ final class ConcurrentWorkers implements WorkerSet {
             * 4 - 1)) << 1;
 
     private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
-    private final LiveWorkers[] stripes = new LiveWorkers[STRIPES];
+    private final LinkedWorkers[] stripes = new LinkedWorkers[STRIPES];
 
     ConcurrentWorkers() {
         for (int i = 0; i < STRIPES; i++) {
             locks[i] = new ReentrantLock();
-            stripes[i] = new LiveWorkers();
+            stripes[i] = new LinkedWorkers();
         }
     }
 

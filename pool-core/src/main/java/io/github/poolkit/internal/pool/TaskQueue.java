@@ -39,8 +39,8 @@ import java.lang.invoke.VarHandle;
  * </ul>
  *
  * <p>Memory: {@code head} and {@code tail} are read, CAS'ed and incremented with volatile (sequentially consistent)
- * accesses, which the engine's wake-up protocol relies on: an appender's move of {@code tail} and a consumer's later
- * read of {@code tail} are ordered with the engine's own volatile counters. Slots are written with release and read
+ * accesses, which the pool's wake-up protocol relies on ({@link PoolCore}, invariant 2): an appender's move of
+ * {@code tail} and a consumer's later read of {@code tail} are ordered with the pool's own volatile counters. Slots are written with release and read
  * with acquire semantics, so whatever the appender did before {@code offer} happens-before the taker uses the task.
  */
 final class TaskQueue {

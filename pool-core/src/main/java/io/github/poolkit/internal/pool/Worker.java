@@ -76,7 +76,7 @@ final class Worker implements Runnable {
     /** Whether the worker is in its pool's {@link WorkerSet}; guarded by the lock that guards that set. */
     boolean listed;
 
-    /** Neighbours in the pool's {@link LiveWorkers}; guarded by the pool lock (or its stripe's lock). */
+    /** Neighbours in the pool's {@link LinkedWorkers}; guarded by the pool lock (or its stripe's lock). */
     Worker previousLive;
     Worker nextLive;
 

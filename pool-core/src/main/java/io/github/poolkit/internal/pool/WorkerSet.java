@@ -4,7 +4,7 @@ import java.util.function.Consumer;
 
 /**
  * The workers a pool counts (reserved and not yet retired), for interrupting them, and the task counts of all its
- * workers, live or retired. Two kinds: {@link LiveWorkers} for pooled workers, which come and go rarely (guarded by
+ * workers, live or retired. Two kinds: {@link LinkedWorkers} for pooled workers, which come and go rarely (guarded by
  * the pool's lock), and {@link ConcurrentWorkers} for unpooled ones, one per task (no lock).
  */
 interface WorkerSet {
@@ -33,6 +33,6 @@ interface WorkerSet {
 
     /** @return the set for the pool's kind of workers */
     static WorkerSet of(boolean pooled) {
-        return pooled ? new LiveWorkers() : new ConcurrentWorkers();
+        return pooled ? new LinkedWorkers() : new ConcurrentWorkers();
     }
 }

@@ -7,7 +7,7 @@ import java.util.function.Consumer;
  * removing one costs no allocation and no hashing; a removed worker's counts are folded into the totals. Not
  * thread-safe: the pool's lock guards it, and {@link #tally} is read under it so that each task counts once.
  */
-final class LiveWorkers implements WorkerSet {
+final class LinkedWorkers implements WorkerSet {
 
     private Worker first;
     private int size;
