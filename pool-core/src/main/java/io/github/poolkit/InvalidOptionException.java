@@ -5,14 +5,20 @@ package io.github.poolkit;
  * was given and what to do instead, so that a tool that builds options from its own configuration (the Spring Boot
  * starter, for one) can translate the message into its own property names.
  *
- * <p>The message reads {@code "<option> <problem>, was <value>: <fix>"}.
+ * <p>Its parts are structured ({@link #option()}, {@link #value()}, {@link #problem()}, {@link #fix()}), so that nobody
+ * need parse the message, which reads {@code "<option> <problem>, was <value>: <fix>"}.
  */
 public final class InvalidOptionException extends IllegalArgumentException {
 
     private static final long serialVersionUID = 1L;
 
+    /** The option's name as the builder spells it. */
     private final String option;
+    /** The value that was given (not serialized: it need not be serializable). */
     private final transient Object value;
+    /** What is wrong with the value. */
+    private final String problem;
+    /** What to do instead. */
     private final String fix;
 
     /**
@@ -27,6 +33,7 @@ public final class InvalidOptionException extends IllegalArgumentException {
         super(option + " " + problem + ", was " + value + ": " + fix);
         this.option = option;
         this.value = value;
+        this.problem = problem;
         this.fix = fix;
     }
 
@@ -38,6 +45,11 @@ public final class InvalidOptionException extends IllegalArgumentException {
     /** @return the value that was given */
     public Object value() {
         return value;
+    }
+
+    /** {@return what is wrong with the value, e.g. {@code "must be >= -1"}} */
+    public String problem() {
+        return problem;
     }
 
     /** @return what to do instead */

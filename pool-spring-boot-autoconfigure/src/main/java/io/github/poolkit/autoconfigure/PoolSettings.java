@@ -197,14 +197,7 @@ final class PoolSettings {
      */
     InvalidPoolkitPropertyException translate(InvalidOptionException ex) {
         String property = property(ex.option());
-        // The message reads "<option> <problem>, was <value>: <fix>"; keep the problem, in the property's words.
-        String message = ex.getMessage();
-        String head = ex.option() + " ";
-        String tail = ", was " + ex.value() + ": " + ex.fix();
-        String problem = (message.startsWith(head) && message.endsWith(tail))
-                ? DataObjectPropertyName.toDashedForm(ex.option()) + " "
-                        + message.substring(head.length(), message.length() - tail.length())
-                : message;
+        String problem = DataObjectPropertyName.toDashedForm(ex.option()) + " " + ex.problem();
         return new InvalidPoolkitPropertyException(property, ex.value(), problem,
                 "change " + property + ": " + ex.fix());
     }

@@ -3,21 +3,30 @@ package io.github.poolkit.internal.pool;
 import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolOptions;
 
+import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
 
 /**
  * Which options a running pool can change: only those that rule a caller that cannot be served at once
- * ({@code maxWait}, {@code maxBlockingTasks}, {@code nonblocking}, read by each caller as it enters). The others shape
- * the pool's threads, queue and plumbing, which are built when it is created.
+ * ({@link #LIVE}: {@code maxWait}, {@code maxBlockingTasks}, {@code nonblocking}, read by each caller as it enters).
+ * The others ({@link #FIXED}) shape the pool's threads, queue and plumbing, which are built when it is created, and
+ * must stay as they are. Every option of {@link PoolOptions} is in exactly one of the two lists, which
+ * {@code LiveOptionsTest} checks against {@code PoolOptions}' accessors, so that an option added later cannot be
+ * accepted by {@code reconfigure} without being applied: a new option is fixed until it is listed as live and the
+ * pool reads it live.
  */
 final class LiveOptions {
 
     /** An option that is fixed once the pool runs: its name as the builder spells it, and how to read it. */
-    private record Fixed(String name, Function<PoolOptions, Object> value) {
+    record Fixed(String name, Function<PoolOptions, Object> value) {
     }
 
-    private static final Fixed[] FIXED = {
+    /** The options that change live, as the builder spells them. */
+    static final List<String> LIVE = List.of("maxWait", "maxBlockingTasks", "nonblocking");
+
+    /** The options fixed at creation, and how to read them. */
+    static final Fixed[] FIXED = {
             new Fixed("name", PoolOptions::name),
             new Fixed("queueCapacity", PoolOptions::queueCapacity),
             new Fixed("virtualThreads", PoolOptions::virtualThreads),
