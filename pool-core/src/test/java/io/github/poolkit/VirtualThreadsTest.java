@@ -211,6 +211,36 @@ class VirtualThreadsTest {
                 .hasMessageContaining("virtualThreads");
     }
 
+    /**
+     * Several submitters on a full pool without a queue: places are given back and taken without the lock, and a
+     * caller that decided under the lock that there was room may lose it to one that did not look at the lock; it
+     * must then wait, never fail (it once got an IllegalStateException).
+     */
+    @RepeatedTest(20)
+    void submittersRacingForFreedPlacesWaitAndNeverFail() throws Exception {
+        int capacity = 2;
+        int submitters = 4;
+        int perSubmitter = 500;
+        AtomicInteger ran = new AtomicInteger();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        WorkerPool pool = WorkerPool.create(capacity, vt().build());
+        Thread[] threads = new Thread[submitters];
+        for (int s = 0; s < submitters; s++) {
+            threads[s] = Callers.start(() -> {
+                for (int i = 0; i < perSubmitter; i++) {
+                    pool.execute(ran::incrementAndGet);
+                }
+            }, failure);
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        pool.close();
+        assertThat(failure.get()).isNull();
+        assertThat(ran.get()).isEqualTo(submitters * perSubmitter);
+        assertThat(pool.running()).isZero();
+    }
+
     /** Several submitters, a small queue, blocking: never more than capacity tasks at once, each task run once. */
     @RepeatedTest(20)
     void underLoadNoTaskIsLostOrRunTwiceAndTheBoundHolds() throws Exception {

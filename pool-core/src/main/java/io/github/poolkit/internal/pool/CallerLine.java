@@ -142,8 +142,12 @@ final class CallerLine {
             return null;
         }
         head = callers.peekFirst();
+        boolean hadWake = first.woken; // woken to retry (room freed) since it last looked: pass that on
         first.taken = true;
         first.wake();
+        if (hadWake) {
+            wakeHead();
+        }
         return first.task;
     }
 

@@ -26,8 +26,10 @@ import java.util.List;
  *       dropped.</li>
  *   <li><b>Claim in place.</b> Expiry and shutdown claim workers without popping ({@link #claimIdleSince},
  *       {@link #claimAll}); their nodes stay in the stack, dead, until a pop drops them. Only a worker's newest node
- *       ({@link Worker#idleNode}) may be claimed in place, so a stale node never passes an old idle time for a worker
- *       idle again since. Dead nodes are bounded by the workers retired that way.</li>
+ *       ({@link Worker#idleNode}) may be claimed in place, so a stale node does not pass an old idle time for a worker
+ *       idle again since (one race remains: the worker may be claimed and go idle again between the check and the
+ *       CAS, and is then expired early; harmless, as expiry only retires an idle worker). Dead nodes are bounded by
+ *       the workers retired that way.</li>
  * </ul>
  *
  * <p>{@link #size} is exact once pushes and claims in flight have finished: +1 per idle episode, -1 per successful
@@ -75,15 +77,17 @@ final class IdleStack {
      * @param nowNanos  when, in {@link System#nanoTime()} terms
      */
     void push(Worker w, long nowNanos) {
-        size.increment();
         for (Node t; ; ) {
             t = top;
             Node n = new Node(w, nowNanos, t);
             w.idleNode = n;
             if (TOP.compareAndSet(this, t, n)) {
-                return;
+                break;
             }
         }
+        // Counted once linked, so that a reader that sees it counted finds the node (a claim that pops it first makes
+        // the count dip below the truth for an instant, never above).
+        size.increment();
     }
 
     /**

@@ -173,9 +173,8 @@ final class PoolCore {
                 } else if (myTurn && (toWake = idle.claim(task)) != null) {
                     break;
                 }
-                if (myTurn && hasRoom()) {
-                    toStart = reserveWorker(task);
-                    break;
+                if (myTurn && (toStart = reserveWorker(task)) != null) {
+                    break; // (unpooled workers give places back, and callers take them, without the lock: one CAS)
                 }
                 if (me == null) {
                     String refusal = rules.refusal(waitNanos, line.size());
@@ -211,15 +210,20 @@ final class PoolCore {
 
     /** Moves the head caller's task into the queue slot a lock-free poll just freed, if open (invariant 4). */
     void moveHeadCallerInto(TaskQueue queue) {
+        boolean moved = false;
         lock.lock();
         try {
             Object callersTask = line.headTask();
             if (state == State.OPEN && callersTask != null && queue.offer(callersTask) >= 0) {
                 line.serveHead();
                 blocked = line.size();
+                moved = true;
             }
         } finally {
             lock.unlock();
+        }
+        if (moved) {
+            queued.signalWork(); // an idle worker, or room for one, may be beside it (invariant 2)
         }
     }
 
@@ -287,10 +291,14 @@ final class PoolCore {
         return c > 0 && running.get() > c;
     }
 
-    /** Counts a new worker that will start with {@code firstTask}, or with the queue's head when null. Lock held. */
+    /**
+     * Counts a new worker that will start with {@code firstTask}, or with the queue's head when null. Lock held.
+     *
+     * @return the worker, or null if there is no room
+     */
     private Worker reserveWorker(Object firstTask) {
         if (!tryReserve()) {
-            throw new IllegalStateException("no room: " + running.get() + " of " + capacity); // checked by the caller
+            return null;
         }
         Worker w = new Worker(this, runner, firstTask);
         if (threads.pooled()) {
@@ -315,7 +323,7 @@ final class PoolCore {
 
     /** Reserves a worker for the queue if tasks are stranded there with room to run. Lock held. */
     private Worker reserveForQueue() {
-        if (queue == null || queue.isEmpty() || state == State.STOP || !hasRoom()) {
+        if (queue == null || queue.isEmpty() || state == State.STOP) {
             return null;
         }
         return reserveWorker(null);
@@ -442,7 +450,7 @@ final class PoolCore {
         } finally {
             lock.unlock();
         }
-        toWake.forEach(Worker::wake);
+        toWake.forEach(Worker::wakeUnlessCurrent);
         if (queued != null && (moved || !queue.isEmpty())) {
             queued.signalWork();
         }

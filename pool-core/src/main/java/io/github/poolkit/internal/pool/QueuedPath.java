@@ -83,7 +83,7 @@ final class QueuedPath {
             }
             Worker w = idle.claim(Worker.WAKE);
             if (w != null) {
-                w.wake();
+                w.wakeUnlessCurrent(); // a worker going idle may claim itself: it will not park
                 return;
             }
             searching.decrement(); // nobody idle after all; look again, as one may have gone idle meanwhile

@@ -67,7 +67,10 @@ final class Worker implements Runnable {
     /** This worker's newest node in the {@link IdleStack}: only that one may be claimed in place. */
     volatile IdleStack.Node idleNode;
 
-    /** Whether the pool no longer counts this worker; guarded by the pool lock. */
+    /**
+     * Whether the pool no longer counts this worker; guarded by the pool lock, except for an unpooled worker, which
+     * sets it on its own thread ({@link UnpooledPath#passOn}), the only thread that reads it then.
+     */
     boolean retired;
 
     /** The stripe of a {@link ConcurrentWorkers} this worker is listed in. */
@@ -141,6 +144,14 @@ final class Worker implements Runnable {
     /** Unparks this worker after a successful {@link #claim}. */
     void wake() {
         LockSupport.unpark(thread);
+    }
+
+    /** {@link #wake}, unless called on this worker's own thread (which claimed itself and will not park). */
+    void wakeUnlessCurrent() {
+        Thread t = thread;
+        if (t != Thread.currentThread()) {
+            LockSupport.unpark(t);
+        }
     }
 
     /** On the worker's own thread: a task begins. */
