@@ -7,6 +7,8 @@ import java.util.Locale;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
@@ -105,7 +107,9 @@ final class PoolSettings {
      */
     PoolOptions.Builder toOptions(boolean virtualThreadsByDefault) {
         PoolOptions.Builder options = PoolOptions.builder().name(beanName);
+        AdaptiveSettings adaptive = adaptive();
         try {
+            ifSet(adaptive, a -> options.adaptiveCapacity(a.toLimit()));
             ifSet(value(Pool::getExpiry), options::expiry);
             ifSet(value(Pool::getNonblocking), options::nonblocking);
             ifSet(value(Pool::getMaxBlockingTasks), options::maxBlockingTasks);
@@ -123,19 +127,35 @@ final class PoolSettings {
     }
 
     /**
+     * @return the adaptive capacity's settings (own keys over {@code poolkit.pool.adaptive}'s; max defaults to the
+     *         capacity), or {@code null} when the algorithm is unset or {@code none}
+     * @throws InvalidPoolkitPropertyException if the bounds are invalid
+     */
+    @Nullable AdaptiveSettings adaptive() {
+        Integer capacity = value(Pool::getCapacity);
+        Integer max = value(p -> p.getAdaptive().getMax());
+        return AdaptiveSettings.resolve(value(p -> p.getAdaptive().getAlgorithm()),
+                value(p -> p.getAdaptive().getMin()), property("adaptive.min"),
+                max, (max != null) ? property("adaptive.max") : prefix + ".adaptive.max",
+                (capacity() > 0) ? capacity() : DEFAULT_CAPACITY,
+                (capacity != null) ? "the capacity, " + property("capacity") : "the default capacity");
+    }
+
+    /**
      * @param ex the core library's refusal of an option of this pool
      * @return the same refusal, naming the property the value came from
      */
     InvalidPoolkitPropertyException translate(InvalidOptionException ex) {
-        String property = property(ex.option());
+        String property = property(key(ex.option()));
         // The message reads "<option> <problem>, was <value>: <fix>"; keep the problem, in the property's words.
         String message = ex.getMessage();
         String head = ex.option() + " ";
         String tail = ", was " + ex.value() + ": " + ex.fix();
         String problem = (message.startsWith(head) && message.endsWith(tail))
-                ? kebab(ex.option()) + " " + message.substring(head.length(), message.length() - tail.length())
+                ? key(ex.option()) + " " + message.substring(head.length(), message.length() - tail.length())
                 : message;
-        return new InvalidPoolkitPropertyException(property, ex.value(), problem,
+        Object value = ex.option().equals("adaptiveCapacity") ? value(p -> p.getAdaptive().getAlgorithm()) : ex.value();
+        return new InvalidPoolkitPropertyException(property, value, problem,
                 "change " + property + ": " + ex.fix());
     }
 
@@ -146,6 +166,11 @@ final class PoolSettings {
     String property(String option) {
         String key = kebab(option);
         return (isSetOnOwn(key) ? prefix : PRIMARY_PREFIX) + "." + key;
+    }
+
+    /** @return the key, under the pool's prefix, of a builder option ({@code adaptiveCapacity}: its algorithm) */
+    private static String key(String option) {
+        return option.equals("adaptiveCapacity") ? "adaptive.algorithm" : kebab(option);
     }
 
     private static String kebab(String option) {
@@ -164,6 +189,9 @@ final class PoolSettings {
             case "queue-capacity" -> own.getQueueCapacity() != null;
             case "virtual-threads" -> own.getVirtualThreads() != null;
             case "shutdown-timeout" -> own.getShutdownTimeout() != null;
+            case "adaptive.algorithm" -> own.getAdaptive().getAlgorithm() != null;
+            case "adaptive.min" -> own.getAdaptive().getMin() != null;
+            case "adaptive.max" -> own.getAdaptive().getMax() != null;
             default -> true;
         };
     }

@@ -95,6 +95,10 @@ final class PoolkitFactory {
         catch (InvalidOptionException ex) {
             throw settings.translate(ex);
         }
+        AdaptiveSettings adaptive = settings.adaptive();
+        if (adaptive != null) {
+            adaptive.rememberFor(pool);
+        }
         lifecycle.manage(settings.beanName, pool, shutdownTimeout);
         return pool;
     }
@@ -117,16 +121,30 @@ final class PoolkitFactory {
      */
     WeightedSemaphore namedSemaphore(String name) {
         NamedSemaphore own = properties.getSemaphores().get(name);
-        if (own.getSize() == null) {
-            return semaphore(name, "poolkit.semaphore.size", properties.getSemaphore().getSize());
+        String sizeProperty = (own.getSize() == null) ? "poolkit.semaphore.size" : "poolkit.semaphores." + name + ".size";
+        long size = (own.getSize() == null) ? properties.getSemaphore().getSize() : own.getSize();
+        checkSize(size, sizeProperty);
+        String prefix = "poolkit.semaphores." + name + ".adaptive.";
+        AdaptiveSettings adaptive = AdaptiveSettings.resolve(own.getAdaptive().getAlgorithm(),
+                own.getAdaptive().getMin(), prefix + "min", own.getAdaptive().getMax(), prefix + "max", size,
+                "the size, " + sizeProperty);
+        if (adaptive == null) {
+            return new WeightedSemaphore(size, semaphoreListeners.listenerFor(name));
         }
-        return semaphore(name, "poolkit.semaphores." + name + ".size", own.getSize());
+        WeightedSemaphore semaphore = WeightedSemaphore.adaptive(adaptive.toLimit(),
+                semaphoreListeners.listenerFor(name));
+        adaptive.rememberFor(semaphore);
+        return semaphore;
     }
 
     private WeightedSemaphore semaphore(String beanName, String property, long size) {
+        checkSize(size, property);
+        return new WeightedSemaphore(size, semaphoreListeners.listenerFor(beanName));
+    }
+
+    private static void checkSize(long size, String property) {
         check(size >= 0, property, size, "a semaphore's size cannot be negative",
                 "set " + property + " to zero or a positive number of permits");
-        return new WeightedSemaphore(size, semaphoreListeners.listenerFor(beanName));
     }
 
     /**
