@@ -55,8 +55,8 @@ public interface AdaptiveLimit {
      * while the limit is at {@code min} or less than half of it is in use: otherwise a rising latency is taken to be
      * caused by the limit, not by the resource. With {@code L} the limit as a real number:
      * {@code gradient = clamp(1.2 * baseline / short, 0.5, 1)}; while {@code gradient == 1} (latency within 20% of
-     * the baseline) and at least half of {@code L} is in flight, {@code L += sqrt(L) / L} (about {@code sqrt(L)} per
-     * round trip, as about {@code L} samples arrive per round trip); when {@code gradient < 1},
+     * the baseline) and at least half of {@code L} is in flight, {@code L += 1 / L} (about one per round trip, as about
+     * {@code L} samples arrive per round trip); when {@code gradient < 1},
      * {@code L *= gradient^(1/L)} (about {@code L * gradient} per round trip, at most halving it). {@code limit()} is
      * {@code L} rounded down, within [{@code min}, {@code max}]. Dropped samples do not move it: a rejection only says
      * the limit was reached, which is its job.
