@@ -50,7 +50,8 @@ public interface AdaptiveLimit {
      * A gradient limit: starts at {@code min} and follows the ratio of a baseline round-trip time to the short-term
      * one, so it settles where latency starts to grow.
      *
-     * <p>Rules. The short-term round-trip time is an exponential average of the samples (weight 1/8). The baseline
+     * <p>Rules. The short-term round-trip time is an exponential average of the samples (weight 1/8), each sample
+     * counted as at most twice the average so that a lone outlier cannot move it far. The baseline
      * starts at the first sample, follows the short-term time down quickly (weight 1/4), and up slowly (1/64) only
      * while the limit is at {@code min} or less than half of it is in use: otherwise a rising latency is taken to be
      * caused by the limit, not by the resource. With {@code L} the limit as a real number:

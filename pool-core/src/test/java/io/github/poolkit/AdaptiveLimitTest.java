@@ -75,6 +75,16 @@ class AdaptiveLimitTest {
     }
 
     @Test
+    void aLoneOutlierDoesNotCutTheGradientLimit() {
+        AdaptiveLimit g = AdaptiveLimit.gradient(4, 20);
+        saturated(g, 100, 10 * MS);
+        int before = g.limit();
+        g.onSample(1000 * MS, before, false); // a pause: counted as twice the average, 12.5% above it
+        assertThat(g.limit()).isEqualTo(before);
+        assertThat(saturated(g, 20, 10 * MS)).allSatisfy(l -> assertThat(l).isGreaterThanOrEqualTo(before));
+    }
+
+    @Test
     void gradientDoesNotGrowWhileLessThanHalfTheLimitIsInUse() {
         AdaptiveLimit g = AdaptiveLimit.gradient(10, 100);
         for (int i = 0; i < 1000; i++) {
@@ -157,9 +167,10 @@ class AdaptiveLimitTest {
     void aimdBacksOffWhenTwiceAsSlowAsItsBaseline() {
         AdaptiveLimit a = AdaptiveLimit.aimd(1, 10);
         saturated(a, 30, 10 * MS);
-        // four times the baseline: the short-term average passes 2x after four samples, then 0.9x per sample
+        // four times the baseline, each sample counted as at most twice the average: the short-term average grows
+        // by 1/8 per sample and passes 2x after six samples, then 0.9x per sample
         assertThat(saturated(a, 20, 40 * MS)).containsExactly(
-                8, 8, 8, 7, 6, 6, 5, 4, 4, 3, 3, 3, 2, 2, 2, 2, 1, 1, 1, 1);
+                8, 8, 8, 8, 8, 7, 6, 6, 5, 5, 4, 4, 3, 3, 2, 2, 2, 2, 1, 1);
     }
 
     @Test
