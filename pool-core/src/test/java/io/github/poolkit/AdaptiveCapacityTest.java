@@ -66,7 +66,7 @@ class AdaptiveCapacityTest {
         }
     }
 
-    @Test
+    @RepeatedTest(20)
     void aShrinkingLimitShrinksThePool() throws Exception {
         SettableLimit limit = new SettableLimit(3);
         try (WorkerPool pool = WorkerPool.create(1, opts(limit).nonblocking(true).build())) {
@@ -90,7 +90,7 @@ class AdaptiveCapacityTest {
         assertThat(limit.samples()).isEmpty();
     }
 
-    @Test
+    @RepeatedTest(20)
     void aGradientPoolStaysWithinItsBounds() throws Exception {
         AdaptiveLimit gradient = AdaptiveLimit.gradient(2, 5);
         try (WorkerPool pool = WorkerPool.create(1, opts(gradient).build())) {
