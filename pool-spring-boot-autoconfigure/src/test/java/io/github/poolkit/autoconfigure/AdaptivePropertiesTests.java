@@ -7,6 +7,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import io.github.poolkit.AdaptiveLimit;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
 import io.github.poolkit.autoconfigure.redis.PoolkitRedisAutoConfiguration;
@@ -59,6 +60,20 @@ class AdaptivePropertiesTests {
                     assertThat(gpu.size()).isEqualTo(1024);
                     assertThat(AdaptiveSettings.of(gpu)).isEqualTo(new AdaptiveSettings("aimd", 1024, 16384));
                     assertThat(AdaptiveSettings.of(context.getBean("weightedSemaphore"))).isNull();
+                });
+    }
+
+    @Test
+    void aLimitSetInCodeIsShownAsCustom() {
+        runner.withPropertyValues("poolkit.pools.reports.capacity=8")
+                .withBean(PoolCustomizer.class, () -> (name, options) -> {
+                    if (name.equals("reports")) {
+                        options.adaptiveCapacity(AdaptiveLimit.aimd(2, 8));
+                    }
+                }).run(context -> {
+                    WorkerPool reports = context.getBean("reports", WorkerPool.class);
+                    assertThat(reports.capacity()).isEqualTo(2);
+                    assertThat(AdaptiveSettings.of(reports)).isEqualTo(new AdaptiveSettings("custom", null, null));
                 });
     }
 
