@@ -9,13 +9,14 @@
   const HISTORY = 60;          // samples kept per series: one minute at one sample a second
   const POLL_MILLIS = 1000;
   const COLORS = { busy: "#1f77b4", idle: "#9ecae1", queued: "#ff7f0e", blocked: "#d62728", pending: "#9467bd",
-    used: "#ff7f0e", available: "#2ca02c" };
-  const POOL_SERIES = ["busy", "idle", "queued", "blocked"];
+    used: "#ff7f0e", available: "#2ca02c", limit: "#17becf" };
+  // "limit" is an adaptive pool's capacity, drawn only for a pool whose capacity follows an adaptive limit.
+  const POOL_SERIES = ["busy", "idle", "queued", "blocked", "limit"];
   const SCHEDULER_SERIES = ["pending", "busy", "queued"];
   const SEMAPHORE_SERIES = ["used", "available"];
   const EXECUTOR_SERIES = ["busy", "idle", "queued"];
   // The numbers of each card, one line per group.
-  const POOL_FIELDS = [["capacity", "free", "closed", "rejected"], ["busy", "idle", "running"],
+  const POOL_FIELDS = [["capacity", "adaptive", "free", "closed", "rejected"], ["busy", "idle", "running"],
     ["queued", "blocked", "waiting"]];
   const SCHEDULER_FIELDS = [["capacity", "pending", "closed", "completed"], ["busy", "idle", "running"],
     ["queued"]];
@@ -157,6 +158,12 @@
       const sample = Object.assign({}, entries[name]);
       if (typeof sample.running === "number" && typeof sample.busy === "number") {
         sample.idle = Math.max(0, sample.running - sample.busy);
+      }
+      if (kind === "pool") { // an adaptive pool: its capacity over time, and its algorithm and bounds as text
+        const adaptive = sample.adaptive;
+        sample.limit = adaptive ? sample.capacity : null;
+        sample.adaptive = adaptive ? adaptive.algorithm + " " + (adaptive.min === undefined ? "" : adaptive.min
+          + ".." + adaptive.max) : "none";
       }
       const element = card(container, kind, name, lines);
       element.classList.toggle("closed", sample.closed === true);

@@ -58,6 +58,10 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
                     "give the number of sub-pools (a few per core is plenty)");
         }
         Objects.requireNonNull(options, "options").validate(capacityPerPool);
+        if (options.adaptiveCapacity() != null) {
+            throw new InvalidOptionException("adaptiveCapacity", options.adaptiveCapacity(), "cannot be shared by the"
+                    + " pools of a MultiPool", "drop adaptiveCapacity, or build WorkerPools with a limit each");
+        }
         this.strategy = Objects.requireNonNull(strategy, "strategy");
         this.name = options.name();
         this.pools = new WorkerPool[size];

@@ -48,6 +48,8 @@ public final class Permit implements AutoCloseable {
     private final Runnable release;
     private final long permits;
     private final long fencingToken;
+    /** When a permit of an adaptive semaphore was made, to report its hold time; 0 otherwise. */
+    private final long acquiredNanos;
     private volatile boolean closed;
 
     /** Created only by {@link WeightedSemaphore} once it has granted {@code permits} permits to the caller. */
@@ -56,6 +58,7 @@ public final class Permit implements AutoCloseable {
         this.release = null;
         this.permits = permits;
         this.fencingToken = NO_FENCING_TOKEN;
+        this.acquiredNanos = semaphore.isAdaptive() ? System.nanoTime() : 0;
     }
 
     private Permit(Runnable release, long permits, long fencingToken) {
@@ -63,6 +66,7 @@ public final class Permit implements AutoCloseable {
         this.release = release;
         this.permits = permits;
         this.fencingToken = fencingToken;
+        this.acquiredNanos = 0;
     }
 
     /**
@@ -130,7 +134,7 @@ public final class Permit implements AutoCloseable {
     public void close() {
         if (CLOSED.compareAndSet(this, false, true)) {
             if (semaphore != null) {
-                semaphore.release(permits);
+                semaphore.releasePermit(permits, acquiredNanos);
             } else {
                 release.run();
             }

@@ -32,6 +32,7 @@ import java.util.function.UnaryOperator;
  *       {@link PoolOverloadException}; zero: do not wait</td></tr>
  *   <tr><td>{@code virtualThreads}</td><td>false</td><td>each task on a fresh, unpooled virtual thread</td></tr>
  *   <tr><td>{@code taskDecorator}</td><td>none</td><td>wraps every task when it is submitted</td></tr>
+ *   <tr><td>{@code adaptiveCapacity}</td><td>none</td><td>the capacity follows an {@link AdaptiveLimit}</td></tr>
  * </table>
  */
 public final class PoolOptions {
@@ -60,6 +61,7 @@ public final class PoolOptions {
     private final Duration maxWait;
     private final boolean virtualThreads;
     private final UnaryOperator<Runnable> taskDecorator;
+    private final AdaptiveLimit adaptiveCapacity;
 
     private PoolOptions(Builder b) {
         this.expiry = b.expiry;
@@ -75,6 +77,7 @@ public final class PoolOptions {
         this.maxWait = b.maxWait;
         this.virtualThreads = b.virtualThreads;
         this.taskDecorator = b.taskDecorator;
+        this.adaptiveCapacity = b.adaptiveCapacity;
     }
 
     /** @return the default options */
@@ -170,6 +173,15 @@ public final class PoolOptions {
     }
 
     /**
+     * Returns the limit the pool's capacity follows.
+     *
+     * @return the limit, or {@code null} for a capacity that changes only through {@code tune}
+     */
+    public AdaptiveLimit adaptiveCapacity() {
+        return adaptiveCapacity;
+    }
+
+    /**
      * Checks these options together, for a pool of {@code capacity} workers. Every pool calls this when it is created;
      * a tool that builds options from its own configuration may call it earlier, to report every problem at start-up.
      *
@@ -205,6 +217,15 @@ public final class PoolOptions {
                     + " threads are not pooled: there is no idle-worker store)",
                     "set preAlloc(false), or virtualThreads(false)");
         }
+        if (adaptiveCapacity != null && capacity <= 0) {
+            throw new InvalidOptionException("adaptiveCapacity", adaptiveCapacity, "needs a bounded capacity, but"
+                    + " capacity was " + capacity + " (unlimited)", "give a capacity > 0, or drop adaptiveCapacity");
+        }
+        if (adaptiveCapacity != null && preAlloc) {
+            throw new InvalidOptionException("adaptiveCapacity", adaptiveCapacity, "cannot be combined with preAlloc"
+                    + " (a pre-allocated pool cannot change its capacity)",
+                    "set preAlloc(false), or drop adaptiveCapacity");
+        }
         if (virtualThreads && threadFactory != null) {
             throw new InvalidOptionException("threadFactory", threadFactory, "cannot be combined with virtualThreads"
                     + " (each task starts a virtual thread named <name>-<n>)",
@@ -222,7 +243,8 @@ public final class PoolOptions {
         return "PoolOptions[name=" + name + ", expiry=" + expiry + ", preAlloc=" + preAlloc
                 + ", maxBlockingTasks=" + maxBlockingTasks + ", nonblocking=" + nonblocking
                 + ", disablePurge=" + disablePurge + ", queueCapacity=" + queueCapacity + ", maxWait=" + maxWait
-                + ", virtualThreads=" + virtualThreads + "]";
+                + ", virtualThreads=" + virtualThreads
+                + (adaptiveCapacity == null ? "" : ", adaptiveCapacity=" + adaptiveCapacity) + "]";
     }
 
     /** Builds {@link PoolOptions}. Not thread-safe; {@link #build()} may be called more than once. */
@@ -241,6 +263,7 @@ public final class PoolOptions {
         private Duration maxWait;
         private boolean virtualThreads;
         private UnaryOperator<Runnable> taskDecorator;
+        private AdaptiveLimit adaptiveCapacity;
 
         private Builder() {
         }
@@ -259,6 +282,7 @@ public final class PoolOptions {
             this.maxWait = o.maxWait;
             this.virtualThreads = o.virtualThreads;
             this.taskDecorator = o.taskDecorator;
+            this.adaptiveCapacity = o.adaptiveCapacity;
         }
 
         /**
@@ -429,6 +453,28 @@ public final class PoolOptions {
          */
         public Builder taskDecorator(UnaryOperator<Runnable> taskDecorator) {
             this.taskDecorator = taskDecorator;
+            return this;
+        }
+
+        /**
+         * Makes the pool's capacity follow {@code limit}: the pool starts at {@code limit.limit()} (the capacity it is
+         * created with only has to be bounded), feeds the limit a sample for each finished task (its run time, the
+         * busy workers when it started, itself included, and {@code dropped = false}) and for each task refused for
+         * overload ({@link PoolOverloadException}: {@code rttNanos = 0}, {@code dropped = true}), and after each
+         * sample {@code tune}s to the new limit when it changed, so {@code capacity()} and {@code stats().capacity()}
+         * report the current limit. A manual {@code tune} holds until the next sample.
+         *
+         * <p>Cost: with a limit set, each task counts itself in and out of one shared counter, reads the clock twice
+         * and hands a sample to the limit (the built-in limits take a small lock); {@code tune}, which takes the pool's
+         * lock, runs only when the limit changes. Without one, the task path pays nothing. Cannot be combined with an
+         * unlimited capacity or {@code preAlloc}, nor changed while the pool runs; a {@link MultiPool} refuses it
+         * (give each pool its own limit).
+         *
+         * @param limit the limit, or {@code null} (the default) for a capacity that changes only through {@code tune}
+         * @return this builder
+         */
+        public Builder adaptiveCapacity(AdaptiveLimit limit) {
+            this.adaptiveCapacity = limit;
             return this;
         }
 

@@ -7,6 +7,7 @@ import static io.github.poolkit.internal.semaphore.SemaphoreLine.USED;
 
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 import io.github.poolkit.internal.Durations;
+import io.github.poolkit.internal.semaphore.AdaptiveSize;
 import io.github.poolkit.internal.semaphore.AsyncWaiter;
 import io.github.poolkit.internal.semaphore.SemaphoreErrors;
 import io.github.poolkit.internal.semaphore.SemaphoreLine;
@@ -65,6 +66,13 @@ import java.util.concurrent.CompletableFuture;
  * refused ({@link IllegalArgumentException}), as they could never be granted; the line behind them moves on as if
  * they had withdrawn. FIFO order and the no-barging rule hold throughout.
  *
+ * <h2>Adaptive size</h2>
+ * A semaphore made by {@link #adaptive(AdaptiveLimit)} sizes itself: each {@link Permit} closed reports how long its
+ * permits were held (and how many permits were in use) to an {@link AdaptiveLimit}, and the semaphore is
+ * {@linkplain #resize(long) resized} to the limit whenever it changes. Permits given back with {@link #release(long)}
+ * report nothing. As with any shrink, a waiting request larger than the new size is refused: keep requests within the
+ * limit's minimum. Only such a semaphore reads the clock when a permit is made and closed; the others pay nothing.
+ *
  * <h2>Listener</h2>
  * A {@link SemaphoreListener} given at construction hears once of every settled request (granted, timed out,
  * interrupted, cancelled, refused), with the time it waited; a semaphore without one does not read the clock on its
@@ -113,6 +121,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
 
     private final SemaphoreReporter reporter; // null when there is no listener: one field read on the fast paths
     private final Line line;
+    private final AdaptiveSize adaptive; // null unless made by adaptive(): one field read per Permit
     private volatile long state;
     private volatile long cap;
 
@@ -135,10 +144,60 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * @throws IllegalArgumentException if {@code size < 0}
      */
     public WeightedSemaphore(long size, SemaphoreListener listener) {
-        checkSize(size);
-        this.cap = size;
+        this(size, listener, null);
+    }
+
+    private WeightedSemaphore(long size, SemaphoreListener listener, AdaptiveLimit limit) {
+        this.adaptive = limit == null ? null : new AdaptiveSize(limit, this);
+        long initial = adaptive == null ? size : adaptive.initial();
+        checkSize(initial);
+        this.cap = initial;
         this.reporter = SemaphoreReporter.of(listener, this);
-        this.line = new Line(size);
+        this.line = new Line(initial);
+    }
+
+    /**
+     * Creates a semaphore whose size follows {@code limit} (see "Adaptive size" above): it starts at
+     * {@code limit.limit()} permits, all free; each {@link Permit} closed feeds the limit a sample (the time the
+     * permits were held, the permits in use before the release, {@code dropped = false}), after which the semaphore is
+     * resized when the limit changed. Cost: the clock is read when a permit is made and closed, and the built-in limits
+     * take a small lock per sample; {@code resize} runs only when the limit changes.
+     *
+     * @param limit the limit to follow, for example {@code AdaptiveLimit.gradient(1, 64)}
+     * @return a new semaphore
+     * @throws NullPointerException if {@code limit} is null
+     */
+    public static WeightedSemaphore adaptive(AdaptiveLimit limit) {
+        return adaptive(limit, null);
+    }
+
+    /**
+     * Creates a semaphore whose size follows {@code limit}, as {@link #adaptive(AdaptiveLimit)}, that reports every
+     * settled request to {@code listener}.
+     *
+     * @param limit    the limit to follow
+     * @param listener receives each settled request, or {@code null} for none
+     * @return a new semaphore
+     * @throws NullPointerException if {@code limit} is null
+     */
+    public static WeightedSemaphore adaptive(AdaptiveLimit limit, SemaphoreListener listener) {
+        return new WeightedSemaphore(0, listener, Objects.requireNonNull(limit, "limit"));
+    }
+
+    /** @return whether {@link Permit}s must note when they were made (the size is adaptive) */
+    boolean isAdaptive() {
+        return adaptive != null;
+    }
+
+    /** Gives back a {@link Permit}'s {@code n} permits, held since {@code acquiredNanos}, and feeds the limit. */
+    void releasePermit(long n, long acquiredNanos) {
+        if (adaptive == null) {
+            release(n);
+            return;
+        }
+        long inUse = used();
+        release(n);
+        adaptive.released(System.nanoTime() - acquiredNanos, inUse);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.github.poolkit.autoconfigure;
 
+import java.util.Locale;
 import java.util.Map;
 
 import org.apache.commons.logging.Log;
@@ -15,6 +16,7 @@ import org.springframework.core.type.AnnotationMetadata;
 
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
+import io.github.poolkit.autoconfigure.PoolkitProperties.Algorithm;
 import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
@@ -78,10 +80,22 @@ class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
             }
             if (semaphore.getScope() == Scope.CLUSTER) {
                 // registered by pool-redis's PoolkitRedisAutoConfiguration
+                requireFixedSize(name, semaphore);
                 return;
             }
             register(registry, "poolkit.semaphores." + name, name, WeightedSemaphore.class, "namedSemaphore", "");
         });
+    }
+
+    private static void requireFixedSize(String name, NamedSemaphore semaphore) {
+        String property = "poolkit.semaphores." + name + ".adaptive.algorithm";
+        Algorithm algorithm = semaphore.getAdaptive().getAlgorithm();
+        InvalidPoolkitPropertyException.check(algorithm == null || algorithm == Algorithm.NONE,
+                property, (algorithm != null) ? algorithm.name().toLowerCase(Locale.ROOT) : null,
+                "an adaptive size needs the hold times of every holder, which a cluster semaphore (scope: cluster)"
+                        + " does not collect: only local semaphores can be adaptive",
+                "remove " + property + " (or set it to none), or set poolkit.semaphores." + name
+                        + ".scope to local");
     }
 
     private static void register(BeanDefinitionRegistry registry, String key, String name, Class<?> type,

@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+import org.jspecify.annotations.Nullable;
 
 import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolOptions;
@@ -113,6 +114,7 @@ final class PoolSettings {
      */
     PoolOptions.Builder toOptions(boolean virtualThreadsByDefault) {
         PoolOptions.Builder options = PoolOptions.builder().name(beanName);
+        adaptive(); // bounds first: InvalidPoolkitPropertyException naming the adaptive key
         try {
             apply(options, virtualThreadsByDefault, Set.of());
         }
@@ -144,6 +146,12 @@ final class PoolSettings {
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
         try {
             shutdownTimeout();
+        }
+        catch (InvalidPoolkitPropertyException ex) {
+            problems.add(ex);
+        }
+        try {
+            adaptive();
         }
         catch (InvalidPoolkitPropertyException ex) {
             problems.add(ex);
@@ -188,7 +196,33 @@ final class PoolSettings {
         setters.put("queueCapacity", options -> ifSet(value(Pool::getQueueCapacity), options::queueCapacity));
         setters.put("virtualThreads",
                 options -> options.virtualThreads((virtualThreads != null) ? virtualThreads : virtualThreadsByDefault));
+        setters.put("adaptiveCapacity", options -> ifSet(adaptiveOrNull(), a -> options.adaptiveCapacity(a.toLimit())));
         return setters;
+    }
+
+    /** {@link #adaptive()}, or {@code null} when its bounds are invalid (reported on their own, {@link #problems}). */
+    private @Nullable AdaptiveSettings adaptiveOrNull() {
+        try {
+            return adaptive();
+        }
+        catch (InvalidPoolkitPropertyException ex) {
+            return null;
+        }
+    }
+
+    /**
+     * @return the adaptive capacity's settings (own keys over {@code poolkit.pool.adaptive}'s; max defaults to the
+     *         capacity), or {@code null} when the algorithm is unset or {@code none}
+     * @throws InvalidPoolkitPropertyException if the bounds are invalid
+     */
+    @Nullable AdaptiveSettings adaptive() {
+        Integer capacity = value(Pool::getCapacity);
+        Integer max = value(p -> p.getAdaptive().getMax());
+        return AdaptiveSettings.resolve(value(p -> p.getAdaptive().getAlgorithm()),
+                value(p -> p.getAdaptive().getMin()), property("adaptive.min"),
+                max, (max != null) ? property("adaptive.max") : prefix + ".adaptive.max",
+                (capacity() > 0) ? capacity() : DEFAULT_CAPACITY,
+                (capacity != null) ? "the capacity, " + property("capacity") : "the default capacity");
     }
 
     /**
@@ -196,9 +230,10 @@ final class PoolSettings {
      * @return the same refusal, naming the property the value came from
      */
     InvalidPoolkitPropertyException translate(InvalidOptionException ex) {
-        String property = property(ex.option());
-        String problem = DataObjectPropertyName.toDashedForm(ex.option()) + " " + ex.problem();
-        return new InvalidPoolkitPropertyException(property, ex.value(), problem,
+        String property = property(key(ex.option()));
+        String problem = key(ex.option()) + " " + ex.problem();
+        Object value = ex.option().equals("adaptiveCapacity") ? value(p -> p.getAdaptive().getAlgorithm()) : ex.value();
+        return new InvalidPoolkitPropertyException(property, value, problem,
                 "change " + property + ": " + ex.fix());
     }
 
@@ -209,6 +244,11 @@ final class PoolSettings {
     String property(String option) {
         String key = DataObjectPropertyName.toDashedForm(option);
         return (isSetOnOwn(key) ? prefix : PRIMARY_PREFIX) + "." + key;
+    }
+
+    /** @return the key, under the pool's prefix, of a builder option ({@code adaptiveCapacity}: its algorithm) */
+    private static String key(String option) {
+        return option.equals("adaptiveCapacity") ? "adaptive.algorithm" : DataObjectPropertyName.toDashedForm(option);
     }
 
     private boolean isSetOnOwn(String key) {
@@ -223,6 +263,9 @@ final class PoolSettings {
             case "queue-capacity" -> own.getQueueCapacity() != null;
             case "virtual-threads" -> own.getVirtualThreads() != null;
             case "shutdown-timeout" -> own.getShutdownTimeout() != null;
+            case "adaptive.algorithm" -> own.getAdaptive().getAlgorithm() != null;
+            case "adaptive.min" -> own.getAdaptive().getMin() != null;
+            case "adaptive.max" -> own.getAdaptive().getMax() != null;
             default -> true;
         };
     }

@@ -90,6 +90,10 @@ final class PoolkitFactory {
         catch (InvalidOptionException ex) {
             throw settings.translate(ex);
         }
+        AdaptiveSettings adaptive = settings.adaptive();
+        if (adaptive != null) {
+            adaptive.rememberFor(pool);
+        }
         lifecycle.manage(settings.beanName, pool, shutdownTimeout);
         return pool;
     }
@@ -113,7 +117,19 @@ final class PoolkitFactory {
     WeightedSemaphore namedSemaphore(String name) {
         NamedSemaphore own = properties.getSemaphores().get(name);
         long size = (own.getSize() != null) ? own.getSize() : properties.getSemaphore().getSize();
-        return semaphore(name, sizeProperty(properties, name), size);
+        String sizeProperty = sizeProperty(properties, name);
+        checkSize(sizeProperty, size);
+        String prefix = "poolkit.semaphores." + name + ".adaptive.";
+        AdaptiveSettings adaptive = AdaptiveSettings.resolve(own.getAdaptive().getAlgorithm(),
+                own.getAdaptive().getMin(), prefix + "min", own.getAdaptive().getMax(), prefix + "max", size,
+                "the size, " + sizeProperty);
+        if (adaptive == null) {
+            return semaphore(name, sizeProperty, size);
+        }
+        WeightedSemaphore semaphore = WeightedSemaphore.adaptive(adaptive.toLimit(),
+                semaphoreListeners.listenerFor(name));
+        adaptive.rememberFor(semaphore);
+        return semaphore;
     }
 
     private WeightedSemaphore semaphore(String beanName, String property, long size) {

@@ -126,8 +126,19 @@ public class PoolkitProperties {
          */
         private Duration shutdownTimeout;
 
+        /**
+         * A capacity that follows the latency of the pool's tasks; each key unset here is inherited from
+         * poolkit.pool.adaptive.
+         */
+        private final Adaptive adaptive = new Adaptive();
+
         /** Creates one pool's settings, every key unset (inherited or defaulted) and {@code enabled} true. */
         public Pool() {
+        }
+
+        /** {@return the adaptive capacity's settings} */
+        public Adaptive getAdaptive() {
+            return adaptive;
         }
 
         /** {@return whether to create this pool} */
@@ -354,8 +365,19 @@ public class PoolkitProperties {
          */
         private Duration leaseTime = Duration.ofSeconds(30);
 
+        /**
+         * A size that follows how long permits are held (scope local only); unset keys take their defaults, not
+         * poolkit.semaphore's.
+         */
+        private final Adaptive adaptive = new Adaptive();
+
         /** Creates one named semaphore's settings: the size unset (inherited), every other key at its default. */
         public NamedSemaphore() {
+        }
+
+        /** {@return the adaptive size's settings} */
+        public Adaptive getAdaptive() {
+            return adaptive;
         }
 
         /** {@return whether to create this semaphore} */
@@ -421,6 +443,85 @@ public class PoolkitProperties {
         LOCAL,
         /** Shared by every instance of the service through Redis: a RedisPermitSemaphore. */
         CLUSTER
+    }
+
+    /**
+     * An adaptive limit: a pool's capacity or a semaphore's size that follows the latency of the work it guards
+     * ({@code io.github.poolkit.AdaptiveLimit}). Every key is {@code null} when unset.
+     */
+    public static class Adaptive {
+
+        /**
+         * How the limit adapts: "none" (a fixed capacity or size, the default), "gradient" (follows the ratio of the
+         * baseline to the recent latency, settling where latency starts to grow) or "aimd" (adds about one per round
+         * trip, takes a tenth off on each rejection or slowdown).
+         */
+        private Algorithm algorithm;
+
+        /** The smallest the limit gets; must be at least 1. Default: 1. */
+        private Integer min;
+
+        /**
+         * The largest the limit gets; must be at least min. Default: the pool's capacity (256 when unset), or the
+         * semaphore's size.
+         */
+        private Integer max;
+
+        /** Creates the settings, every key unset. */
+        public Adaptive() {
+        }
+
+        /** {@return the algorithm, or {@code null} when unset} */
+        public Algorithm getAlgorithm() {
+            return algorithm;
+        }
+
+        /**
+         * Sets the algorithm.
+         *
+         * @param algorithm the algorithm, or {@code null} to inherit
+         */
+        public void setAlgorithm(Algorithm algorithm) {
+            this.algorithm = algorithm;
+        }
+
+        /** {@return the smallest limit, or {@code null} when unset} */
+        public Integer getMin() {
+            return min;
+        }
+
+        /**
+         * Sets the smallest limit.
+         *
+         * @param min the smallest limit, or {@code null} to inherit
+         */
+        public void setMin(Integer min) {
+            this.min = min;
+        }
+
+        /** {@return the largest limit, or {@code null} when unset} */
+        public Integer getMax() {
+            return max;
+        }
+
+        /**
+         * Sets the largest limit.
+         *
+         * @param max the largest limit, or {@code null} to inherit
+         */
+        public void setMax(Integer max) {
+            this.max = max;
+        }
+    }
+
+    /** How an adaptive limit adapts. */
+    public enum Algorithm {
+        /** It does not: the capacity or size is fixed. */
+        NONE,
+        /** {@code AdaptiveLimit.gradient}: short-term against baseline round-trip time. */
+        GRADIENT,
+        /** {@code AdaptiveLimit.aimd}: additive increase, multiplicative decrease. */
+        AIMD
     }
 
     /** Settings of the delay scheduler ({@code poolkit.scheduler}). */

@@ -137,6 +137,18 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void dashboardPlotsTheCapacityOfTheAdaptivePoolOnly() {
+        wait.until(page -> !text("pool-thumbnails-capacity").equals("-"));
+
+        assertThat(text("pool-thumbnails-adaptive")).isEqualTo("gradient 1..16");
+        assertThat(text("pool-reports-adaptive")).isEqualTo("none");
+        wait.until(page -> (Long) script("return window.poolkitDashboard.pools.thumbnails.series.limit"
+                + ".filter(function (v) { return v !== null; }).length") > 0);
+        assertThat(script("return window.poolkitDashboard.pools.reports.series.limit"
+                + ".filter(function (v) { return v !== null; }).length")).isEqualTo(0L);
+    }
+
+    @Test
     void dashboardShowsTheWebServersRequestThreadsBesideThePools() {
         wait.until(page -> !text("executor-webServer-capacity").equals("-"));
 

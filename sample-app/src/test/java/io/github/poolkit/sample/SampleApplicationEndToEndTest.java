@@ -99,6 +99,25 @@ class SampleApplicationEndToEndTest {
     }
 
     @Test
+    void theAdaptivePoolStartsAtItsMinAndItsCapacityMovesWithinItsBounds() {
+        JsonNode before = api.get("/actuator/pools/thumbnails").json();
+        assertThat(before.path("adaptive").path("algorithm").asString()).isEqualTo("gradient");
+        assertThat(before.path("adaptive").path("min").asInt()).isEqualTo(1);
+        assertThat(before.path("adaptive").path("max").asInt()).isEqualTo(16);
+
+        Answer answer = api.post("/api/pools/thumbnails/jobs?count=20&millis=50");
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.json().path("accepted").asInt()).isPositive();
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(api.get("/actuator/pools/thumbnails").json().path("busy").asInt()).isZero());
+        assertThat(api.get("/actuator/pools/thumbnails").json().path("capacity").asInt()).isBetween(1, 16);
+        Answer refused = api.postJson("/actuator/pools/thumbnails", "{\"capacity\": 8}");
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.json().path("detail").asString()).contains("its limit is adaptive");
+    }
+
+    @Test
     void poolsEndpointListsEveryPoolAndSemaphore() {
         JsonNode all = api.get("/actuator/pools").json();
 

@@ -37,6 +37,7 @@ final class LiveOptions {
             new Fixed("panicHandler", PoolOptions::panicHandler),
             new Fixed("listener", PoolOptions::listener),
             new Fixed("taskDecorator", PoolOptions::taskDecorator),
+            new Fixed("adaptiveCapacity", PoolOptions::adaptiveCapacity),
     };
 
     private LiveOptions() {

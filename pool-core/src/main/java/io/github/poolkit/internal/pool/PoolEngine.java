@@ -38,15 +38,18 @@ public final class PoolEngine {
     /**
      * Creates an open pool with no workers yet.
      *
-     * @param capacity the most workers; {@code <= 0} means unlimited
+     * @param capacity the most workers; {@code <= 0} means unlimited; with an adaptive capacity, the limit's value
+     *                 instead
      * @param options  the options, already {@linkplain PoolOptions#validate(int) validated} for this capacity
      * @param body     runs one task, as the caller gave it, on a worker thread
      */
     public PoolEngine(int capacity, PoolOptions options, Consumer<Object> body) {
         this.name = options.name();
         this.settings = new Settings(options);
-        this.runner = new TaskRunner(options, body);
-        this.core = new PoolCore(capacity, options, runner, this::waitRules);
+        AdaptiveCapacity adaptive = options.adaptiveCapacity() == null ? null
+                : new AdaptiveCapacity(name, options.adaptiveCapacity(), this);
+        this.runner = new TaskRunner(options, body, adaptive);
+        this.core = new PoolCore(adaptive == null ? capacity : adaptive.initial(), options, runner, this::waitRules);
     }
 
     /**

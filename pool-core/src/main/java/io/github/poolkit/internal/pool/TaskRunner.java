@@ -2,6 +2,7 @@ package io.github.poolkit.internal.pool;
 
 import io.github.poolkit.PoolListener;
 import io.github.poolkit.PoolOptions;
+import io.github.poolkit.PoolOverloadException;
 
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -26,18 +27,22 @@ final class TaskRunner {
     private final Consumer<Object> body;
     private final Consumer<Throwable> panicHandler;
     private final PoolListener listener;
+    /** The limit the capacity follows; null (nothing paid) unless {@code adaptiveCapacity} is set. */
+    private final AdaptiveCapacity adaptive;
     /** Tasks refused; rejection is not the hot path. */
     private final LongAdder rejected = new LongAdder();
 
     /**
      * @param options the pool's options (name, panic handler, listener)
      * @param body    runs one task, as the caller gave it
+     * @param adaptive the adaptive capacity to feed, or null
      */
-    TaskRunner(PoolOptions options, Consumer<Object> body) {
+    TaskRunner(PoolOptions options, Consumer<Object> body, AdaptiveCapacity adaptive) {
         this.poolName = options.name();
         this.body = body;
         this.panicHandler = options.panicHandler() != null ? options.panicHandler() : this::logPanic;
         this.listener = options.listener();
+        this.adaptive = adaptive;
     }
 
     /** @return the task in the form the pool carries it */
@@ -58,7 +63,8 @@ final class TaskRunner {
      */
     void run(Worker w, Object carried) {
         long submitted = carried instanceof TimedTask t ? t.submittedNanos() : 0;
-        long started = listener == null ? 0 : System.nanoTime();
+        long started = listener == null && adaptive == null ? 0 : System.nanoTime();
+        int inFlight = adaptive == null ? 0 : adaptive.started();
         Throwable failure = null;
         w.countStarted();
         try {
@@ -68,6 +74,9 @@ final class TaskRunner {
             panic(e);
         }
         w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
+        if (adaptive != null) {
+            adaptive.finished(System.nanoTime() - started, inFlight);
+        }
         if (listener != null) {
             try {
                 listener.taskFinished(started - submitted, System.nanoTime() - started, failure);
@@ -77,9 +86,12 @@ final class TaskRunner {
         }
     }
 
-    /** Counts a refused task and tells the listener. */
+    /** Counts a refused task, tells the listener, and, for an overload, the adaptive capacity. */
     void rejected(RuntimeException reason) {
         rejected.increment();
+        if (adaptive != null && reason instanceof PoolOverloadException) {
+            adaptive.rejected();
+        }
         if (listener != null) {
             try {
                 listener.taskRejected(reason);

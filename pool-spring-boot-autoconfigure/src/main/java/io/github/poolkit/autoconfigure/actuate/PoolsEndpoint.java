@@ -22,6 +22,7 @@ import io.github.poolkit.Pool;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolStats;
 import io.github.poolkit.WeightedSemaphore;
+import io.github.poolkit.autoconfigure.AdaptiveSettings;
 import io.github.poolkit.autoconfigure.actuate.executors.ApplicationExecutors;
 import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
 
@@ -230,7 +231,9 @@ public class PoolsEndpoint {
     /**
      * A pool's state, from one {@link PoolStats} snapshot, and the settings that can change at run time.
      *
-     * @param capacity         the most workers, -1 when unlimited
+     * @param capacity         the most workers, -1 when unlimited; with an adaptive capacity, the limit now
+     * @param adaptive         the adaptive limit the capacity follows ({@code algorithm}, {@code min},
+     *                         {@code max}), or {@code null} for a capacity that changes only by hand
      * @param running          workers alive: busy plus idle
      * @param busy             workers running a task now
      * @param waiting          {@code queued + blocked}
@@ -246,7 +249,7 @@ public class PoolsEndpoint {
      * @param maxBlockingTasks the most callers blocked at once, 0 for no limit
      * @param nonblocking      whether the pool refuses at once instead of making callers wait
      */
-    public record PoolDescriptor(int capacity, int running, int busy, int waiting, int queued, int blocked, int free,
+    public record PoolDescriptor(int capacity, @Nullable AdaptiveSettings adaptive, int running, int busy, int waiting, int queued, int blocked, int free,
             boolean closed, long completed, long failed, long rejected, @Nullable String maxWait,
             int maxBlockingTasks, boolean nonblocking) implements Entry {
 
@@ -260,7 +263,7 @@ public class PoolsEndpoint {
             PoolStats s = pool.stats();
             PoolOptions options = pool.options();
             Duration maxWait = options.maxWait();
-            return new PoolDescriptor(s.capacity(), s.running(), s.busy(), s.waiting(), s.queued(), s.blocked(),
+            return new PoolDescriptor(s.capacity(), AdaptiveSettings.of(pool), s.running(), s.busy(), s.waiting(), s.queued(), s.blocked(),
                     s.free(), s.closed(), s.completed(), s.failed(), s.rejected(),
                     (maxWait != null) ? DurationStyle.SIMPLE.print(maxWait) : null, options.maxBlockingTasks(),
                     options.nonblocking());
@@ -303,7 +306,9 @@ public class PoolsEndpoint {
      * A semaphore's state. When its figures cannot be read (a cluster-wide semaphore whose store is unreachable), the
      * numbers are -1 and {@code error} says why.
      *
-     * @param size      the total weight
+     * @param size      the total weight; with an adaptive size, the limit now
+     * @param adaptive  the adaptive limit the size follows ({@code algorithm}, {@code min}, {@code max}), or
+     *                  {@code null} for a size that changes only by hand
      * @param used      the weight held
      * @param waiting   requests waiting in line
      * @param available {@code size - used}
@@ -311,7 +316,7 @@ public class PoolsEndpoint {
      *                  by several instances
      * @param error     why the figures could not be read, or {@code null}
      */
-    public record SemaphoreDescriptor(long size, long used, int waiting, long available, String scope,
+    public record SemaphoreDescriptor(long size, @Nullable AdaptiveSettings adaptive, long used, int waiting, long available, String scope,
             @Nullable String error) implements Entry {
 
         /**
@@ -323,11 +328,11 @@ public class PoolsEndpoint {
         public static SemaphoreDescriptor of(PermitSemaphore semaphore) {
             String scope = (semaphore instanceof WeightedSemaphore) ? "local" : "cluster";
             try {
-                return new SemaphoreDescriptor(semaphore.size(), semaphore.used(), semaphore.waiting(),
+                return new SemaphoreDescriptor(semaphore.size(), AdaptiveSettings.of(semaphore), semaphore.used(), semaphore.waiting(),
                         semaphore.available(), scope, null);
             }
             catch (RuntimeException ex) {
-                return new SemaphoreDescriptor(-1, -1, -1, -1, scope, String.valueOf(ex));
+                return new SemaphoreDescriptor(-1, null, -1, -1, -1, scope, String.valueOf(ex));
             }
         }
 

@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
+
+import io.github.poolkit.autoconfigure.AdaptiveSettings;
 import org.springframework.boot.convert.DurationStyle;
 
 import io.github.poolkit.InvalidOptionException;
@@ -88,6 +90,9 @@ public final class SettingsChange {
                     + "give it a capacity in its configuration and restart");
             require(!pool.options().preAlloc(), "capacity", "the pool pre-allocates its workers, so its capacity "
                     + "cannot change; turn pre-alloc off and restart to tune it");
+            require(pool.options().adaptiveCapacity() == null, "capacity", "its limit is adaptive: the capacity "
+                    + "follows the latency of its tasks; change its adaptive min and max in its configuration, or set"
+                    + " adaptive.algorithm to none, and restart");
         }
         PoolOptions options = newOptions(pool.options());
         if (options != null) {
@@ -155,6 +160,9 @@ public final class SettingsChange {
         }
         Long size = parse("size", Long::valueOf, "a whole number of permits such as 64");
         require(size != null, "size", "nothing to change: give the semaphore's new size");
+        require(AdaptiveSettings.of(semaphore) == null, "size", "its limit is adaptive: the size follows how long "
+                + "its permits are held; change its adaptive min and max in its configuration, or set "
+                + "adaptive.algorithm to none, and restart");
         require(size >= 0, "size", "cannot be negative, was " + size);
         try {
             semaphore.resize(size);

@@ -56,14 +56,14 @@ class PoolsEndpointTests {
             assertThat(all.schedulers()).containsOnlyKeys("delayScheduler", "ownScheduler");
             assertThat(all.semaphores()).containsOnlyKeys("ownSemaphore");
             assertThat(all.pools().get("reports")).isEqualTo(
-                    new PoolDescriptor(4, 0, 0, 0, 0, 0, 4, false, 0, 0, 0, null, 2, false));
+                    new PoolDescriptor(4, null, 0, 0, 0, 0, 0, 4, false, 0, 0, 0, null, 2, false));
             assertThat(all.pools().get("workerPool").capacity()).isEqualTo(-1);
             assertThat(all.pools().get("workerPool").free()).isEqualTo(-1);
             assertThat(all.pools().get("funcPool").capacity()).isEqualTo(3);
             assertThat(all.pools().get("multiPool").capacity()).isEqualTo(4);
             assertThat(all.schedulers().get("ownScheduler").capacity()).isEqualTo(2);
             assertThat(all.semaphores().get("ownSemaphore"))
-                    .isEqualTo(new SemaphoreDescriptor(5, 0, 0, 5, "local", null));
+                    .isEqualTo(new SemaphoreDescriptor(5, null, 0, 0, 5, "local", null));
         });
     }
 
@@ -193,7 +193,7 @@ class PoolsEndpointTests {
         semaphore.acquire(3);
         runner.withBean("gpu", WeightedSemaphore.class, () -> semaphore).run(context -> {
             PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
-            assertThat(endpoint.pool("gpu")).isEqualTo(new SemaphoreDescriptor(10, 3, 0, 7, "local", null));
+            assertThat(endpoint.pool("gpu")).isEqualTo(new SemaphoreDescriptor(10, null, 3, 0, 7, "local", null));
             assertProblem(endpoint.change("gpu", null, null, null, null, "-2"), "size");
             assertProblem(endpoint.change("gpu", null, null, null, null, "lots"), "size");
             assertProblem(endpoint.change("gpu", "4", null, null, null, null), "capacity");
@@ -207,7 +207,7 @@ class PoolsEndpointTests {
         FlakySemaphore cluster = new FlakySemaphore(8);
         runner.withBean("shared", FlakySemaphore.class, () -> cluster).run(context -> {
             PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
-            assertThat(endpoint.pool("shared")).isEqualTo(new SemaphoreDescriptor(8, 0, 0, 8, "cluster", null));
+            assertThat(endpoint.pool("shared")).isEqualTo(new SemaphoreDescriptor(8, null, 0, 0, 8, "cluster", null));
             cluster.disconnect();
             SemaphoreDescriptor down = (SemaphoreDescriptor) endpoint.pool("shared");
             assertThat(down.scope()).isEqualTo("cluster");

@@ -144,7 +144,7 @@ class ClusterSemaphoreBeansTests {
             Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> b.waiting() == 1);
 
             assertThat(second.getBean(PoolsEndpoint.class).pool("gpu-memory"))
-                    .isEqualTo(new SemaphoreDescriptor(8, 6, 1, 2, "cluster", null));
+                    .isEqualTo(new SemaphoreDescriptor(8, null, 6, 1, 2, "cluster", null));
             MeterRegistry meters = second.getBean(MeterRegistry.class);
             assertThat(gauge(meters, "poolkit.semaphore.size")).isEqualTo(8);
             assertThat(gauge(meters, "poolkit.semaphore.used")).isEqualTo(6);

@@ -1,0 +1,91 @@
+package io.github.poolkit;
+
+import io.github.poolkit.internal.limit.AimdLimit;
+import io.github.poolkit.internal.limit.GradientLimit;
+
+/**
+ * A concurrency limit that follows the latency of what it protects, in the manner of Netflix's concurrency-limits:
+ * each finished piece of work is a <em>sample</em> (how long it took, how much work was in flight when it started, and
+ * whether it was dropped), and the limit rises while the samples say there is room and falls when they say the
+ * protected resource is saturated.
+ *
+ * <p>A pool follows one with {@link PoolOptions.Builder#adaptiveCapacity(AdaptiveLimit)}, a semaphore with
+ * {@link WeightedSemaphore#adaptive(AdaptiveLimit)}. Two algorithms are built in:
+ * <ul>
+ *   <li>{@link #gradient(int, int)}, the default: compares the short-term round-trip time with a long-term baseline
+ *       and scales the limit by their ratio, so the limit settles where latency starts to grow (after Netflix's
+ *       {@code Gradient2Limit}).</li>
+ *   <li>{@link #aimd(int, int)}: additive increase, multiplicative decrease (after TCP's congestion control): grows by
+ *       about one per round trip while nothing is dropped and latency stays within twice its baseline, and shrinks by
+ *       10% on each drop or slowdown.</li>
+ * </ul>
+ *
+ * <p>Contract of every implementation: {@link #limit()} stays within the bounds it was made with, and, for a given
+ * sequence of samples, the limits it returns are always the same: it reads no clock and draws no random number of its
+ * own (the caller measures the round-trip time). {@link #onSample} is called concurrently by every thread that
+ * finishes work, so implementations must be thread-safe; {@link #limit()} is read after each sample and should not
+ * block.
+ */
+public interface AdaptiveLimit {
+
+    /**
+     * Returns the current limit.
+     *
+     * @return how much work may be in flight now, within the limit's bounds
+     */
+    int limit();
+
+    /**
+     * Records one sample.
+     *
+     * @param rttNanos how long the work took (for a dropped sample: what the caller measured, often 0); a sample with
+     *                 {@code rttNanos <= 0} that was not dropped carries no timing and is ignored
+     * @param inFlight how much work was in flight when this one started, itself included (busy workers, permits in
+     *                 use)
+     * @param dropped  whether the work was refused or failed because of overload rather than done
+     */
+    void onSample(long rttNanos, int inFlight, boolean dropped);
+
+    /**
+     * A gradient limit: starts at {@code min} and follows the ratio of a baseline round-trip time to the short-term
+     * one, so it settles where latency starts to grow.
+     *
+     * <p>Rules. The short-term round-trip time is an exponential average of the samples (weight 1/8), each sample
+     * counted as at most twice the average so that a lone outlier cannot move it far. The baseline
+     * starts at the first sample, follows the short-term time down quickly (weight 1/4), and up slowly (1/64) only
+     * while the limit is at {@code min} or less than half of it is in use: otherwise a rising latency is taken to be
+     * caused by the limit, not by the resource. With {@code L} the limit as a real number:
+     * {@code gradient = clamp(1.2 * baseline / short, 0.5, 1)}; while {@code gradient == 1} (latency within 20% of
+     * the baseline) and at least half of {@code L} is in flight, {@code L += 1 / L} (about one per round trip, as about
+     * {@code L} samples arrive per round trip); when {@code gradient < 1},
+     * {@code L *= gradient^(1/L)} (about {@code L * gradient} per round trip, at most halving it). {@code limit()} is
+     * {@code L} rounded down, within [{@code min}, {@code max}]. Dropped samples do not move it: a rejection only says
+     * the limit was reached, which is its job.
+     *
+     * @param min the smallest limit, {@code >= 1}
+     * @param max the largest limit, {@code >= min}
+     * @return a new limit at {@code min}
+     * @throws IllegalArgumentException if {@code min < 1} or {@code max < min}
+     */
+    static AdaptiveLimit gradient(int min, int max) {
+        return new GradientLimit(min, max);
+    }
+
+    /**
+     * An additive-increase, multiplicative-decrease limit: starts at {@code min}, grows by {@code 1 / limit} per sample
+     * (about one per round trip) while samples are neither dropped nor slower than twice the baseline round-trip
+     * time and at least half the limit is in use, and is multiplied by 0.9 on each drop or slowdown. The short-term
+     * round-trip time and its baseline are kept as for {@link #gradient(int, int)}; dropped samples do not enter them.
+     * {@code limit()} is the limit rounded down, within [{@code min}, {@code max}]. Where the pool turns callers away
+     * ({@code nonblocking}, {@code maxWait}), each rejection is a drop, so under sustained overload this limit stays
+     * near {@code min}: prefer it where a rejection means the protected resource is saturated.
+     *
+     * @param min the smallest limit, {@code >= 1}
+     * @param max the largest limit, {@code >= min}
+     * @return a new limit at {@code min}
+     * @throws IllegalArgumentException if {@code min < 1} or {@code max < min}
+     */
+    static AdaptiveLimit aimd(int min, int max) {
+        return new AimdLimit(min, max);
+    }
+}

@@ -1,0 +1,82 @@
+package io.github.poolkit.internal.limit;
+
+import io.github.poolkit.AdaptiveLimit;
+
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The additive-increase, multiplicative-decrease limit ({@link AdaptiveLimit#aimd}).
+ *
+ * <p>Per sample, with {@code L} the limit as a real number (starting at {@code min}), {@link RttBaseline} updated
+ * first by a timed sample:
+ * <pre>
+ *   dropped, or short-term rtt &gt; SLOWDOWN * baseline:   L *= BACKOFF                (0.9)
+ *   else, with inFlight * 2 &gt;= L:                     L += 1 / L                    (about +1 per round trip)
+ *   L = clamp(L, min, max); limit() = floor(L)
+ * </pre>
+ * A dropped sample needs no timing and never enters the averages; a sample that was not dropped and has none
+ * ({@code rtt <= 0}) changes nothing.
+ *
+ * <p>Thread-safe, as {@link GradientLimit}: a small lock per sample, a volatile read for {@link #limit()}.
+ */
+public final class AimdLimit implements AdaptiveLimit {
+
+    /** The short-term round-trip time above this multiple of the baseline counts as a slowdown. */
+    static final double SLOWDOWN = 2.0;
+
+    /** What a drop or a slowdown multiplies the limit by. */
+    static final double BACKOFF = 0.9;
+
+    private final LimitBounds bounds;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final RttBaseline rtt = new RttBaseline();
+    private double estimate;
+    private volatile int limit;
+
+    /**
+     * @param min the smallest limit, {@code >= 1}
+     * @param max the largest limit, {@code >= min}
+     * @throws IllegalArgumentException if {@code min < 1} or {@code max < min}
+     */
+    public AimdLimit(int min, int max) {
+        this.bounds = new LimitBounds(min, max);
+        this.estimate = min;
+        this.limit = min;
+    }
+
+    @Override
+    public int limit() {
+        return limit;
+    }
+
+    @Override
+    public void onSample(long rttNanos, int inFlight, boolean dropped) {
+        if (!dropped && rttNanos <= 0) {
+            return;
+        }
+        lock.lock();
+        try {
+            double l = estimate;
+            boolean inUse = inFlight * 2.0 >= l;
+            boolean slow = false;
+            if (!dropped) {
+                rtt.add(rttNanos, l <= bounds.min() || !inUse);
+                slow = rtt.shortRtt() > SLOWDOWN * rtt.baseline();
+            }
+            if (dropped || slow) {
+                l *= BACKOFF;
+            } else if (inUse) {
+                l += 1.0 / l;
+            }
+            estimate = bounds.clamp(l);
+            limit = (int) estimate;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "AdaptiveLimit.aimd[min=" + bounds.min() + ", max=" + bounds.max() + ", limit=" + limit + "]";
+    }
+}

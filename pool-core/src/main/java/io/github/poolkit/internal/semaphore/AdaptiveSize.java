@@ -1,0 +1,59 @@
+package io.github.poolkit.internal.semaphore;
+
+import io.github.poolkit.AdaptiveLimit;
+import io.github.poolkit.PermitSemaphore;
+
+/**
+ * A semaphore's size following an {@link AdaptiveLimit}: each permit closed is a sample (its hold time, the permits
+ * in use before it was given back, not dropped), after which the semaphore is resized when the limit changed. Exists
+ * only in an adaptive semaphore.
+ *
+ * <p>Invariant: after the last sample of any burst has been handled, the size equals {@code limit.limit()}: only a
+ * reading that differs from the size enters {@link #follow()}'s monitor, which reads the limit again and resizes to
+ * it, so whoever resizes last read the limit last. The monitor is held only while the limit changes.
+ */
+public final class AdaptiveSize {
+
+    private static final System.Logger LOG = System.getLogger("io.github.poolkit");
+
+    private final AdaptiveLimit limit;
+    private final PermitSemaphore semaphore;
+
+    /**
+     * @param limit     the limit to follow
+     * @param semaphore the semaphore to resize
+     */
+    public AdaptiveSize(AdaptiveLimit limit, PermitSemaphore semaphore) {
+        this.limit = limit;
+        this.semaphore = semaphore;
+    }
+
+    /** @return the size the semaphore starts with: the limit's current value (at least 0) */
+    public long initial() {
+        return Math.max(0, limit.limit());
+    }
+
+    /**
+     * Feeds one sample: permits held for {@code holdNanos}, with {@code inUse} permits in use before their release.
+     *
+     * @param holdNanos how long the permits were held
+     * @param inUse     the permits in use before the release, the released ones included
+     */
+    public void released(long holdNanos, long inUse) {
+        try {
+            limit.onSample(Math.max(1, holdNanos), (int) Math.min(Integer.MAX_VALUE, inUse), false);
+            if (limit.limit() != semaphore.size()) {
+                follow();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "the adaptive limit of a semaphore threw", e);
+        }
+    }
+
+    private synchronized void follow() {
+        int l = limit.limit();
+        if (l >= 0 && l != semaphore.size()) {
+            semaphore.resize(l);
+        }
+    }
+}
