@@ -31,7 +31,7 @@ class StrictConfigurationTests {
         assertThat(analysis.getDescription()).contains("Property: poolkit.pool.capasity").contains("Value:    4")
                 .contains("poolkit has no property of that name");
         assertThat(analysis.getAction()).contains("did you mean poolkit.pool.capacity?")
-                .contains("the keys under poolkit.pool are capacity, disable-purge, enabled, expiry");
+                .contains("the keys under poolkit.pool are adaptive, capacity, disable-purge, enabled, expiry");
     }
 
     @Test
@@ -53,7 +53,7 @@ class StrictConfigurationTests {
     void theNearestKeyMayBeOnAnotherLevel() {
         FailureAnalysis analysis = analyze(runner, "poolkit.pool.reports.capacity=4");
         assertThat(analysis.getAction()).contains("did you mean poolkit.pools.reports.capacity?")
-                .contains("the keys under poolkit.pools.reports are capacity, disable-purge");
+                .contains("the keys under poolkit.pools.reports are adaptive, capacity, disable-purge");
     }
 
     @Test
