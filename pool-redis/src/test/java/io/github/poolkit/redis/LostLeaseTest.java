@@ -1,0 +1,92 @@
+package io.github.poolkit.redis;
+
+import static io.github.poolkit.redis.RedisPermitSemaphoreTest.assertState;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.github.poolkit.Permit;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A holder learns when its lease is lost: Redis frozen ({@code SIGSTOP}) for longer than the lease time makes the
+ * holder's permit invalid and completes its {@code lost()} stage, and once Redis runs again the permits are granted
+ * to another instance exactly once. (A Sentinel failover slower than the lease: {@link SentinelFailoverTest}.)
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LostLeaseTest {
+
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
+
+    @RegisterExtension
+    final SemaphoreInstances semaphores = new SemaphoreInstances(redis);
+
+    @Test
+    void redisFrozenPastTheLeaseTimeTellsTheHolderAndThePermitsAreNeverGrantedTwice() throws Exception {
+        Duration lease = Duration.ofMillis(900);
+        RedisPermitSemaphore holder = semaphores.open(2, lease, Duration.ofMillis(300));
+        RedisPermitSemaphore other = semaphores.open(2, lease, Duration.ofMillis(300));
+        Permit permit = holder.acquirePermit(2);
+        CompletableFuture<String> heardOn = permit.lost().thenApply(nothing -> Thread.currentThread().getName())
+                .toCompletableFuture();
+        assertThat(permit.isValid()).isTrue();
+
+        long pausedAt;
+        long lostAfter;
+        redis.pause();
+        try {
+            pausedAt = System.nanoTime();
+            String thread = heardOn.get(10, TimeUnit.SECONDS);
+            lostAfter = System.nanoTime() - pausedAt;
+            assertThat(permit.isValid()).isFalse();
+            assertThat(thread).as("dependents run on the completions executor")
+                    .doesNotContain("lettuce").doesNotContain("poolkit-redis-heartbeat");
+        } finally {
+            redis.resume();
+        }
+        // Redis's last confirmed renewal was sent about one period (lease / 3) at most before the pause; the loss is
+        // noticed at the first heartbeat tick (every lease / 3) after a lease time of silence
+        assertThat(Duration.ofNanos(lostAfter)).isGreaterThan(lease.dividedBy(2))
+                .isLessThan(lease.plus(lease.dividedBy(3)).plusMillis(700));
+
+        // Redis's clock ran on while it was frozen: the lease expired there too, and the holder no longer renews it
+        Permit granted = other.acquireAsync(2).get(10, TimeUnit.SECONDS);
+        assertThat(granted.fencingToken()).isGreaterThan(permit.fencingToken());
+        permit.close(); // quiet, and it does not give back the permits now granted to the other instance
+        assertThat(permit.isClosed()).isTrue();
+        assertState(other, 2, 2, 0);
+        assertThat(holder.tryAcquire(1)).isFalse();
+        granted.close();
+        assertState(other, 2, 0, 0);
+
+        // the holder's instance works on: a new grant is valid and renewed
+        try (Permit again = holder.acquirePermit(1)) {
+            assertThat(again.isValid()).isTrue();
+        }
+        assertThat(permit.lost().toCompletableFuture()).isCompleted();
+    }
+
+    @Test
+    void aPermitClosedInTimeIsNeverReportedLost() throws Exception {
+        Duration lease = Duration.ofMillis(300);
+        RedisPermitSemaphore holder = semaphores.open(1, lease, Duration.ofMillis(300));
+        Permit permit = holder.acquirePermit(1);
+        CompletableFuture<Void> lost = permit.lost().toCompletableFuture();
+        permit.close();
+        // its lease is no longer renewed, and no longer watched: it is not lost however long Redis stays silent
+        redis.pause();
+        try {
+            await().during(lease.multipliedBy(3)).atMost(Duration.ofSeconds(10)).until(() -> !lost.isDone());
+        } finally {
+            redis.resume();
+        }
+        assertThat(lost).isNotDone();
+        assertThat(permit.isValid()).isTrue();
+        assertState(holder, 1, 0, 0);
+    }
+}
