@@ -64,9 +64,4 @@ final class Lease {
         }
         return true;
     }
-
-    /** {@return whether it is known lost} */
-    boolean isLost() {
-        return state.get() == LOST;
-    }
 }

@@ -737,7 +737,12 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
             loseSilentLeases(now);
             failPlacesLost(now);
             if (beating.compareAndSet(false, true)) {
-                beat();
+                try {
+                    beat();
+                } catch (RuntimeException e) {
+                    beating.set(false); // nothing was sent: the next tick sends one
+                    throw e;
+                }
             }
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "Cluster semaphore '" + keys.name() + "': heartbeat failed; retrying", e);
