@@ -15,7 +15,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A holder learns when its lease is lost: Redis frozen ({@code SIGSTOP}) for longer than the lease time makes the
  * holder's permit invalid and completes its {@code lost()} stage, and once Redis runs again the permits are granted
- * to another instance exactly once. (A Sentinel failover slower than the lease: {@link SentinelFailoverTest}.)
+ * to another instance exactly once; a renewal that finds the lease gone does the same. (A Sentinel failover slower
+ * than the lease: {@link SentinelFailoverTest}.)
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LostLeaseTest {
@@ -70,6 +71,29 @@ class LostLeaseTest {
             assertThat(again.isValid()).isTrue();
         }
         assertThat(permit.lost().toCompletableFuture()).isCompleted();
+    }
+
+    @Test
+    void aRenewalThatFindsTheLeaseGoneTellsTheHolder() throws Exception {
+        Duration lease = Duration.ofMillis(600);
+        RedisPermitSemaphore holder = semaphores.open(2, lease, Duration.ofSeconds(2));
+        RedisPermitSemaphore other = semaphores.open(2, lease, Duration.ofSeconds(2));
+        Permit permit = holder.acquirePermit(2);
+        CompletableFuture<Void> lost = permit.lost().toCompletableFuture();
+        // lose the semaphore's leases in Redis, as a failover that lost the last writes would
+        try (var connection = redis.client().connect()) {
+            connection.sync().del("poolkit:semaphore:{" + semaphores.name() + "}:meta");
+        }
+        long deletedAt = System.nanoTime();
+        lost.get(10, TimeUnit.SECONDS); // told by the next renewal (every lease / 3), while Redis answers all along
+        assertThat(Duration.ofNanos(System.nanoTime() - deletedAt)).isLessThan(lease.dividedBy(3).plusMillis(700));
+        assertThat(permit.isValid()).isFalse();
+
+        Permit granted = other.acquirePermit(2);
+        permit.close(); // quiet, and it gives back nothing of the other instance's grant
+        assertState(other, 2, 2, 0);
+        granted.close();
+        assertState(other, 2, 0, 0);
     }
 
     @Test
