@@ -115,4 +115,43 @@ class PermitTest {
         assertThat(permit.isClosed()).isTrue();
         assertThatThrownBy(() -> Permit.of(-1, 0, () -> { })).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aLocalPermitIsAlwaysValidAndNeverLost() throws Exception {
+        WeightedSemaphore semaphore = new WeightedSemaphore(2);
+        List<Permit> permits = List.of(semaphore.acquirePermit(1), semaphore.acquirePermit(1));
+        for (Permit permit : permits) {
+            CompletableFuture<Void> lost = permit.lost().toCompletableFuture();
+            assertThat(permit.isValid()).isTrue();
+            permit.close();
+            assertThat(permit.isValid()).as("closing does not make a permit invalid").isTrue();
+            assertThat(lost).isNotDone();
+            assertThat(permit.lost().toCompletableFuture()).isNotDone();
+        }
+        Permit async = semaphore.acquireAsync(2).get(5, TimeUnit.SECONDS);
+        assertThat(async.isValid()).isTrue();
+        assertThat(async.lost().toCompletableFuture()).isNotDone();
+        async.close();
+    }
+
+    @Test
+    void aPermitMadeWithALostSignalTurnsInvalidWhenItCompletesAndItsStageIsReadOnly() {
+        CompletableFuture<Void> signal = new CompletableFuture<>();
+        Permit permit = Permit.of(2, 7, () -> { }, signal);
+        CompletableFuture<Void> seen = permit.lost().toCompletableFuture();
+        assertThat(seen.complete(null)).isTrue(); // a copy: completing it changes nothing
+        assertThat(permit.isValid()).isTrue();
+        assertThat(permit.lost().toCompletableFuture()).isNotDone();
+        assertThatThrownBy(() -> ((CompletableFuture<?>) permit.lost()).complete(null))
+                .isInstanceOf(UnsupportedOperationException.class);
+
+        CompletableFuture<Void> heard = permit.lost().thenRun(() -> { }).toCompletableFuture();
+        signal.complete(null);
+        assertThat(permit.isValid()).isFalse();
+        assertThat(heard).isCompleted();
+        assertThat(permit).hasToString("Permit[permits=2, closed=false, lost]");
+        permit.close();
+        assertThat(permit.isValid()).isFalse();
+        assertThat(Permit.of(1, 1, () -> { }).isValid()).isTrue();
+    }
 }

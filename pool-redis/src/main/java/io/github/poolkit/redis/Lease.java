@@ -1,23 +1,67 @@
 package io.github.poolkit.redis;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
  * A grant this instance holds, as Redis knows it: renewed by the heartbeat until it is released or lost.
  *
  * <p>{@code weight} changes only for a handle-less lease ({@link RedisPermitSemaphore#release(long)} may give part of
  * it back), and only under that method's lock.
+ *
+ * <p>Invariant: {@code state} moves HELD -> CLOSED (its Permit was closed), HELD -> LOST (a renewal found it gone, or
+ * Redis confirmed no renewal for longer than the lease time) or CLOSED -> LOST (the release itself found it expired),
+ * each by one CAS, so it enters LOST at most once and {@code lost} is completed by that one transition only. A lease
+ * that is LOST is never renewed again: the holder was told, and Redis gives its permits back (once: by lease id).
  */
 final class Lease {
+
+    private static final int HELD = 0;
+    private static final int CLOSED = 1;
+    private static final int LOST = 2;
 
     final String id;
     final long token;
     /** Whether it was taken without a {@code Permit} (acquire/tryAcquire), so that release(n) may give it back. */
     final boolean handleLess;
     long weight;
+    /** When Redis last confirmed it (System.nanoTime when the acquire or renewal that Redis answered was sent). */
+    volatile long confirmedNanos;
+    /** The Permit's lost signal: completed once, on the completions executor, when this lease is known lost. */
+    final CompletableFuture<Void> lost = new CompletableFuture<>();
+    private final AtomicInteger state = new AtomicInteger(HELD);
 
-    Lease(String id, long weight, long token, boolean handleLess) {
+    Lease(String id, long weight, long token, boolean handleLess, long confirmedNanos) {
         this.id = id;
         this.weight = weight;
         this.token = token;
         this.handleLess = handleLess;
+        this.confirmedNanos = confirmedNanos;
+    }
+
+    /** {@return whether its Permit was closed first, before any loss was known} (false: it was lost already) */
+    boolean close() {
+        return state.compareAndSet(HELD, CLOSED);
+    }
+
+    /**
+     * Marks it lost while held or while its release runs; only the first call wins.
+     *
+     * @param completions where the Permit's {@code lost()} stage completes, so that its dependents never run on the
+     *                    heartbeat or on Redis's I/O thread (inline if the executor refuses)
+     * @return whether this call marked it (false: closed and released, or lost already)
+     */
+    boolean markLost(boolean byRelease, Executor completions) {
+        if (!state.compareAndSet(byRelease ? CLOSED : HELD, LOST)) {
+            return false;
+        }
+        try {
+            completions.execute(() -> lost.complete(null));
+        } catch (RejectedExecutionException e) {
+            lost.complete(null);
+        }
+        return true;
     }
 }

@@ -12,8 +12,10 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -58,8 +60,16 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  *       holder that dies (or cannot reach Redis) for longer than {@code leaseTime} loses its permits: the next
  *       operation of any instance gives them back. Likewise a waiter whose instance stops renewing its place in
  *       line leaves it after {@code leaseTime}.</li>
- *   <li>Releasing a lease that already expired throws {@link IllegalStateException}: its permits went back without
- *       it, and they are never given back twice. Releasing more than held throws the same and changes nothing.</li>
+ *   <li>A holder learns when its lease is lost: its {@link Permit#isValid()} turns {@code false} and its
+ *       {@link Permit#lost()} stage completes, once, when a renewal finds that the lease expired, or when Redis has
+ *       confirmed no renewal for longer than {@code leaseTime} (Redis frozen, unreachable, or failing over), so
+ *       within {@code leaseTime} plus one renewal period of Redis's last answer. The lease is not renewed again:
+ *       other instances may be granted its permits. Closing a lost permit (or one that its close finds expired)
+ *       throws nothing and gives nothing back twice: it makes one round trip that returns the permits if Redis still
+ *       holds that grant (leases are released by their id), and marks the permit lost if it was not yet.</li>
+ *   <li>Permits taken without a {@link Permit} ({@link #acquire(long)}, {@code tryAcquire}): {@link #release(long)}
+ *       of a grant that already expired throws {@link IllegalStateException}: its permits went back without it, and
+ *       they are never given back twice. Releasing more than held throws the same and changes nothing.</li>
  *   <li>Every grant carries a fencing token ({@link Permit#fencingToken()}) that grows with each grant, so a protected
  *       resource can refuse a holder whose lease ran out. It is one more than the last token, but at least Redis's
  *       time in microseconds, so it keeps growing even after Redis lost the semaphore's state (a restart without
@@ -135,6 +145,8 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     private final ReentrantLock releaseLock = new ReentrantLock();
     private final ScheduledExecutorService heartbeat;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Set while a heartbeat script is unanswered: the heartbeat sends no other meanwhile. */
+    private final AtomicBoolean beating = new AtomicBoolean();
     /** For tests: told (ticket, fencing token) of each grant to a request that waited in line. */
     volatile BiConsumer<Long, Long> fifoAudit;
 
@@ -164,7 +176,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         });
         scheduler.setRemoveOnCancelPolicy(true);
         long period = Math.max(1, leaseTime.toMillis() / 3);
-        scheduler.scheduleWithFixedDelay(this::beat, period, period, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(this::tick, period, period, TimeUnit.MILLISECONDS);
         this.heartbeat = scheduler;
     }
 
@@ -272,8 +284,9 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         /**
          * Sets the executor that completes the futures.
          *
-         * @param completions runs the completion of {@link #acquireAsync(long)} futures and their dependent stages,
-         *                    so that they never run on Redis's I/O thread; default {@link ForkJoinPool#commonPool()}
+         * @param completions runs the completion of {@link #acquireAsync(long)} futures and of
+         *                    {@link Permit#lost()} stages, and their dependent stages, so that they never run on
+         *                    Redis's I/O thread nor on the heartbeat; default {@link ForkJoinPool#commonPool()}
          * @return this builder
          */
         public Builder completions(Executor completions) {
@@ -456,7 +469,9 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
             }
             return;
         }
-        Lease lease = new Lease(request.id, request.weight, token, request.handleLess);
+        // confirmed when the acquire was sent if Redis granted it in its reply (the script ran after that), else now
+        Lease lease = new Lease(request.id, request.weight, token, request.handleLess,
+                request.queued ? System.nanoTime() : request.startNanos);
         if (request.result.isDone() || held.putIfAbsent(lease.id, lease) != null) {
             return; // told twice (message and heartbeat), or the request gave up: its cancel returns the lease
         }
@@ -464,7 +479,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         if (audit != null && request.ticket > 0) {
             audit.accept(request.ticket, token);
         }
-        Permit permit = request.handleLess ? HANDLE_LESS : Permit.of(request.weight, token, () -> release(lease));
+        Permit permit = request.handleLess ? HANDLE_LESS : Permit.of(request.weight, token, () -> release(lease), lease.lost);
         Runnable complete = () -> {
             if (!request.result.complete(permit)) {
                 held.remove(lease.id, lease); // the request gave up first; its cancel script returns the lease
@@ -550,12 +565,35 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
 
     // ---------------------------------------------------------------------------------------------- releasing
 
-    /** Closing a Permit: release its lease; an expired lease is reported, never applied twice. */
+    /**
+     * Closing a Permit: releases its lease. A lease already known lost is released quietly: Redis gave its permits
+     * back or does so within the lease time, and this run only returns them sooner if Redis still holds them (the
+     * script releases a lease by its id, so never twice). A lease this release finds expired is marked lost.
+     */
     private void release(Lease lease) {
         held.remove(lease.id, lease);
+        if (!lease.close()) {
+            try {
+                call(script.run("release", lease.id));
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "Cluster semaphore '" + keys.name() + "': release of a lost lease failed; Redis"
+                        + " gives its permits back after the lease time", e);
+            }
+            return;
+        }
         List<Object> reply = call(script.run("release", lease.id));
         if (SemaphoreScript.asLong(reply.get(0)) == 0) {
-            throw expired(lease.weight, lease.token);
+            lose(lease, true, "had expired before its release (it was not renewed within " + leaseTime.toMillis()
+                    + " ms, the lease time), so Redis had given its permits back already; nothing was released");
+        }
+    }
+
+    /** Marks a lease lost (once: its Permit turns invalid and its lost() stage completes) and logs why. */
+    private void lose(Lease lease, boolean byRelease, String why) {
+        if (lease.markLost(byRelease, completions)) {
+            LOG.warning("Cluster semaphore '" + keys.name() + "': a grant of " + lease.weight + " permits (fencing token "
+                    + lease.token + ") was lost: it " + why + ". Other instances may hold these permits now;"
+                    + " lengthen the lease time if holders or Redis pause for that long");
         }
     }
 
@@ -642,13 +680,6 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         }
     }
 
-    private IllegalStateException expired(long weight, long token) {
-        return new IllegalStateException("Cluster semaphore '" + keys.name() + "': the grant of " + weight
-                + " permits (fencing token " + token + ") had expired before this release: it was not renewed within "
-                + leaseTime.toMillis() + " ms (lease time), so Redis gave its permits back already; nothing was"
-                + " released. Lengthen the lease time if holders pause for that long");
-    }
-
     // ---------------------------------------------------------------------------------------------- size and state
 
     @Override
@@ -695,58 +726,113 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     // ---------------------------------------------------------------------------------------------- heartbeat
 
     /**
-     * Every leaseTime / 3: renews this instance's leases and places in line in one script run, learns of leases
-     * lost (not renewed in time), of grants whose message was lost, and of places in line that Redis dropped.
+     * Every leaseTime / 3, on the heartbeat thread, never blocking: first tells the holders of leases and the waiters
+     * whose renewals Redis has not confirmed for longer than the lease time that they lost them, then sends one
+     * heartbeat unless the last one is still unanswered (so a silent Redis is noticed within a period of the lease
+     * time, whatever the command timeout).
+     */
+    private void tick() {
+        try {
+            long now = System.nanoTime();
+            loseSilentLeases(now);
+            failPlacesLost(now);
+            if (beating.compareAndSet(false, true)) {
+                try {
+                    beat();
+                } catch (RuntimeException e) {
+                    beating.set(false); // nothing was sent: the next tick sends one
+                    throw e;
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Cluster semaphore '" + keys.name() + "': heartbeat failed; retrying", e);
+        }
+    }
+
+    /**
+     * Renews this instance's leases and places in line in one script run; its answer (on Redis's I/O thread) tells
+     * of leases lost (not renewed in time), of grants whose message was lost, and of places in line Redis dropped.
      */
     private void beat() {
+        List<String> args = new ArrayList<>();
+        List<Lease> leases = new ArrayList<>(held.values());
         List<Request> queued = new ArrayList<>();
-        try {
-            List<String> args = new ArrayList<>();
-            List<Lease> leases = new ArrayList<>(held.values());
-            args.add(Integer.toString(leases.size()));
-            for (Lease lease : leases) {
-                args.add(lease.id);
+        args.add(Integer.toString(leases.size()));
+        for (Lease lease : leases) {
+            args.add(lease.id);
+        }
+        for (Request request : requests.values()) {
+            if (request.queued) {
+                args.add(request.id);
+                queued.add(request);
             }
-            for (Request request : requests.values()) {
-                if (request.queued) {
-                    args.add(request.id);
-                    queued.add(request);
+        }
+        if (args.size() == 1) {
+            beating.set(false);
+            return;
+        }
+        long sent = System.nanoTime();
+        script.run("heartbeat", args.toArray(String[]::new)).whenComplete((reply, failure) -> {
+            try {
+                if (failure != null) {
+                    LOG.log(Level.FINE, "Cluster semaphore '" + keys.name() + "': heartbeat failed; retrying", failure);
+                } else {
+                    renewed(reply, leases, queued, sent);
                 }
+            } finally {
+                beating.set(false);
             }
-            if (args.size() == 1) {
-                return;
+        });
+    }
+
+    private void renewed(List<Object> reply, List<Lease> leases, List<Request> queued, long sent) {
+        for (Request request : queued) {
+            request.placeConfirmedNanos = sent; // renewed, unless listed as gone below
+        }
+        Set<String> gone = new HashSet<>();
+        for (Object id : (List<?>) reply.get(0)) {
+            gone.add(id.toString());
+            Lease lost = held.remove(id.toString());
+            if (lost != null) {
+                lose(lost, false, "expired before it was renewed (Redis did not hear from this instance within "
+                        + leaseTime.toMillis() + " ms, the lease time), and Redis gave its permits back");
             }
-            long sent = System.nanoTime();
-            List<Object> reply = script.run("heartbeat", args.toArray(String[]::new))
-                    .get(commandTimeout.toNanos(), TimeUnit.NANOSECONDS);
-            for (Request request : queued) {
-                request.placeConfirmedNanos = sent; // renewed, unless listed as gone below
+        }
+        for (Lease lease : leases) {
+            if (!gone.contains(lease.id)) {
+                lease.confirmedNanos = sent;
             }
-            for (Object id : (List<?>) reply.get(0)) {
-                Lease lost = held.remove(id.toString());
-                if (lost != null) {
-                    LOG.warning("Cluster semaphore '" + keys.name() + "': a grant of " + lost.weight + " permits (fencing"
-                            + " token " + lost.token + ") expired before it was renewed; its permits went back");
-                }
+        }
+        List<?> granted = (List<?>) reply.get(1);
+        for (int i = 0; i + 1 < granted.size(); i += 2) {
+            Request request = requests.get(granted.get(i).toString());
+            if (request != null) {
+                granted(request, SemaphoreScript.asLong(granted.get(i + 1)));
             }
-            List<?> granted = (List<?>) reply.get(1);
-            for (int i = 0; i + 1 < granted.size(); i += 2) {
-                Request request = requests.get(granted.get(i).toString());
-                if (request != null) {
-                    granted(request, SemaphoreScript.asLong(granted.get(i + 1)));
-                }
+        }
+        for (Object id : (List<?>) reply.get(2)) {
+            Request request = requests.get(id.toString());
+            if (request != null) {
+                settleByRedis(request, new SemaphoreUnavailableException("Cluster semaphore '" + keys.name()
+                        + "': Redis dropped this request from the line because it did not hear from this"
+                        + " instance within " + leaseTime.toMillis() + " ms (lease time)", null));
             }
-            for (Object id : (List<?>) reply.get(2)) {
-                Request request = requests.get(id.toString());
-                if (request != null) {
-                    settleByRedis(request, new SemaphoreUnavailableException("Cluster semaphore '" + keys.name()
-                            + "': Redis dropped this request from the line because it did not hear from this"
-                            + " instance within " + leaseTime.toMillis() + " ms (lease time)", null));
-                }
+        }
+    }
+
+    /**
+     * A lease held by a Permit whose renewal Redis has not confirmed for longer than the lease time may have expired
+     * in Redis, and other instances may hold its permits: the holder is told now (its Permit turns invalid) and it is
+     * not renewed again. Handle-less leases have nobody to tell: they keep being renewed, and a renewal that finds
+     * them gone drops them.
+     */
+    private void loseSilentLeases(long now) {
+        for (Lease lease : held.values()) {
+            if (!lease.handleLess && now - lease.confirmedNanos > leaseTime.toNanos()) {
+                held.remove(lease.id, lease);
+                lose(lease, false, "may have expired: Redis confirmed no renewal for longer than the lease time ("
+                        + leaseTime.toMillis() + " ms)");
             }
-        } catch (Exception e) {
-            LOG.log(Level.FINE, "Cluster semaphore '" + keys.name() + "': heartbeat failed; retrying", e);
-            failPlacesLost(queued);
         }
     }
 
@@ -755,10 +841,9 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      * drops a place that long without renewal): it fails now rather than waiting for a Redis that is gone. Its
      * cancel withdraws whatever Redis may still hold for it once Redis answers again.
      */
-    private void failPlacesLost(List<Request> queued) {
-        long now = System.nanoTime();
-        for (Request request : queued) {
-            if (now - request.placeConfirmedNanos > leaseTime.toNanos()) {
+    private void failPlacesLost(long now) {
+        for (Request request : requests.values()) {
+            if (request.queued && now - request.placeConfirmedNanos > leaseTime.toNanos()) {
                 giveUp(request, new SemaphoreUnavailableException("Cluster semaphore '" + keys.name() + "': Redis"
                         + " did not answer this instance's renewals for longer than the lease time ("
                         + leaseTime.toMillis() + " ms), so this request lost its place in line. Check that Redis is up"
@@ -771,7 +856,8 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
 
     /**
      * Stops renewing, withdraws the requests still waiting (they fail with {@link SemaphoreUnavailableException})
-     * and closes the connections. Leases still held are not released: they expire after the lease time.
+     * and closes the connections. Leases still held are not released: they expire after the lease time, and their
+     * permits are not reported lost (nothing watches them any more); close every permit before the semaphore.
      */
     @Override
     public void close() {

@@ -1,0 +1,117 @@
+package io.github.poolkit.redis;
+
+import static io.github.poolkit.redis.RedisPermitSemaphoreTest.assertState;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.github.poolkit.Permit;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A holder learns when its lease is lost: Redis frozen ({@code SIGSTOP}) for longer than the lease time makes the
+ * holder's permit invalid and completes its {@code lost()} stage, and once Redis runs again the permits are granted
+ * to another instance exactly once; a renewal that finds the lease gone does the same. (A Sentinel failover slower
+ * than the lease: {@link SentinelFailoverTest}.)
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LostLeaseTest {
+
+    @RegisterExtension
+    static final RedisServer redis = new RedisServer();
+
+    @RegisterExtension
+    final SemaphoreInstances semaphores = new SemaphoreInstances(redis);
+
+    @Test
+    void redisFrozenPastTheLeaseTimeTellsTheHolderAndThePermitsAreNeverGrantedTwice() throws Exception {
+        Duration lease = Duration.ofMillis(900);
+        RedisPermitSemaphore holder = semaphores.open(2, lease, Duration.ofMillis(300));
+        RedisPermitSemaphore other = semaphores.open(2, lease, Duration.ofMillis(300));
+        Permit permit = holder.acquirePermit(2);
+        CompletableFuture<String> heardOn = permit.lost().thenApply(nothing -> Thread.currentThread().getName())
+                .toCompletableFuture();
+        assertThat(permit.isValid()).isTrue();
+
+        long pausedAt;
+        long lostAfter;
+        redis.pause();
+        try {
+            pausedAt = System.nanoTime();
+            String thread = heardOn.get(10, TimeUnit.SECONDS);
+            lostAfter = System.nanoTime() - pausedAt;
+            assertThat(permit.isValid()).isFalse();
+            assertThat(thread).as("dependents run on the completions executor")
+                    .doesNotContain("lettuce").doesNotContain("poolkit-redis-heartbeat");
+        } finally {
+            redis.resume();
+        }
+        // Redis last confirmed the lease when it granted it, just before the pause (a renewal, if one came between,
+        // is later still); the loss is noticed at the first heartbeat tick (every lease / 3) after a lease time of
+        // silence: not before a lease time has passed, and not much after
+        assertThat(Duration.ofNanos(lostAfter)).isGreaterThan(lease.minusMillis(50))
+                .isLessThan(lease.plus(lease.dividedBy(3)).plusMillis(700));
+
+        // Redis's clock ran on while it was frozen: the lease expired there too, and the holder no longer renews it
+        Permit granted = other.acquireAsync(2).get(10, TimeUnit.SECONDS);
+        assertThat(granted.fencingToken()).isGreaterThan(permit.fencingToken());
+        permit.close(); // quiet, and it does not give back the permits now granted to the other instance
+        assertThat(permit.isClosed()).isTrue();
+        assertState(other, 2, 2, 0);
+        assertThat(holder.tryAcquire(1)).isFalse();
+        granted.close();
+        assertState(other, 2, 0, 0);
+
+        // the holder's instance works on: a new grant is valid and renewed
+        try (Permit again = holder.acquirePermit(1)) {
+            assertThat(again.isValid()).isTrue();
+        }
+        assertThat(permit.lost().toCompletableFuture()).isCompleted();
+    }
+
+    @Test
+    void aRenewalThatFindsTheLeaseGoneTellsTheHolder() throws Exception {
+        Duration lease = Duration.ofMillis(600);
+        RedisPermitSemaphore holder = semaphores.open(2, lease, Duration.ofSeconds(2));
+        RedisPermitSemaphore other = semaphores.open(2, lease, Duration.ofSeconds(2));
+        Permit permit = holder.acquirePermit(2);
+        CompletableFuture<Void> lost = permit.lost().toCompletableFuture();
+        // lose the semaphore's leases in Redis, as a failover that lost the last writes would
+        try (var connection = redis.client().connect()) {
+            connection.sync().del("poolkit:semaphore:{" + semaphores.name() + "}:meta");
+        }
+        long deletedAt = System.nanoTime();
+        lost.get(10, TimeUnit.SECONDS); // told by the next renewal (every lease / 3), while Redis answers all along
+        assertThat(Duration.ofNanos(System.nanoTime() - deletedAt)).isLessThan(lease.dividedBy(3).plusMillis(700));
+        assertThat(permit.isValid()).isFalse();
+
+        Permit granted = other.acquirePermit(2);
+        permit.close(); // quiet, and it gives back nothing of the other instance's grant
+        assertState(other, 2, 2, 0);
+        granted.close();
+        assertState(other, 2, 0, 0);
+    }
+
+    @Test
+    void aPermitClosedInTimeIsNeverReportedLost() throws Exception {
+        Duration lease = Duration.ofMillis(300);
+        RedisPermitSemaphore holder = semaphores.open(1, lease, Duration.ofMillis(300));
+        Permit permit = holder.acquirePermit(1);
+        CompletableFuture<Void> lost = permit.lost().toCompletableFuture();
+        permit.close();
+        // its lease is no longer renewed, and no longer watched: it is not lost however long Redis stays silent
+        redis.pause();
+        try {
+            await().during(lease.multipliedBy(3)).atMost(Duration.ofSeconds(10)).until(() -> !lost.isDone());
+        } finally {
+            redis.resume();
+        }
+        assertThat(lost).isNotDone();
+        assertThat(permit.isValid()).isTrue();
+        assertState(holder, 1, 0, 0);
+    }
+}
