@@ -3,13 +3,8 @@ package io.github.poolkit;
 import io.github.poolkit.internal.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.AbstractExecutorService;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -31,7 +26,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Aggregates ({@link #running()}, {@link #free()}, {@link #waiting()}, {@link #capacity()}) are sums of per-pool
  * snapshots, read without locking. Memory consistency effects are those of {@link WorkerPool}.
  */
-public final class MultiPool extends AbstractExecutorService implements Pool {
+public final class MultiPool extends PoolExecutorService implements Pool {
 
     /** How {@link MultiPool#execute} picks a pool. */
     public enum LoadBalancing {
@@ -109,8 +104,9 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
         execute(task, Long.MAX_VALUE);
     }
 
-    /** As {@link #execute(Runnable)}, blocking at most {@code timeoutNanos} in all (timed invokeAll/Any). */
-    private void execute(Runnable task, long timeoutNanos) {
+    /** As {@link #execute(Runnable)}, blocking at most {@code timeoutNanos} in all. */
+    @Override
+    void execute(Runnable task, long timeoutNanos) {
         Objects.requireNonNull(task, "task");
         try {
             place(task, timeoutNanos);
@@ -142,38 +138,6 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
             long left = timeoutNanos == Long.MAX_VALUE ? timeoutNanos : timeoutNanos - (System.nanoTime() - start);
             pools[j].execute(task, left);
         }
-    }
-
-    /**
-     * As {@link java.util.concurrent.ExecutorService#invokeAll(Collection)}; a caller interrupted while blocked handing
-     * a task to a full pool gets {@link InterruptedException}, and the tasks not done yet are cancelled.
-     */
-    @Override
-    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
-        return TimedInvocation.interruptible(() -> super.invokeAll(tasks));
-    }
-
-    /**
-     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection)}; a caller interrupted while blocked handing
-     * a task to a full pool gets {@link InterruptedException}.
-     */
-    @Override
-    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
-        return TimedInvocation.interruptible(() -> super.invokeAny(tasks));
-    }
-
-    /** As {@link WorkerPool#invokeAll(Collection, long, TimeUnit)}: the timeout also bounds time blocked. */
-    @Override
-    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
-            throws InterruptedException {
-        return TimedInvocation.invokeAll(this::execute, tasks, timeout, unit);
-    }
-
-    /** As {@link WorkerPool#invokeAny(Collection, long, TimeUnit)}: the timeout also bounds time blocked. */
-    @Override
-    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        return TimedInvocation.invokeAny(this::execute, tasks, timeout, unit);
     }
 
     /** The pool with the fewest running workers (the first on a tie), other than {@code skip}; -1 if none. */

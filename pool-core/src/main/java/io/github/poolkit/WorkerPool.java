@@ -3,12 +3,8 @@ package io.github.poolkit;
 import io.github.poolkit.internal.pool.PoolEngine;
 
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.AbstractExecutorService;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +53,7 @@ import java.util.function.UnaryOperator;
  * <p>All methods are thread-safe. The metric methods ({@link #running()}, {@link #free()}, {@link #waiting()}) read
  * without locking and return a snapshot that may already be stale.
  */
-public final class WorkerPool extends AbstractExecutorService implements Pool {
+public final class WorkerPool extends PoolExecutorService implements Pool {
 
     private final PoolEngine engine;
     private final UnaryOperator<Runnable> decorator;
@@ -107,7 +103,7 @@ public final class WorkerPool extends AbstractExecutorService implements Pool {
         engine.execute(decorate(task));
     }
 
-    /** As {@link #execute(Runnable)}, blocking at most {@code timeoutNanos} on a full pool (timed invokeAll/Any). */
+    @Override
     void execute(Runnable task, long timeoutNanos) {
         engine.execute(decorate(task), timeoutNanos);
     }
@@ -115,44 +111,6 @@ public final class WorkerPool extends AbstractExecutorService implements Pool {
     private Runnable decorate(Runnable task) {
         Objects.requireNonNull(task, "task");
         return decorator == null ? task : Objects.requireNonNull(decorator.apply(task), "decorated task");
-    }
-
-    /**
-     * As {@link java.util.concurrent.ExecutorService#invokeAll(Collection)}; a caller interrupted while blocked handing
-     * a task to a full pool gets {@link InterruptedException}, and the tasks not done yet are cancelled.
-     */
-    @Override
-    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
-        return TimedInvocation.interruptible(() -> super.invokeAll(tasks));
-    }
-
-    /**
-     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection)}; a caller interrupted while blocked handing
-     * a task to a full pool gets {@link InterruptedException}.
-     */
-    @Override
-    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
-        return TimedInvocation.interruptible(() -> super.invokeAny(tasks));
-    }
-
-    /**
-     * As {@link java.util.concurrent.ExecutorService#invokeAll(Collection, long, TimeUnit)}; the timeout also bounds
-     * the time spent blocked on a full pool: tasks that could not be placed in time are returned cancelled, never run.
-     */
-    @Override
-    public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
-            throws InterruptedException {
-        return TimedInvocation.invokeAll(this::execute, tasks, timeout, unit);
-    }
-
-    /**
-     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection, long, TimeUnit)}; the timeout also bounds
-     * the time spent blocked on a full pool.
-     */
-    @Override
-    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        return TimedInvocation.invokeAny(this::execute, tasks, timeout, unit);
     }
 
     @Override
