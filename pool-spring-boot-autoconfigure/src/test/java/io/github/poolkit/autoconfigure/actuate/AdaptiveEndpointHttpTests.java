@@ -39,13 +39,10 @@ import tools.jackson.databind.JsonNode;
 @Timeout(60)
 class AdaptiveEndpointHttpTests {
 
-    @LocalServerPort
-    private int port;
-
     private EndpointClient client;
 
     @BeforeEach
-    void connect() {
+    void connect(@LocalServerPort int port) {
         client = new EndpointClient(port);
     }
 

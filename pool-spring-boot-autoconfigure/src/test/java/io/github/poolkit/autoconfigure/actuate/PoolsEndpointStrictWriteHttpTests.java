@@ -28,13 +28,10 @@ import tools.jackson.databind.JsonNode;
 @Timeout(60)
 class PoolsEndpointStrictWriteHttpTests {
 
-    @LocalServerPort
-    private int port;
-
     private EndpointClient client;
 
     @BeforeEach
-    void connect() {
+    void connect(@LocalServerPort int port) {
         client = new EndpointClient(port);
     }
 
