@@ -1,5 +1,6 @@
 package io.github.poolkit.autoconfigure;
 
+import static io.github.poolkit.autoconfigure.FailureAnalyses.analyze;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
@@ -136,15 +137,5 @@ class AdaptivePropertiesTests {
         assertThat(analysis.getDescription()).contains("Property: poolkit.semaphores.shared.adaptive.algorithm")
                 .contains("Value:    aimd").contains("only local semaphores can be adaptive");
         assertThat(analysis.getAction()).contains("set poolkit.semaphores.shared.scope to local");
-    }
-
-    private static FailureAnalysis analyze(ApplicationContextRunner runner, String... properties) {
-        FailureAnalysis[] analysis = new FailureAnalysis[1];
-        runner.withPropertyValues(properties).run(context -> {
-            assertThat(context).hasFailed();
-            analysis[0] = new PoolkitPropertyFailureAnalyzer().analyze(context.getStartupFailure());
-        });
-        assertThat(analysis[0]).as("analysis").isNotNull();
-        return analysis[0];
     }
 }

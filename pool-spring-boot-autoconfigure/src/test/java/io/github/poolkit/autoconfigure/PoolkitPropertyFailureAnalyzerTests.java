@@ -84,7 +84,8 @@ class PoolkitPropertyFailureAnalyzerTests {
 
     @Test
     void clusterSemaphoreWithoutPoolRedis() {
-        FailureAnalysis analysis = analyze(runner.withClassLoader(new FilteredClassLoader("io.github.poolkit.redis")),
+        FailureAnalysis analysis = FailureAnalyses.analyze(
+                runner.withClassLoader(new FilteredClassLoader("io.github.poolkit.redis")),
                 "poolkit.semaphores.gpu-memory.scope=cluster");
         assertThat(analysis.getDescription()).contains("Property: poolkit.semaphores.gpu-memory.scope")
                 .contains("Value:    cluster").contains("pool-redis");
@@ -94,7 +95,8 @@ class PoolkitPropertyFailureAnalyzerTests {
 
     @Test
     void clusterSemaphoreSizeTooLargeForRedis() {
-        FailureAnalysis analysis = analyze(withClusterSemaphores(), "poolkit.semaphores.gpu-memory.scope=cluster",
+        FailureAnalysis analysis = FailureAnalyses.analyze(withClusterSemaphores(),
+                "poolkit.semaphores.gpu-memory.scope=cluster",
                 "poolkit.semaphores.gpu-memory.size=9007199254740992");
         assertThat(analysis.getDescription()).contains("Property: poolkit.semaphores.gpu-memory.size")
                 .contains("Value:    9007199254740992").contains("2^53 - 1");
@@ -103,7 +105,8 @@ class PoolkitPropertyFailureAnalyzerTests {
 
     @Test
     void clusterSemaphoreLeaseTimeTooShort() {
-        FailureAnalysis analysis = analyze(withClusterSemaphores(), "poolkit.semaphores.gpu-memory.scope=cluster",
+        FailureAnalysis analysis = FailureAnalyses.analyze(withClusterSemaphores(),
+                "poolkit.semaphores.gpu-memory.scope=cluster",
                 "poolkit.semaphores.gpu-memory.lease-time=10ms");
         assertThat(analysis.getDescription()).contains("Property: poolkit.semaphores.gpu-memory.lease-time")
                 .contains("at least 30ms");
@@ -164,17 +167,7 @@ class PoolkitPropertyFailureAnalyzerTests {
     }
 
     private FailureAnalysis analyze(String... properties) {
-        return analyze(runner, properties);
-    }
-
-    private static FailureAnalysis analyze(ApplicationContextRunner runner, String... properties) {
-        FailureAnalysis[] analysis = new FailureAnalysis[1];
-        runner.withPropertyValues(properties).run(context -> {
-            assertThat(context).hasFailed();
-            analysis[0] = new PoolkitPropertyFailureAnalyzer().analyze(context.getStartupFailure());
-        });
-        assertThat(analysis[0]).as("analysis").isNotNull();
-        return analysis[0];
+        return FailureAnalyses.analyze(runner, properties);
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -1,5 +1,6 @@
 package io.github.poolkit.autoconfigure;
 
+import static io.github.poolkit.autoconfigure.FailureAnalyses.analyze;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
@@ -179,15 +180,5 @@ class StrictConfigurationTests {
                 .getPropertySources().addFirst(new MapPropertySource("test", Map.of("poolkit.pool.capacity.max", 3)))));
         assertThat(analysis.getDescription()).contains("Property: poolkit.pool.capacity.max");
         assertThat(analysis.getAction()).contains("did you mean poolkit.pool.capacity?");
-    }
-
-    private static FailureAnalysis analyze(ApplicationContextRunner runner, String... properties) {
-        FailureAnalysis[] analysis = new FailureAnalysis[1];
-        runner.withPropertyValues(properties).run(context -> {
-            assertThat(context).hasFailed();
-            analysis[0] = new PoolkitPropertyFailureAnalyzer().analyze(context.getStartupFailure());
-        });
-        assertThat(analysis[0]).as("analysis").isNotNull();
-        return analysis[0];
     }
 }

@@ -2,8 +2,6 @@ package io.github.poolkit.internal.limit;
 
 import io.github.poolkit.AdaptiveLimit;
 
-import java.util.concurrent.locks.ReentrantLock;
-
 /**
  * The additive-increase, multiplicative-decrease limit ({@link AdaptiveLimit#aimd}).
  *
@@ -17,9 +15,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * A dropped sample needs no timing and never enters the averages; a sample that was not dropped and has none
  * ({@code rtt <= 0}) changes nothing.
  *
- * <p>Thread-safe, as {@link GradientLimit}: a small lock per sample, a volatile read for {@link #limit()}.
+ * <p>Thread-safe, as {@link GradientLimit}: a small lock per sample, a volatile read for {@link #limit()} (see
+ * {@code EstimatedLimit}).
  */
-public final class AimdLimit implements AdaptiveLimit {
+public final class AimdLimit extends EstimatedLimit {
 
     /** The short-term round-trip time above this multiple of the baseline counts as a slowdown. */
     static final double SLOWDOWN = 2.0;
@@ -27,56 +26,25 @@ public final class AimdLimit implements AdaptiveLimit {
     /** What a drop or a slowdown multiplies the limit by. */
     static final double BACKOFF = 0.9;
 
-    private final LimitBounds bounds;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final RttBaseline rtt = new RttBaseline();
-    private double estimate;
-    private volatile int limit;
-
     /**
      * @param min the smallest limit, {@code >= 1}
      * @param max the largest limit, {@code >= min}
      * @throws IllegalArgumentException if {@code min < 1} or {@code max < min}
      */
     public AimdLimit(int min, int max) {
-        this.bounds = new LimitBounds(min, max);
-        this.estimate = min;
-        this.limit = min;
+        super("aimd", true, min, max);
     }
 
     @Override
-    public int limit() {
-        return limit;
-    }
-
-    @Override
-    public void onSample(long rttNanos, int inFlight, boolean dropped) {
-        if (!dropped && rttNanos <= 0) {
-            return;
+    double next(double l, boolean inUse, long rttNanos, boolean dropped) {
+        boolean slow = false;
+        if (!dropped) {
+            RttBaseline rtt = timed(rttNanos, l, inUse);
+            slow = rtt.shortRtt() > SLOWDOWN * rtt.baseline();
         }
-        lock.lock();
-        try {
-            double l = estimate;
-            boolean inUse = inFlight * 2.0 >= l;
-            boolean slow = false;
-            if (!dropped) {
-                rtt.add(rttNanos, l <= bounds.min() || !inUse);
-                slow = rtt.shortRtt() > SLOWDOWN * rtt.baseline();
-            }
-            if (dropped || slow) {
-                l *= BACKOFF;
-            } else if (inUse) {
-                l += 1.0 / l;
-            }
-            estimate = bounds.clamp(l);
-            limit = (int) estimate;
-        } finally {
-            lock.unlock();
+        if (dropped || slow) {
+            return l * BACKOFF;
         }
-    }
-
-    @Override
-    public String toString() {
-        return "AdaptiveLimit.aimd[min=" + bounds.min() + ", max=" + bounds.max() + ", limit=" + limit + "]";
+        return inUse ? l + 1.0 / l : l;
     }
 }

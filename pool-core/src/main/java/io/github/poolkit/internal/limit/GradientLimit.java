@@ -2,8 +2,6 @@ package io.github.poolkit.internal.limit;
 
 import io.github.poolkit.AdaptiveLimit;
 
-import java.util.concurrent.locks.ReentrantLock;
-
 /**
  * The gradient limit ({@link AdaptiveLimit#gradient}): the limit is scaled, about once per round trip, by the ratio of
  * the baseline round-trip time (with a tolerance) to the short-term one, so it settles where latency starts to grow.
@@ -24,18 +22,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * nothing. {@link StrictMath} makes the sequence of limits the same on every JVM.
  *
  * <p>Thread-safe: a sample updates the state under a small lock held for a few arithmetic operations (the pool and the
- * semaphore take it only when they are adaptive); {@link #limit()} is a volatile read.
+ * semaphore take it only when they are adaptive); {@link #limit()} is a volatile read (see {@code EstimatedLimit}).
  */
-public final class GradientLimit implements AdaptiveLimit {
+public final class GradientLimit extends EstimatedLimit {
 
     /** How much slower than the baseline the short-term round-trip time may be before the limit falls. */
     static final double TOLERANCE = 1.2;
-
-    private final LimitBounds bounds;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final RttBaseline rtt = new RttBaseline();
-    private double estimate;
-    private volatile int limit;
 
     /**
      * @param min the smallest limit, {@code >= 1}
@@ -43,41 +35,16 @@ public final class GradientLimit implements AdaptiveLimit {
      * @throws IllegalArgumentException if {@code min < 1} or {@code max < min}
      */
     public GradientLimit(int min, int max) {
-        this.bounds = new LimitBounds(min, max);
-        this.estimate = min;
-        this.limit = min;
+        super("gradient", false, min, max);
     }
 
     @Override
-    public int limit() {
-        return limit;
-    }
-
-    @Override
-    public void onSample(long rttNanos, int inFlight, boolean dropped) {
-        if (dropped || rttNanos <= 0) {
-            return;
+    double next(double l, boolean inUse, long rttNanos, boolean dropped) {
+        RttBaseline rtt = timed(rttNanos, l, inUse);
+        double gradient = Math.max(0.5, Math.min(1.0, TOLERANCE * rtt.baseline() / rtt.shortRtt()));
+        if (gradient < 1.0) {
+            return l * StrictMath.pow(gradient, 1.0 / l);
         }
-        lock.lock();
-        try {
-            double l = estimate;
-            boolean inUse = inFlight * 2.0 >= l;
-            rtt.add(rttNanos, l <= bounds.min() || !inUse);
-            double gradient = Math.max(0.5, Math.min(1.0, TOLERANCE * rtt.baseline() / rtt.shortRtt()));
-            if (gradient < 1.0) {
-                l *= StrictMath.pow(gradient, 1.0 / l);
-            } else if (inUse) {
-                l += 1.0 / l;
-            }
-            estimate = bounds.clamp(l);
-            limit = (int) estimate;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    @Override
-    public String toString() {
-        return "AdaptiveLimit.gradient[min=" + bounds.min() + ", max=" + bounds.max() + ", limit=" + limit + "]";
+        return inUse ? l + 1.0 / l : l;
     }
 }

@@ -1,15 +1,10 @@
 package io.github.poolkit.autoconfigure.actuate;
 
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.stream.Collectors;
 
-import org.springframework.boot.actuate.endpoint.EndpointId;
-import org.springframework.boot.actuate.endpoint.OperationType;
-import org.springframework.boot.actuate.endpoint.invoke.OperationInvoker;
-import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
-import org.springframework.boot.actuate.endpoint.invoke.OperationParameter;
-import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
+import org.jspecify.annotations.Nullable;
 
 import io.github.poolkit.autoconfigure.actuate.executors.ApplicationExecutors;
 import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
@@ -22,9 +17,7 @@ import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
  * <p>It guards only writes whose selector names such an executor; the writes to poolkit's own pools and semaphores
  * are left as they are.
  */
-final class ExecutorWriteGuard implements OperationInvokerAdvisor {
-
-    private static final EndpointId POOLS = EndpointId.of("pools");
+final class ExecutorWriteGuard extends PoolsWriteCheck {
 
     private final ApplicationExecutors executors;
 
@@ -33,25 +26,19 @@ final class ExecutorWriteGuard implements OperationInvokerAdvisor {
     }
 
     @Override
-    public OperationInvoker apply(EndpointId endpointId, OperationType operationType, OperationParameters parameters,
-            OperationInvoker invoker) {
-        if (!POOLS.equals(endpointId) || operationType != OperationType.WRITE) {
-            return invoker;
+    @Nullable InvalidSettingException refusal(Map<String, Object> arguments, Set<String> known) {
+        Object name = arguments.get("name");
+        ExecutorAdapter executor = (name instanceof String selector) ? executors.find(selector) : null;
+        if (executor == null) {
+            return null;
         }
-        Set<String> known = parameters.stream().map(OperationParameter::getName).collect(Collectors.toSet());
-        return context -> {
-            Object name = context.getArguments().get("name");
-            ExecutorAdapter executor = (name instanceof String selector) ? executors.find(selector) : null;
-            if (executor != null) {
-                Set<String> unknown = new TreeSet<>(context.getArguments().keySet());
-                unknown.removeAll(known);
-                if (!unknown.isEmpty()) {
-                    String field = unknown.iterator().next();
-                    return EndpointProblem.badRequest(new InvalidSettingException(field, "unknown field; a "
-                            + ExecutorDescriptor.read(executor::type) + " takes only capacity and coreSize"));
-                }
-            }
-            return invoker.invoke(context);
-        };
+        Set<String> unknown = new TreeSet<>(arguments.keySet());
+        unknown.removeAll(known);
+        if (unknown.isEmpty()) {
+            return null;
+        }
+        String field = unknown.iterator().next();
+        return new InvalidSettingException(field, "unknown field; a " + ExecutorDescriptor.read(executor::type)
+                + " takes only capacity and coreSize");
     }
 }

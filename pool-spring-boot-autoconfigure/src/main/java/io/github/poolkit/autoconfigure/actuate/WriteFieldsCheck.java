@@ -7,14 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanUtils;
-import org.springframework.boot.actuate.endpoint.EndpointId;
-import org.springframework.boot.actuate.endpoint.InvocationContext;
-import org.springframework.boot.actuate.endpoint.OperationType;
-import org.springframework.boot.actuate.endpoint.invoke.OperationInvoker;
-import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
-import org.springframework.boot.actuate.endpoint.invoke.OperationParameter;
-import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
 
 import io.github.poolkit.autoconfigure.NearestName;
 import io.github.poolkit.autoconfigure.PoolkitProperties;
@@ -30,9 +24,7 @@ import io.github.poolkit.autoconfigure.PoolkitProperties;
  * <p>A field that is a parameter but does not apply to the target ({@code size} on a pool) is left to
  * {@link SettingsChange}, and a write to a name that is no pool, scheduler or semaphore to the operation (404).
  */
-final class WriteFieldsCheck implements OperationInvokerAdvisor {
-
-    private static final EndpointId POOLS = EndpointId.of("pools");
+final class WriteFieldsCheck extends PoolsWriteCheck {
 
     /** The selector of {@link PoolsEndpoint#change}. */
     private static final String SELECTOR = "name";
@@ -44,21 +36,7 @@ final class WriteFieldsCheck implements OperationInvokerAdvisor {
     }
 
     @Override
-    public OperationInvoker apply(EndpointId endpointId, OperationType operationType, OperationParameters parameters,
-            OperationInvoker invoker) {
-        if (!POOLS.equals(endpointId) || operationType != OperationType.WRITE) {
-            return invoker;
-        }
-        Set<String> known = new LinkedHashSet<>();
-        parameters.stream().map(OperationParameter::getName).forEach(known::add);
-        return context -> {
-            InvalidSettingException refusal = refusal(context, known);
-            return (refusal != null) ? EndpointProblem.badRequest(refusal) : invoker.invoke(context);
-        };
-    }
-
-    private InvalidSettingException refusal(InvocationContext context, Set<String> known) {
-        Map<String, Object> arguments = context.getArguments();
+    @Nullable InvalidSettingException refusal(Map<String, Object> arguments, Set<String> known) {
         List<String> unknown = arguments.keySet().stream().filter(field -> !known.contains(field)).toList();
         if (unknown.isEmpty() || !(arguments.get(SELECTOR) instanceof String name)) {
             return null;
@@ -79,7 +57,7 @@ final class WriteFieldsCheck implements OperationInvokerAdvisor {
                 String.join("; ", reasons) + "; nothing was changed: " + accepted);
     }
 
-    private Target target(String name) {
+    private @Nullable Target target(String name) {
         if (beans.pools().containsKey(name)) {
             return new Target("pool", SettingsChange.POOL_FIELDS, PoolkitProperties.Pool.class);
         }

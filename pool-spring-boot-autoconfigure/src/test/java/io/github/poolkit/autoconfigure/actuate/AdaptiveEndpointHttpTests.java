@@ -3,12 +3,10 @@ package io.github.poolkit.autoconfigure.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.concurrent.CountDownLatch;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -23,7 +21,6 @@ import io.github.poolkit.Permit;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * An adaptive pool and semaphore in the {@code pools} endpoint, over real HTTP: {@code adaptive} beside the current
@@ -42,12 +39,12 @@ import tools.jackson.databind.json.JsonMapper;
 @Timeout(60)
 class AdaptiveEndpointHttpTests {
 
-    private static final JsonMapper json = JsonMapper.builder().build();
+    private EndpointClient client;
 
-    private final HttpClient http = HttpClient.newHttpClient();
-
-    @LocalServerPort
-    private int port;
+    @BeforeEach
+    void connect(@LocalServerPort int port) {
+        client = new EndpointClient(port);
+    }
 
     @Autowired
     @Qualifier("reports")
@@ -59,7 +56,7 @@ class AdaptiveEndpointHttpTests {
 
     @Test
     void showsTheAdaptiveLimitBesideTheCurrentCapacityAndSize() throws Exception {
-        JsonNode body = getJson("/actuator/pools");
+        JsonNode body = client.getJson("/actuator/pools");
         JsonNode pool = body.get("pools").get("reports");
         assertThat(pool.get("capacity").asInt()).isEqualTo(reports.capacity()).isBetween(2, 64);
         assertThat(pool.get("adaptive").get("algorithm").asString()).isEqualTo("gradient");
@@ -82,44 +79,28 @@ class AdaptiveEndpointHttpTests {
             reports.execute(done::countDown);
         }
         done.await();
-        await().until(() -> getJson("/actuator/pools/reports").get("capacity").asInt() == reports.capacity());
+        await().until(() -> client.getJson("/actuator/pools/reports").get("capacity").asInt() == reports.capacity());
         try (Permit permit = gpuMemory.acquirePermit(1024)) {
             assertThat(permit.permits()).isEqualTo(1024);
         }
-        assertThat(getJson("/actuator/pools/gpu-memory").get("size").asLong()).isEqualTo(gpuMemory.size());
+        assertThat(client.getJson("/actuator/pools/gpu-memory").get("size").asLong()).isEqualTo(gpuMemory.size());
     }
 
     @Test
     void aCapacityOrSizeSetByHandIsRefused() throws Exception {
         int before = reports.capacity();
-        HttpResponse<String> pool = post("/actuator/pools/reports", "{\"capacity\": 8}");
+        HttpResponse<String> pool = client.post("/actuator/pools/reports", "{\"capacity\": 8}");
         assertThat(pool.statusCode()).isEqualTo(400);
-        JsonNode problem = json.readTree(pool.body());
+        JsonNode problem = EndpointClient.json(pool);
         assertThat(problem.get("field").asString()).isEqualTo("capacity");
         assertThat(problem.get("detail").asString()).contains("its limit is adaptive");
         assertThat(reports.capacity()).isEqualTo(before);
-        HttpResponse<String> semaphore = post("/actuator/pools/gpu-memory", "{\"size\": 2048}");
+        HttpResponse<String> semaphore = client.post("/actuator/pools/gpu-memory", "{\"size\": 2048}");
         assertThat(semaphore.statusCode()).isEqualTo(400);
-        assertThat(json.readTree(semaphore.body()).get("detail").asString()).contains("its limit is adaptive");
-        assertThat(post("/actuator/pools/reports", "{\"nonblocking\": true}").statusCode()).as("others still change")
-                .isEqualTo(200);
-        assertThat(post("/actuator/pools/fixed", "{\"capacity\": 8}").statusCode()).isEqualTo(200);
-    }
-
-    private HttpResponse<String> post(String path, String body) throws Exception {
-        return http.send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private JsonNode getJson(String path) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri(path)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(path).isEqualTo(200);
-        return json.readTree(response.body());
-    }
-
-    private URI uri(String path) {
-        return URI.create("http://localhost:" + port + path);
+        assertThat(EndpointClient.json(semaphore).get("detail").asString()).contains("its limit is adaptive");
+        assertThat(client.post("/actuator/pools/reports", "{\"nonblocking\": true}").statusCode())
+                .as("others still change").isEqualTo(200);
+        assertThat(client.post("/actuator/pools/fixed", "{\"capacity\": 8}").statusCode()).isEqualTo(200);
     }
 
     @SpringBootConfiguration

@@ -2,11 +2,9 @@ package io.github.poolkit.autoconfigure.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.SpringBootConfiguration;
@@ -16,7 +14,6 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A write whose body has a field its target cannot change (unknown, misspelt, or fixed at creation) is refused over
@@ -31,12 +28,12 @@ import tools.jackson.databind.json.JsonMapper;
 @Timeout(60)
 class PoolsEndpointStrictWriteHttpTests {
 
-    private static final JsonMapper json = JsonMapper.builder().build();
+    private EndpointClient client;
 
-    private final HttpClient http = HttpClient.newHttpClient();
-
-    @LocalServerPort
-    private int port;
+    @BeforeEach
+    void connect(@LocalServerPort int port) {
+        client = new EndpointClient(port);
+    }
 
     @Test
     void aFieldFixedAtCreationIsRefusedAndTheRestIsNotApplied() throws Exception {
@@ -44,8 +41,8 @@ class PoolsEndpointStrictWriteHttpTests {
         assertThat(problem.get("field").asString()).isEqualTo("queueCapacity");
         assertThat(problem.get("detail").asString()).contains("queueCapacity", "fixed when the pool is created",
                 "accepts capacity, maxWait, maxBlockingTasks, nonblocking");
-        assertThat(get("/actuator/pools/reports").get("capacity").asInt()).isEqualTo(4);
-        assertThat(get("/actuator/pools/reports").get("free").asInt()).isEqualTo(4);
+        assertThat(client.getJson("/actuator/pools/reports").get("capacity").asInt()).isEqualTo(4);
+        assertThat(client.getJson("/actuator/pools/reports").get("free").asInt()).isEqualTo(4);
     }
 
     @Test
@@ -54,7 +51,7 @@ class PoolsEndpointStrictWriteHttpTests {
         assertThat(problem.get("field").asString()).isEqualTo("capasity");
         assertThat(problem.get("detail").asString()).contains("capasity", "not a setting of a pool",
                 "did you mean capacity?");
-        JsonNode reports = get("/actuator/pools/reports");
+        JsonNode reports = client.getJson("/actuator/pools/reports");
         assertThat(reports.get("capacity").asInt()).isEqualTo(4);
         assertThat(reports.has("maxWait")).as("still no limit").isFalse();
     }
@@ -75,7 +72,7 @@ class PoolsEndpointStrictWriteHttpTests {
         JsonNode fixed = refused("/actuator/pools/gpu-memory", "{\"size\": 32, \"leaseTime\": \"10s\"}");
         assertThat(fixed.get("field").asString()).isEqualTo("leaseTime");
         assertThat(fixed.get("detail").asString()).contains("fixed when the semaphore is created");
-        assertThat(get("/actuator/pools/gpu-memory").get("size").asLong()).isEqualTo(16);
+        assertThat(client.getJson("/actuator/pools/gpu-memory").get("size").asLong()).isEqualTo(16);
     }
 
     @Test
@@ -84,40 +81,24 @@ class PoolsEndpointStrictWriteHttpTests {
         assertThat(problem.get("field").asString()).isEqualTo("workers");
         assertThat(problem.get("detail").asString()).contains("fixed when the scheduler is created",
                 "'delayScheduler' is a scheduler, whose settings cannot change at run time");
-        assertThat(get("/actuator/pools/delayScheduler").get("capacity").asInt()).isEqualTo(4);
+        assertThat(client.getJson("/actuator/pools/delayScheduler").get("capacity").asInt()).isEqualTo(4);
     }
 
     @Test
     void knownFieldsStillWorkAndUnknownNamesStay404() throws Exception {
-        HttpResponse<String> ok = post("/actuator/pools/gpu-memory", "{\"size\": 20}");
+        HttpResponse<String> ok = client.post("/actuator/pools/gpu-memory", "{\"size\": 20}");
         assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
-        assertThat(get("/actuator/pools/gpu-memory").get("size").asLong()).isEqualTo(20);
-        assertThat(post("/actuator/pools/gpu-memory", "{\"size\": 16}").statusCode()).isEqualTo(200);
-        assertThat(post("/actuator/pools/nope", "{\"capasity\": 3}").statusCode()).isEqualTo(404);
+        assertThat(client.getJson("/actuator/pools/gpu-memory").get("size").asLong()).isEqualTo(20);
+        assertThat(client.post("/actuator/pools/gpu-memory", "{\"size\": 16}").statusCode()).isEqualTo(200);
+        assertThat(client.post("/actuator/pools/nope", "{\"capasity\": 3}").statusCode()).isEqualTo(404);
     }
 
     private JsonNode refused(String path, String body) throws Exception {
-        HttpResponse<String> response = post(path, body);
+        HttpResponse<String> response = client.post(path, body);
         assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
         assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
                 type -> assertThat(type).startsWith("application/problem+json"));
-        return json.readTree(response.body());
-    }
-
-    private HttpResponse<String> post(String path, String body) throws Exception {
-        return http.send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private JsonNode get(String path) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri(path)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(path).isEqualTo(200);
-        return json.readTree(response.body());
-    }
-
-    private URI uri(String path) {
-        return URI.create("http://localhost:" + port + path);
+        return EndpointClient.json(response);
     }
 
     @SpringBootConfiguration

@@ -7,40 +7,14 @@ import java.util.concurrent.ForkJoinPool;
  * {@code setParallelism} (which the common pool refuses). It counts no completed tasks and has no bounded queue, so
  * those figures are absent; {@code queued} adds the submissions not yet taken and the tasks in its workers' queues.
  */
-record ForkJoinPoolAdapter(ForkJoinPool pool) implements ExecutorAdapter {
+final class ForkJoinPoolAdapter extends DescribedAdapter {
 
-    @Override
-    public String type() {
-        return pool.getClass().getSimpleName();
+    ForkJoinPoolAdapter(ForkJoinPool pool) {
+        super(pool, new Setting(pool::getParallelism, pool::setParallelism), null,
+                new LiveFigures(pool::getPoolSize, pool::getActiveThreadCount, () -> queued(pool), null, null));
     }
 
-    @Override
-    public Integer capacity() {
-        return pool.getParallelism();
-    }
-
-    @Override
-    public Integer running() {
-        return pool.getPoolSize();
-    }
-
-    @Override
-    public Integer busy() {
-        return pool.getActiveThreadCount();
-    }
-
-    @Override
-    public Integer queued() {
+    private static int queued(ForkJoinPool pool) {
         return (int) Math.min(Integer.MAX_VALUE, pool.getQueuedSubmissionCount() + pool.getQueuedTaskCount());
-    }
-
-    @Override
-    public boolean canSetCapacity() {
-        return true;
-    }
-
-    @Override
-    public void setCapacity(int capacity) {
-        pool.setParallelism(capacity);
     }
 }

@@ -1,0 +1,47 @@
+package io.github.poolkit.autoconfigure.actuate;
+
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.OperationType;
+import org.springframework.boot.actuate.endpoint.invoke.OperationInvoker;
+import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
+import org.springframework.boot.actuate.endpoint.invoke.OperationParameter;
+import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
+
+/**
+ * A check of each write to the {@code pools} endpoint, made on the write's whole body before the operation is invoked:
+ * Spring Boot's endpoint infrastructure binds the body's fields to the operation's parameters by name and drops the
+ * others without a word, so only an advisor sees them. Each subclass says only when it refuses a write.
+ *
+ * <p>Invariant: a refused write answers 400 with a problem body naming the field, and the operation is not invoked,
+ * so nothing changes; reads, and the other endpoints, are left as they are.
+ */
+abstract class PoolsWriteCheck implements OperationInvokerAdvisor {
+
+    private static final EndpointId POOLS = EndpointId.of("pools");
+
+    @Override
+    public final OperationInvoker apply(EndpointId endpointId, OperationType operationType,
+            OperationParameters parameters, OperationInvoker invoker) {
+        if (!POOLS.equals(endpointId) || operationType != OperationType.WRITE) {
+            return invoker;
+        }
+        Set<String> known = new LinkedHashSet<>();
+        parameters.stream().map(OperationParameter::getName).forEach(known::add);
+        return context -> {
+            InvalidSettingException refusal = refusal(context.getArguments(), known);
+            return (refusal != null) ? EndpointProblem.badRequest(refusal) : invoker.invoke(context);
+        };
+    }
+
+    /**
+     * @param arguments the write's fields by name, its selector {@code name} included
+     * @param known     the names of the write operation's parameters
+     * @return why the write is refused, or {@code null} to let it through
+     */
+    abstract @Nullable InvalidSettingException refusal(Map<String, Object> arguments, Set<String> known);
+}
