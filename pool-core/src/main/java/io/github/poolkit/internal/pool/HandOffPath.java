@@ -7,11 +7,17 @@ import io.github.poolkit.internal.Spin;
  * with one CAS ({@link IdleStack}) and unparks it, and an idle worker waits for its claim, both spinning briefly
  * first where a processor is free for that.
  *
- * <p>Spinning: a tiny task's worker is back within a microsecond, while parking and waking a thread costs several,
- * so a caller that finds every worker busy spins for one to come back before it blocks (as {@code SynchronousQueue}'s
- * callers do), and an idle worker spins for its next task before it parks. At most
- * {@link Spin#MAX_HANDOFF_SPINNERS} threads of a pool spin at once (half the processors), so that the threads with work
- * to do keep the rest; none spins on a single processor or on a virtual thread ({@link Spin#budget}).
+ * <p>Spinning: a tiny task's worker is back within a microsecond, while parking and waking a thread costs several.
+ * So an idle worker spins for its next task before it parks, and a caller that finds every worker busy spins for one
+ * to come back before it blocks (as {@code SynchronousQueue}'s callers do). Each side has a budget of its own, so that
+ * callers never take the workers' turn:
+ * <ul>
+ *   <li>at most {@link Spin#MAX_HANDOFF_SPINNERS} idle workers spin at once (half the processors);</li>
+ *   <li>callers spin only on machines of at least {@link Spin#CALLER_SPIN_MIN_PROCESSORS} processors, and as many at
+ *       once as workers may. On 2 processors the caller's spin only takes the processor that a busy worker needs to
+ *       finish: measured, it halved the hand-off rate there.</li>
+ * </ul>
+ * None spins on a virtual thread ({@link Spin#budget}).
  *
  * <p>What keeps this safe beside the locked path is the pool's protocol ({@link PoolCore}, invariant 4): a caller
  * stands aside while others are in line, and a worker that goes idle reads {@code blocked} after it pushed itself.
@@ -20,8 +26,10 @@ final class HandOffPath {
 
     private final PoolCore pool;
     private final IdleStack idle;
-    /** Threads of the pool spinning for a hand-off: idle workers, and callers waiting for one. */
-    private final PaddedCounter spinners = new PaddedCounter();
+    /** Idle workers spinning for a hand-off. */
+    private final PaddedCounter spinningWorkers = new PaddedCounter();
+    /** Callers spinning for an idle worker. */
+    private final PaddedCounter spinningCallers = new PaddedCounter();
 
     HandOffPath(PoolCore pool, IdleStack idle) {
         this.pool = pool;
@@ -38,7 +46,7 @@ final class HandOffPath {
         if (tryClaimFor(task)) {
             return true;
         }
-        if (pool.hasRoom() || !startSpinning()) {
+        if (pool.hasRoom() || !Spin.CALLERS_SPIN || !startSpinning(spinningCallers, Spin.MAX_HANDOFF_SPINNERS)) {
             return false;
         }
         try {
@@ -50,7 +58,7 @@ final class HandOffPath {
             }
             return false;
         } finally {
-            spinners.decrement();
+            spinningCallers.decrement();
         }
     }
 
@@ -69,9 +77,9 @@ final class HandOffPath {
      * @return the token: a task, or {@link Worker#STOP}
      */
     Object awaitToken(Worker w) {
-        if (startSpinning()) {
+        if (startSpinning(spinningWorkers, Spin.MAX_IDLE_SPINNERS)) {
             Object token = w.spinForHandoff(Spin.HANDOFF_SPINS);
-            spinners.decrement();
+            spinningWorkers.decrement();
             if (token != null) {
                 return token;
             }
@@ -79,12 +87,12 @@ final class HandOffPath {
         return w.awaitHandoff();
     }
 
-    /** Counts the current thread as spinning if it may spin and fewer than the most already do (then decrement). */
-    private boolean startSpinning() {
+    /** Counts this thread in {@code spinners} if it may spin and fewer than the most already do (then decrement). */
+    private static boolean startSpinning(PaddedCounter spinners, int most) {
         if (Spin.budget(1) == 0) {
             return false;
         }
-        for (int n; (n = spinners.get()) < Spin.MAX_HANDOFF_SPINNERS; ) {
+        for (int n; (n = spinners.get()) < most; ) {
             if (spinners.compareAndSet(n, n + 1)) {
                 return true;
             }
