@@ -202,7 +202,7 @@ public final class DelayScheduler extends AbstractExecutorService implements Sch
     public PoolStats stats() {
         PoolStats s = pool.stats();
         return s.closed() || !isShutdown() ? s : new PoolStats(s.capacity(), s.running(), s.busy(), s.queued(),
-                s.blocked(), s.completed(), s.failed(), s.rejected(), true);
+                s.blocked(), s.completed(), s.failed(), s.rejected(), true, s.overdue());
     }
 
     /**

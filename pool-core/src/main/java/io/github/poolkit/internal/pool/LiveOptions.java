@@ -28,6 +28,9 @@ final class LiveOptions {
             new Fixed("panicHandler", PoolOptions::panicHandler),
             new Fixed("listener", PoolOptions::listener),
             new Fixed("taskDecorator", PoolOptions::taskDecorator),
+            new Fixed("runTimeout", PoolOptions::runTimeout),
+            new Fixed("queueTimeout", PoolOptions::queueTimeout),
+            new Fixed("interruptOverdue", PoolOptions::interruptOverdue),
     };
 
     private LiveOptions() {

@@ -1,8 +1,10 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.OverdueTask;
 import io.github.poolkit.PoolListener;
 import io.github.poolkit.PoolOptions;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -26,6 +28,10 @@ final class TaskRunner {
     private final Consumer<Object> body;
     private final Consumer<Throwable> panicHandler;
     private final PoolListener listener;
+    /** Whether the worker publishes each task it runs for the overdue checker (a run timeout is set). */
+    private final boolean watchRuns;
+    /** Whether the checker may interrupt an overdue task ({@link Worker#endWatched}). */
+    private final boolean interruptOverdue;
     /** Tasks refused; rejection is not the hot path. */
     private final LongAdder rejected = new LongAdder();
 
@@ -38,6 +44,8 @@ final class TaskRunner {
         this.body = body;
         this.panicHandler = options.panicHandler() != null ? options.panicHandler() : this::logPanic;
         this.listener = options.listener();
+        this.watchRuns = options.runTimeout() != null;
+        this.interruptOverdue = options.interruptOverdue();
     }
 
     /** @return the task in the form the pool carries it */
@@ -61,11 +69,17 @@ final class TaskRunner {
         long started = listener == null ? 0 : System.nanoTime();
         Throwable failure = null;
         w.countStarted();
+        if (watchRuns) {
+            w.beginWatched(carried);
+        }
         try {
             body.accept(unwrap(carried));
         } catch (Throwable e) {
             failure = e;
             panic(e);
+        }
+        if (watchRuns) {
+            w.endWatched(interruptOverdue);
         }
         w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
         if (listener != null) {
@@ -74,6 +88,28 @@ final class TaskRunner {
             } catch (Throwable e) {
                 LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + poolName + "' threw", e);
             }
+        }
+    }
+
+    /** @return whether anybody is told of overdue tasks (else they are only counted) */
+    boolean hasListener() {
+        return listener != null;
+    }
+
+    /**
+     * Tells the listener of an overdue task (on a thread of poolkit's own); whatever the listener throws is logged.
+     *
+     * @param carried the task, as the pool carries it
+     */
+    void overdue(OverdueTask.Kind kind, Object carried, String thread, long elapsedNanos, StackTraceElement[] stack) {
+        if (listener == null) {
+            return;
+        }
+        try {
+            listener.taskOverdue(new OverdueTask(poolName, kind, TaskDescription.of(unwrap(carried)), thread,
+                    Duration.ofNanos(elapsedNanos), stack));
+        } catch (Throwable e) {
+            LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + poolName + "' threw", e);
         }
     }
 
