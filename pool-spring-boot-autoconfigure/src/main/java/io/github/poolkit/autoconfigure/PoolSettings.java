@@ -119,6 +119,20 @@ final class PoolSettings {
         catch (InvalidOptionException ex) {
             throw translate(ex);
         }
+        return overdueOptions(options);
+    }
+
+    /**
+     * Sets the overdue keys ({@code run-timeout}, {@code queue-timeout}, {@code interrupt-overdue}) that are set: a
+     * pool's own or inherited, the scheduler's from {@code poolkit.pool}.
+     *
+     * @param options the options to add them to
+     * @return {@code options}
+     */
+    PoolOptions.Builder overdueOptions(PoolOptions.Builder options) {
+        ifSet(value(Pool::getRunTimeout), options::runTimeout);
+        ifSet(value(Pool::getQueueTimeout), options::queueTimeout);
+        ifSet(value(Pool::getInterruptOverdue), options::interruptOverdue);
         return options;
     }
 
@@ -164,6 +178,9 @@ final class PoolSettings {
             case "queue-capacity" -> own.getQueueCapacity() != null;
             case "virtual-threads" -> own.getVirtualThreads() != null;
             case "shutdown-timeout" -> own.getShutdownTimeout() != null;
+            case "run-timeout" -> own.getRunTimeout() != null;
+            case "queue-timeout" -> own.getQueueTimeout() != null;
+            case "interrupt-overdue" -> own.getInterruptOverdue() != null;
             default -> true;
         };
     }
