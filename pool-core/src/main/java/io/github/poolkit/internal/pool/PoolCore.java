@@ -63,6 +63,10 @@ import java.util.function.Supplier;
  * </ol>
  *
  * The pool is terminated when it is not open and {@code running == 0} ({@link #transitionTo}).
+ *
+ * <p>Overdue tasks ({@code runTimeout}, {@code queueTimeout}) are found off the task path by the shared
+ * {@link OverdueChecker}, through {@link OverdueWatch}: without a timeout nothing here changes; with one, workers
+ * publish their task in fields of their own and queued tasks and blocked callers carry their accept time.
  */
 final class PoolCore {
 
