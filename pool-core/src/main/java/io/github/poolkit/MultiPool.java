@@ -1,6 +1,7 @@
 package io.github.poolkit;
 
 import io.github.poolkit.internal.Durations;
+import io.github.poolkit.internal.SubmittedTask;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -11,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -408,5 +410,17 @@ public final class MultiPool extends AbstractExecutorService implements Pool {
             }
         }
         return true;
+    }
+
+    /** {@return the future {@code submit} returns: it runs {@code runnable}, which overdue reports name} */
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+        return new SubmittedTask<>(runnable, value);
+    }
+
+    /** {@return the future {@code submit} returns: it runs {@code callable}, which overdue reports name} */
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+        return new SubmittedTask<>(callable);
     }
 }

@@ -1,5 +1,6 @@
 package io.github.poolkit;
 
+import io.github.poolkit.internal.SubmittedTask;
 import io.github.poolkit.internal.pool.PoolEngine;
 
 import java.time.Duration;
@@ -11,6 +12,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
@@ -248,6 +250,18 @@ public final class WorkerPool extends AbstractExecutorService implements Pool {
     @Override
     public void close() {
         engine.closeAndAwait();
+    }
+
+    /** {@return the future {@code submit} returns: it runs {@code runnable}, which overdue reports name} */
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+        return new SubmittedTask<>(runnable, value);
+    }
+
+    /** {@return the future {@code submit} returns: it runs {@code callable}, which overdue reports name} */
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+        return new SubmittedTask<>(callable);
     }
 
     @Override

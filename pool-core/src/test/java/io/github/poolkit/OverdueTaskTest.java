@@ -265,6 +265,41 @@ class OverdueTaskTest {
     }
 
     @Test
+    void aSubmittedTaskIsNamedByItselfNotByItsFuture() throws Exception {
+        Reports reports = new Reports();
+        WorkerPool pool = WorkerPool.create(2, options(reports).runTimeout(TIMEOUT).build());
+        Blocking runnable = new Blocking("submitted-runnable");
+        CountDownLatch release = new CountDownLatch(1);
+        java.util.concurrent.Callable<String> callable = new java.util.concurrent.Callable<>() {
+            @Override
+            public String call() {
+                Latches.awaitUninterruptibly(release);
+                return "done";
+            }
+
+            @Override
+            public String toString() {
+                return "submitted-callable";
+            }
+        };
+        try {
+            java.util.concurrent.Future<?> first = pool.submit(runnable);
+            java.util.concurrent.Future<String> second = pool.submit(callable);
+            await().atMost(Duration.ofSeconds(10)).until(() -> reports.tasks.size() == 2);
+            assertThat(reports.tasks).extracting(OverdueTask::task)
+                    .containsExactlyInAnyOrder("submitted-runnable", "submitted-callable");
+            runnable.release().countDown();
+            release.countDown();
+            first.get(10, TimeUnit.SECONDS);
+            assertThat(second.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+        } finally {
+            runnable.release().countDown();
+            release.countDown();
+            pool.release();
+        }
+    }
+
+    @Test
     void withoutTimeoutsNothingIsReported() {
         Reports reports = new Reports();
         WorkerPool pool = WorkerPool.create(1, options(reports).queueCapacity(5).build());
