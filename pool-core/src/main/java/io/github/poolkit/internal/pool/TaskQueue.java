@@ -109,7 +109,7 @@ final class TaskQueue {
      * @return the task's index, for {@link #withdraw}, or -1 when the queue is full
      */
     long offer(Object task) {
-        return offer(task, NOW);
+        return bounded ? offerBounded(task, NOW) : offerUnbounded(task, NOW); // no extra frame on the hot path
     }
 
     /**
