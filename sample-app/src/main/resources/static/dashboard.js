@@ -16,7 +16,7 @@
   const SEMAPHORE_SERIES = ["used", "available"];
   const EXECUTOR_SERIES = ["busy", "idle", "queued"];
   // The numbers of each card, one line per group.
-  const POOL_FIELDS = [["capacity", "adaptive", "free", "closed", "rejected"], ["busy", "idle", "running"],
+  const POOL_FIELDS = [["capacity", "adaptive", "free", "closed", "rejected", "overdue"], ["busy", "idle", "running"],
     ["queued", "blocked", "waiting"]];
   const SCHEDULER_FIELDS = [["capacity", "pending", "closed", "completed"], ["busy", "idle", "running"],
     ["queued"]];
@@ -186,6 +186,25 @@
     $("sample-count").textContent = String(state.samples);
   }
 
+  // Lists the latest overdue tasks of every pool and scheduler, newest first (recentOverdue of each entry).
+  function listOverdue(snapshot) {
+    const entries = [];
+    [snapshot.pools, snapshot.schedulers].forEach(function (section) {
+      Object.keys(section || {}).forEach(function (name) {
+        (section[name].recentOverdue || []).forEach(function (e) { entries.push(Object.assign({ pool: name }, e)); });
+      });
+    });
+    entries.sort(function (a, b) { return a.at < b.at ? 1 : a.at > b.at ? -1 : 0; });
+    const list = $("overdue");
+    list.replaceChildren();
+    entries.slice(0, 10).forEach(function (e) {
+      const item = document.createElement("li");
+      item.textContent = new Date(e.at).toLocaleTimeString() + " " + e.pool + ": " + e.kind + " '" + e.task + "'"
+        + (e.thread ? " on " + e.thread : "") + " after " + e.elapsedMs + " ms";
+      list.appendChild(item);
+    });
+  }
+
   function listReminders(listId, reminders) {
     const list = $(listId);
     list.replaceChildren();
@@ -208,6 +227,8 @@
     try {
       const snapshot = await getJson("/actuator/pools");
       render(snapshot);
+      listOverdue(snapshot);
+      $("overdue-events").textContent = String((await getJson("/api/overdue")).events);
       const pending = await getJson("/api/reminders");
       $("reminders-pending-count").textContent = String(pending.length);
       listReminders("reminders-pending", pending);

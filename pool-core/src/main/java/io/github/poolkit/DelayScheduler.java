@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
  * unbounded FIFO queue ({@code queueCapacity(-1)}), so that handing a due job to the pool never blocks and never
  * fails: options that would block or reject ({@code nonblocking}, {@code maxBlockingTasks}, a bounded or absent queue,
  * {@code preAlloc}) are overridden; the pool's name, thread factory, expiry, panic handler and listener are used as
- * given. A busy pool delays jobs (they wait in its queue, in the order they fell due) but never stalls scheduling or
+ * given, and so are {@code runTimeout}, {@code queueTimeout} and {@code interruptOverdue}, which watch each run of a
+ * job (its wait counts from the moment it fell due and was handed to the pool), reported as the job's task. A busy pool delays jobs (they wait in its queue, in the order they fell due) but never stalls scheduling or
  * the timer. The timer is one platform daemon thread named {@code <name>-timer}; being a daemon, it does not keep the
  * JVM alive on its own.
  *
@@ -202,7 +203,7 @@ public final class DelayScheduler extends AbstractExecutorService implements Sch
     public PoolStats stats() {
         PoolStats s = pool.stats();
         return s.closed() || !isShutdown() ? s : new PoolStats(s.capacity(), s.running(), s.busy(), s.queued(),
-                s.blocked(), s.completed(), s.failed(), s.rejected(), true);
+                s.blocked(), s.completed(), s.failed(), s.rejected(), true, s.overdue());
     }
 
     /**

@@ -183,7 +183,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     @Override
     public PoolStats stats() {
         int running = 0, busy = 0, queued = 0, blocked = 0;
-        long completed = 0, failed = 0;
+        long completed = 0, failed = 0, overdue = 0;
         for (WorkerPool p : pools) {
             PoolStats s = p.stats();
             running += s.running();
@@ -192,8 +192,10 @@ public final class MultiPool extends PoolExecutorService implements Pool {
             blocked += s.blocked();
             completed += s.completed();
             failed += s.failed();
+            overdue += s.overdue();
         }
-        return new PoolStats(capacity(), running, busy, queued, blocked, completed, failed, rejected.sum(), isClosed());
+        return new PoolStats(capacity(), running, busy, queued, blocked, completed, failed, rejected.sum(), isClosed(),
+                overdue);
     }
 
     /** @return the options of the first sub-pool, with the multi-pool's own name */

@@ -1,11 +1,14 @@
 package io.github.poolkit;
 
+import io.github.poolkit.internal.SubmittedTask;
+
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
@@ -61,5 +64,17 @@ abstract class PoolExecutorService extends AbstractExecutorService {
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
             throws InterruptedException, ExecutionException, TimeoutException {
         return TimedInvocation.invokeAny(this::execute, tasks, timeout, unit);
+    }
+
+    /** {@return the future {@code submit} returns: it runs {@code runnable}, which overdue reports name} */
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
+        return new SubmittedTask<>(runnable, value);
+    }
+
+    /** {@return the future {@code submit} returns: it runs {@code callable}, which overdue reports name} */
+    @Override
+    protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
+        return new SubmittedTask<>(callable);
     }
 }

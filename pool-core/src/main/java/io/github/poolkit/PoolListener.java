@@ -5,8 +5,8 @@ package io.github.poolkit;
  * ({@link PoolOptions.Builder#listener(PoolListener)}). The Spring Boot starter uses it for the
  * {@code poolkit.pool.tasks} counter and the task timers.
  *
- * <p>Calls are made on the thread that submitted the task ({@link #taskRejected}) or on the worker that ran it
- * ({@link #taskFinished}); they must be fast and must not throw (anything thrown is logged and ignored). A pool with
+ * <p>Calls are made on the thread that submitted the task ({@link #taskRejected}), on the worker that ran it
+ * ({@link #taskFinished}), or on poolkit's overdue checker ({@link #taskOverdue}); they must be fast and must not throw (anything thrown is logged and ignored). A pool with
  * no listener pays nothing for this hook; with one, each task costs one small allocation to carry its submit time.
  */
 public interface PoolListener {
@@ -28,5 +28,15 @@ public interface PoolListener {
      * @param reason the exception the caller receives
      */
     default void taskRejected(RuntimeException reason) {
+    }
+
+    /**
+     * A task is overdue: it has run longer than {@link PoolOptions#runTimeout()}, or waited to start longer than
+     * {@link PoolOptions#queueTimeout()}. Called once per task and kind, on a thread of poolkit's own (never the
+     * worker's), while the task still runs or waits; a slow listener delays later reports.
+     *
+     * @param task the pool, the kind, the task, its worker, how long it has run or waited, and the worker's stack
+     */
+    default void taskOverdue(OverdueTask task) {
     }
 }

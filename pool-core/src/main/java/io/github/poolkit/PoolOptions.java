@@ -33,6 +33,12 @@ import java.util.function.UnaryOperator;
  *   <tr><td>{@code virtualThreads}</td><td>false</td><td>each task on a fresh, unpooled virtual thread</td></tr>
  *   <tr><td>{@code taskDecorator}</td><td>none</td><td>wraps every task when it is submitted</td></tr>
  *   <tr><td>{@code adaptiveCapacity}</td><td>none</td><td>the capacity follows an {@link AdaptiveLimit}</td></tr>
+ *   <tr><td>{@code runTimeout}</td><td>none</td><td>a task still running after this long is reported, once, as
+ *       overdue ({@link PoolListener#taskOverdue})</td></tr>
+ *   <tr><td>{@code queueTimeout}</td><td>none</td><td>a task not started this long after it was accepted (queued, or
+ *       its caller blocked) is reported, once, as overdue; it keeps its place</td></tr>
+ *   <tr><td>{@code interruptOverdue}</td><td>false</td><td>also interrupt the worker of a task overdue by
+ *       {@code runTimeout}</td></tr>
  * </table>
  */
 public final class PoolOptions {
@@ -62,6 +68,9 @@ public final class PoolOptions {
     private final boolean virtualThreads;
     private final UnaryOperator<Runnable> taskDecorator;
     private final AdaptiveLimit adaptiveCapacity;
+    private final Duration runTimeout;
+    private final Duration queueTimeout;
+    private final boolean interruptOverdue;
 
     private PoolOptions(Builder b) {
         this.expiry = b.expiry;
@@ -78,6 +87,9 @@ public final class PoolOptions {
         this.virtualThreads = b.virtualThreads;
         this.taskDecorator = b.taskDecorator;
         this.adaptiveCapacity = b.adaptiveCapacity;
+        this.runTimeout = b.runTimeout;
+        this.queueTimeout = b.queueTimeout;
+        this.interruptOverdue = b.interruptOverdue;
     }
 
     /** @return the default options */
@@ -182,6 +194,33 @@ public final class PoolOptions {
     }
 
     /**
+     * Returns how long a task may run before it is reported as overdue.
+     *
+     * @return the run timeout, or {@code null} when running tasks are not watched
+     */
+    public Duration runTimeout() {
+        return runTimeout;
+    }
+
+    /**
+     * Returns how long an accepted task may wait to start before it is reported as overdue.
+     *
+     * @return the queue timeout, or {@code null} when waiting tasks are not watched
+     */
+    public Duration queueTimeout() {
+        return queueTimeout;
+    }
+
+    /**
+     * Returns whether the worker of a task overdue by {@link #runTimeout()} is also interrupted.
+     *
+     * @return {@code true} to interrupt it
+     */
+    public boolean interruptOverdue() {
+        return interruptOverdue;
+    }
+
+    /**
      * Checks these options together, for a pool of {@code capacity} workers. Every pool calls this when it is created;
      * a tool that builds options from its own configuration may call it earlier, to report every problem at start-up.
      *
@@ -231,6 +270,19 @@ public final class PoolOptions {
                     + " (each task starts a virtual thread named <name>-<n>)",
                     "drop the threadFactory, or set virtualThreads(false)");
         }
+        requirePositive("runTimeout", runTimeout);
+        requirePositive("queueTimeout", queueTimeout);
+        if (interruptOverdue && runTimeout == null) {
+            throw new InvalidOptionException("interruptOverdue", true, "needs a runTimeout (it interrupts the worker"
+                    + " of a task that runs longer than that)", "set runTimeout(...), or interruptOverdue(false)");
+        }
+    }
+
+    private static void requirePositive(String option, Duration timeout) {
+        if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
+            throw new InvalidOptionException(option, timeout, "must be positive",
+                    "give a duration > 0, or null to turn it off");
+        }
     }
 
     private static InvalidOptionException negativeMaxWait(Duration maxWait) {
@@ -243,7 +295,8 @@ public final class PoolOptions {
         return "PoolOptions[name=" + name + ", expiry=" + expiry + ", preAlloc=" + preAlloc
                 + ", maxBlockingTasks=" + maxBlockingTasks + ", nonblocking=" + nonblocking
                 + ", disablePurge=" + disablePurge + ", queueCapacity=" + queueCapacity + ", maxWait=" + maxWait
-                + ", virtualThreads=" + virtualThreads
+                + ", virtualThreads=" + virtualThreads + ", runTimeout=" + runTimeout + ", queueTimeout=" + queueTimeout
+                + ", interruptOverdue=" + interruptOverdue
                 + (adaptiveCapacity == null ? "" : ", adaptiveCapacity=" + adaptiveCapacity) + "]";
     }
 
@@ -264,6 +317,9 @@ public final class PoolOptions {
         private boolean virtualThreads;
         private UnaryOperator<Runnable> taskDecorator;
         private AdaptiveLimit adaptiveCapacity;
+        private Duration runTimeout;
+        private Duration queueTimeout;
+        private boolean interruptOverdue;
 
         private Builder() {
         }
@@ -283,6 +339,9 @@ public final class PoolOptions {
             this.virtualThreads = o.virtualThreads;
             this.taskDecorator = o.taskDecorator;
             this.adaptiveCapacity = o.adaptiveCapacity;
+            this.runTimeout = o.runTimeout;
+            this.queueTimeout = o.queueTimeout;
+            this.interruptOverdue = o.interruptOverdue;
         }
 
         /**
@@ -475,6 +534,49 @@ public final class PoolOptions {
          */
         public Builder adaptiveCapacity(AdaptiveLimit limit) {
             this.adaptiveCapacity = limit;
+            return this;
+        }
+
+        /**
+         * A task still running this long after it started is <em>overdue</em>: it is reported once, while it runs,
+         * to {@link PoolListener#taskOverdue} with its worker's stack, no later than
+         * {@code runTimeout + max(runTimeout / 4, 100ms)} after it started, and counted in
+         * {@link PoolStats#overdue()}. The task is not stopped (see {@link #interruptOverdue}). Zero or negative is an
+         * error when the pool is created. Each task then costs its worker a clock read and two plain stores; without
+         * a timeout, nothing.
+         *
+         * @param runTimeout the longest expected run, or {@code null} (the default) not to watch running tasks
+         * @return this builder
+         */
+        public Builder runTimeout(Duration runTimeout) {
+            this.runTimeout = runTimeout;
+            return this;
+        }
+
+        /**
+         * A task not yet started this long after it was accepted (queued, or its caller blocked in {@code execute})
+         * is <em>overdue</em>: it is reported once to {@link PoolListener#taskOverdue}, no later than
+         * {@code queueTimeout + max(queueTimeout / 4, 100ms)} after it was accepted, and keeps its place. Zero or
+         * negative is an error when the pool is created. Each queued task then costs a clock read and a plain store.
+         *
+         * @param queueTimeout the longest expected wait, or {@code null} (the default) not to watch waiting tasks
+         * @return this builder
+         */
+        public Builder queueTimeout(Duration queueTimeout) {
+            this.queueTimeout = queueTimeout;
+            return this;
+        }
+
+        /**
+         * Whether the worker of a task overdue by {@link #runTimeout} is also interrupted when it is reported (only
+         * if it still runs that same task), so that a task blocked in an interruptible call can give up. Needs a
+         * {@code runTimeout}. Costs each task one more volatile store and load.
+         *
+         * @param interruptOverdue whether to interrupt overdue tasks
+         * @return this builder
+         */
+        public Builder interruptOverdue(boolean interruptOverdue) {
+            this.interruptOverdue = interruptOverdue;
             return this;
         }
 

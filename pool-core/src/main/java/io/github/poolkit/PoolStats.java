@@ -13,9 +13,11 @@ package io.github.poolkit;
  * @param failed    tasks that threw, since the pool was created (not counted in {@code completed})
  * @param rejected  tasks refused since the pool was created: overload, closed pool, interrupted or timed-out wait
  * @param closed    whether the pool is released
+ * @param overdue   tasks reported overdue since the pool was created ({@link PoolListener#taskOverdue}), each once
+ *                  per kind: run too long, or waited too long to start
  */
 public record PoolStats(int capacity, int running, int busy, int queued, int blocked,
-                        long completed, long failed, long rejected, boolean closed) {
+                        long completed, long failed, long rejected, boolean closed, long overdue) {
 
     /** @return {@code queued() + blocked()}: what {@link Pool#waiting()} reports */
     public int waiting() {

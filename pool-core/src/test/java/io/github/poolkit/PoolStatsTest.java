@@ -27,7 +27,7 @@ class PoolStatsTest {
     @Test
     void freshPoolReadsZeroEverywhere() {
         try (WorkerPool pool = WorkerPool.create(3)) {
-            assertThat(pool.stats()).isEqualTo(new PoolStats(3, 0, 0, 0, 0, 0, 0, 0, false));
+            assertThat(pool.stats()).isEqualTo(new PoolStats(3, 0, 0, 0, 0, 0, 0, 0, false, 0));
         }
     }
 

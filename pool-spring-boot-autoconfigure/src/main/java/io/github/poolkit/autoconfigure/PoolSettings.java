@@ -124,6 +124,20 @@ final class PoolSettings {
         return options;
     }
 
+    /**
+     * Sets the overdue keys ({@code run-timeout}, {@code queue-timeout}, {@code interrupt-overdue}) that are set: a
+     * pool's own or inherited, the scheduler's from {@code poolkit.pool}.
+     *
+     * @param options the options to add them to
+     * @return {@code options}
+     */
+    PoolOptions.Builder overdueOptions(PoolOptions.Builder options) {
+        ifSet(value(Pool::getRunTimeout), options::runTimeout);
+        ifSet(value(Pool::getQueueTimeout), options::queueTimeout);
+        ifSet(value(Pool::getInterruptOverdue), options::interruptOverdue);
+        return options;
+    }
+
     /** Sets this pool's values of every option but {@code skipped} on {@code options}. */
     private void apply(PoolOptions.Builder options, boolean virtualThreadsByDefault, Set<String> skipped) {
         setters(virtualThreadsByDefault).forEach((option, setter) -> {
@@ -197,6 +211,9 @@ final class PoolSettings {
         setters.put("virtualThreads",
                 options -> options.virtualThreads((virtualThreads != null) ? virtualThreads : virtualThreadsByDefault));
         setters.put("adaptiveCapacity", options -> ifSet(adaptiveOrNull(), a -> options.adaptiveCapacity(a.toLimit())));
+        setters.put("runTimeout", options -> ifSet(value(Pool::getRunTimeout), options::runTimeout));
+        setters.put("queueTimeout", options -> ifSet(value(Pool::getQueueTimeout), options::queueTimeout));
+        setters.put("interruptOverdue", options -> ifSet(value(Pool::getInterruptOverdue), options::interruptOverdue));
         return setters;
     }
 
@@ -266,6 +283,9 @@ final class PoolSettings {
             case "adaptive.algorithm" -> own.getAdaptive().getAlgorithm() != null;
             case "adaptive.min" -> own.getAdaptive().getMin() != null;
             case "adaptive.max" -> own.getAdaptive().getMax() != null;
+            case "run-timeout" -> own.getRunTimeout() != null;
+            case "queue-timeout" -> own.getQueueTimeout() != null;
+            case "interrupt-overdue" -> own.getInterruptOverdue() != null;
             default -> true;
         };
     }

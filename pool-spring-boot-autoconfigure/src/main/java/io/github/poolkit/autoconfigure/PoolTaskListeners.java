@@ -2,6 +2,7 @@ package io.github.poolkit.autoconfigure;
 
 import java.util.List;
 
+import io.github.poolkit.OverdueTask;
 import io.github.poolkit.PoolListener;
 
 /**
@@ -29,6 +30,13 @@ public final class PoolTaskListeners extends AttachableListeners<PoolListener> {
             public void taskRejected(RuntimeException reason) {
                 for (PoolListener target : targets) {
                     target.taskRejected(reason);
+                }
+            }
+
+            @Override
+            public void taskOverdue(OverdueTask task) {
+                for (PoolListener target : targets) {
+                    target.taskOverdue(task);
                 }
             }
         };

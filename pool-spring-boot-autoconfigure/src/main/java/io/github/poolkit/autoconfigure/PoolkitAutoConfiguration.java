@@ -11,6 +11,7 @@ import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguratio
 import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.ImportRuntimeHints;
@@ -81,14 +82,19 @@ public class PoolkitAutoConfiguration {
         return new SemaphoreListeners();
     }
 
+    @Bean
+    PoolOverdueLog poolOverdueLog(ApplicationEventPublisher publisher) {
+        return new PoolOverdueLog(publisher);
+    }
+
     @Bean(PoolkitFactory.BEAN_NAME)
     PoolkitFactory poolkitFactory(PoolkitProperties properties, PoolTaskListeners poolTaskListeners,
             SemaphoreListeners semaphoreListeners, PoolkitLifecycle poolkitLifecycle,
             ObjectProvider<TaskDecorator> taskDecorators, ObjectProvider<PoolCustomizer> customizers,
-            Environment environment) {
+            Environment environment, PoolOverdueLog poolOverdueLog) {
         return new PoolkitFactory(properties, poolTaskListeners, semaphoreListeners, poolkitLifecycle,
                 TaskDecorators.pick(taskDecorators, environment), customizers.orderedStream().toList(),
-                environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false));
+                environment.getProperty("spring.threads.virtual.enabled", Boolean.class, false), poolOverdueLog);
     }
 
     @Bean(name = WORKER_POOL, destroyMethod = "release")

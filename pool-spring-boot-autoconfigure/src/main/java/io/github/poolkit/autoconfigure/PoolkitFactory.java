@@ -43,6 +43,7 @@ final class PoolkitFactory {
     private final UnaryOperator<Runnable> taskDecorator;
     private final List<PoolCustomizer> customizers;
     private final boolean virtualThreadsByDefault;
+    private final PoolOverdueLog overdueLog;
 
     /**
      * @param properties              the bound {@code poolkit.*} properties
@@ -53,10 +54,11 @@ final class PoolkitFactory {
      * @param customizers             applied in this order after the properties
      * @param virtualThreadsByDefault {@code spring.threads.virtual.enabled}, for pools that leave
      *                                {@code virtual-threads} unset
+     * @param overdueLog              logs, publishes and keeps the overdue tasks of every pool and the scheduler
      */
     PoolkitFactory(PoolkitProperties properties, PoolTaskListeners listeners, SemaphoreListeners semaphoreListeners,
             PoolkitLifecycle lifecycle, UnaryOperator<Runnable> taskDecorator, List<PoolCustomizer> customizers,
-            boolean virtualThreadsByDefault) {
+            boolean virtualThreadsByDefault, PoolOverdueLog overdueLog) {
         this.properties = properties;
         this.listeners = listeners;
         this.semaphoreListeners = semaphoreListeners;
@@ -64,6 +66,7 @@ final class PoolkitFactory {
         this.taskDecorator = taskDecorator;
         this.customizers = List.copyOf(customizers);
         this.virtualThreadsByDefault = virtualThreadsByDefault;
+        this.overdueLog = overdueLog;
     }
 
     /** @return the primary pool, from {@code poolkit.pool} */
@@ -94,6 +97,7 @@ final class PoolkitFactory {
         if (adaptive != null) {
             adaptive.rememberFor(pool);
         }
+        listeners.attach(settings.beanName, overdueLog.listenerFor(settings.beanName, pool));
         lifecycle.manage(settings.beanName, pool, shutdownTimeout);
         return pool;
     }
@@ -190,12 +194,20 @@ final class PoolkitFactory {
         Duration timeout = scheduler.getShutdownTimeout();
         PoolOptions.Builder options = PoolOptions.builder().name(DELAY_SCHEDULER)
                 .listener(listeners.listenerFor(DELAY_SCHEDULER));
+        PoolSettings inherited = PoolSettings.primary(DELAY_SCHEDULER, properties.getPool());
+        try {
+            inherited.overdueOptions(options).build().validate(scheduler.getWorkers());
+        }
+        catch (InvalidOptionException ex) {
+            throw inherited.translate(ex);
+        }
         PoolOptions built = finish(DELAY_SCHEDULER, options);
         SchedulerPause pause = new SchedulerPause();
         UnaryOperator<Runnable> decorator = built.taskDecorator();
         UnaryOperator<Runnable> gated = (decorator == null) ? pause : task -> pause.apply(decorator.apply(task));
         DelayScheduler delayScheduler = DelayScheduler.create(scheduler.getWorkers(),
                 built.toBuilder().taskDecorator(gated).build());
+        listeners.attach(DELAY_SCHEDULER, overdueLog.listenerFor(DELAY_SCHEDULER, delayScheduler));
         lifecycle.manage(DELAY_SCHEDULER, delayScheduler, timeout, pause);
         return delayScheduler;
     }

@@ -261,6 +261,20 @@ class DashboardBrowserTest {
         }
     }
 
+    @Test
+    void theHangingJobButtonShowsTheOverdueEntryAndTheEventCount() {
+        wait.until(page -> !text("pool-exports-overdue").equals("-"));
+        long overdueBefore = number("pool-exports-overdue");
+        long eventsBefore = number("overdue-events");
+        browser.findElement(By.id("hang-exports")).click();
+        wait.until(page -> text("last-result").startsWith("exports:"));
+        assertThat(text("last-result")).isEqualTo("exports: 1 accepted, 0 rejected");
+        // run-timeout is 5 s: the report comes within 5 s + 1.25 s, and the dashboard polls every second.
+        wait.until(page -> number("pool-exports-overdue") == overdueBefore + 1);
+        wait.until(page -> number("overdue-events") == eventsBefore + 1);
+        assertThat(text("overdue")).contains("exports: run 'simulated job 1/1 of 30000 ms on exports' on exports-");
+    }
+
     private String text(String id) {
         return browser.findElement(By.id(id)).getText();
     }

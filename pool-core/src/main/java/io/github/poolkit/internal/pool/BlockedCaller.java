@@ -14,6 +14,13 @@ final class BlockedCaller {
     /** The caller's thread, unparked by {@link #wake}. */
     final Thread thread;
 
+    /**
+     * When the caller came ({@link System#nanoTime()}), in a pool with a queue timeout; else
+     * {@link TaskQueue#UNWATCHED}. Set to {@code UNWATCHED} under the lock once its task was reported overdue, so
+     * that the task keeps no watch when it moves into the queue.
+     */
+    long acceptedAt;
+
     /** Whether a worker has taken the task: the caller then returns, its task accepted. Guarded by the lock. */
     boolean taken;
 
@@ -24,9 +31,10 @@ final class BlockedCaller {
      */
     volatile boolean woken;
 
-    BlockedCaller(Object task, Thread thread) {
+    BlockedCaller(Object task, Thread thread, long acceptedAt) {
         this.task = task;
         this.thread = thread;
+        this.acceptedAt = acceptedAt;
     }
 
     /** Wakes the caller to look again (any thread, with or without the lock). */

@@ -65,14 +65,34 @@ final class CallerLine {
         return first == null ? null : first.task;
     }
 
+    /** @return the accept time of the caller first in line, for the queue slot its task moves into */
+    long headAcceptedAt() {
+        BlockedCaller first = callers.peekFirst();
+        return first == null ? TaskQueue.UNWATCHED : first.acceptedAt;
+    }
+
+    /**
+     * For the overdue checker: tells {@code sink} of each caller in line that came at least {@code timeoutNanos}
+     * before {@code now} and was not yet reported, and marks it reported.
+     */
+    void scanOverdue(long now, long timeoutNanos, TaskQueue.OverdueSink sink) {
+        for (BlockedCaller c : callers) {
+            if (c.acceptedAt != TaskQueue.UNWATCHED && now - c.acceptedAt >= timeoutNanos) {
+                sink.overdue(c.task, now - c.acceptedAt);
+                c.acceptedAt = TaskQueue.UNWATCHED;
+            }
+        }
+    }
+
     /**
      * Puts the calling thread at the end of the line.
      *
-     * @param task the task it brought
+     * @param task       the task it brought
+     * @param acceptedAt when it came ({@link System#nanoTime()}), or {@link TaskQueue#UNWATCHED}
      * @return its place, for {@link #await} and {@link #leave}
      */
-    BlockedCaller join(Object task) {
-        BlockedCaller me = new BlockedCaller(task, Thread.currentThread());
+    BlockedCaller join(Object task, long acceptedAt) {
+        BlockedCaller me = new BlockedCaller(task, Thread.currentThread(), acceptedAt);
         callers.addLast(me);
         head = callers.peekFirst();
         return me;

@@ -38,6 +38,9 @@ final class LiveOptions {
             new Fixed("listener", PoolOptions::listener),
             new Fixed("taskDecorator", PoolOptions::taskDecorator),
             new Fixed("adaptiveCapacity", PoolOptions::adaptiveCapacity),
+            new Fixed("runTimeout", PoolOptions::runTimeout),
+            new Fixed("queueTimeout", PoolOptions::queueTimeout),
+            new Fixed("interruptOverdue", PoolOptions::interruptOverdue),
     };
 
     private LiveOptions() {

@@ -62,6 +62,10 @@ import java.util.function.Supplier;
  * </ol>
  *
  * The pool is terminated when it is not open and {@code running == 0} ({@link #transitionTo}).
+ *
+ * <p>Overdue tasks ({@code runTimeout}, {@code queueTimeout}) are found off the task path by the shared
+ * {@link OverdueChecker}, through {@link OverdueWatch}: without a timeout nothing here changes; with one, workers
+ * publish their task in fields of their own and queued tasks and blocked callers carry their accept time.
  */
 final class PoolCore {
 
@@ -97,6 +101,10 @@ final class PoolCore {
     private final UnpooledPath unpooled;
     private final WorkerSet workers;
     private Future<?> purge;
+    /** Finds overdue tasks; null without a run or queue timeout. */
+    private final OverdueWatch overdue;
+    /** The shared checker's handle on this pool's checks, while it has them; guarded by the lock. */
+    private Future<?> overdueCheck;
 
     private volatile State state = State.OPEN;
     private volatile int capacity;
@@ -120,12 +128,14 @@ final class PoolCore {
         boolean purged = threads.pooled() && !options.disablePurge();
         this.expiryNanos = purged ? Durations.toNanosSaturated(options.expiry()) : -1;
         this.line = new CallerLine(lock, name);
-        this.queue = queueCapacity == 0 ? null : new TaskQueue(queueCapacity);
+        this.overdue = OverdueWatch.of(this, runner, options);
+        this.queue = queueCapacity == 0 ? null : new TaskQueue(queueCapacity, watchesQueue());
         this.queued = queue == null ? null : new QueuedPath(this, queue, idle);
         this.handOff = queue == null && threads.pooled() ? new HandOffPath(this, idle) : null;
         this.workers = WorkerSet.of(threads.pooled());
         this.unpooled = threads.pooled() ? null : new UnpooledPath(this, runner, threads, workers, queue);
         startPurging();
+        startOverdueChecks();
     }
 
     /**
@@ -166,7 +176,8 @@ final class PoolCore {
                 boolean myTurn = line.isTurnOf(me); // FIFO: nobody overtakes a caller in line
                 if (queue != null) {
                     // Behind queued tasks, or for an idle worker, or because no worker can start: the queue.
-                    if (myTurn && (idle.size() > 0 || !queue.isEmpty() || !hasRoom()) && queue.offer(task) >= 0) {
+                    if (myTurn && (idle.size() > 0 || !queue.isEmpty() || !hasRoom())
+                            && queue.offer(task, me == null ? TaskQueue.NOW : me.acceptedAt) >= 0) {
                         appended = true;
                         break;
                     }
@@ -184,7 +195,7 @@ final class PoolCore {
                     if (waitNanos != WaitRules.NO_LIMIT) {
                         deadline = System.nanoTime() + waitNanos;
                     }
-                    me = line.join(task);
+                    me = line.join(task, watchesQueue() ? System.nanoTime() : TaskQueue.UNWATCHED);
                     blocked = line.size();
                     continue; // look again: a worker may have gone idle or polled before it could see us (invariant 4)
                 }
@@ -214,7 +225,7 @@ final class PoolCore {
         lock.lock();
         try {
             Object callersTask = line.headTask();
-            if (state == State.OPEN && callersTask != null && queue.offer(callersTask) >= 0) {
+            if (state == State.OPEN && callersTask != null && queue.offer(callersTask, line.headAcceptedAt()) >= 0) {
                 line.serveHead();
                 blocked = line.size();
                 moved = true;
@@ -435,7 +446,7 @@ final class PoolCore {
             while (state == State.OPEN && !line.isEmpty()) {
                 Object callersTask = line.headTask();
                 if (queue != null) {
-                    if (queue.offer(callersTask) < 0) {
+                    if (queue.offer(callersTask, line.headAcceptedAt()) < 0) {
                         break;
                     }
                     moved = true;
@@ -588,6 +599,77 @@ final class PoolCore {
         }
     }
 
+    /** @return whether tasks not started in time are watched ({@code queueTimeout}) */
+    private boolean watchesQueue() {
+        return overdue != null && overdue.watchesQueue();
+    }
+
+    /** Has the shared {@link OverdueChecker} check this pool, if it has a timeout and is not checked yet. Lock held. */
+    private void startOverdueChecks() {
+        if (overdue != null && overdueCheck == null) {
+            overdueCheck = OverdueChecker.schedule(this, overdue.periodNanos());
+        }
+    }
+
+    /** Called by the {@link OverdueChecker}: finds overdue tasks, or stops the checks once the pool terminated. */
+    void checkOverdue() {
+        if (isTerminated()) {
+            lock.lock();
+            try {
+                if (isTerminated() && overdueCheck != null) { // reboot() starts them again
+                    overdueCheck.cancel(false);
+                    overdueCheck = null;
+                }
+            } finally {
+                lock.unlock();
+            }
+            return;
+        }
+        overdue.check();
+    }
+
+    /** @return the workers counted now, copied under the lock (for the overdue checker) */
+    List<Worker> workersSnapshot() {
+        List<Worker> copy = new ArrayList<>();
+        lock.lock();
+        try {
+            workers.forEach(copy::add);
+        } finally {
+            lock.unlock();
+        }
+        return copy;
+    }
+
+    /**
+     * For the overdue checker: reports the blocked callers (under the lock, only when there are any) and the queued
+     * tasks accepted at least {@code timeoutNanos} before {@code now}, each once.
+     *
+     * @param from where the last scan of the queue stopped
+     * @return where the next scan of the queue starts
+     */
+    long scanWaitingOverdue(long from, long now, long timeoutNanos, TaskQueue.OverdueSink sink) {
+        long next = queue == null ? from : queue.scanOverdue(from, now, timeoutNanos, sink);
+        if (blocked > 0) {
+            lock.lock();
+            try {
+                line.scanOverdue(now, timeoutNanos, sink);
+            } finally {
+                lock.unlock();
+            }
+        }
+        return next;
+    }
+
+    /** @return tasks reported overdue since the pool was created */
+    long overdueCount() {
+        return overdue == null ? 0 : overdue.reported();
+    }
+
+    /** @return the pool's name */
+    String name() {
+        return name;
+    }
+
     /**
      * Changes the capacity; no-op when unlimited, when {@code newCapacity <= 0}, or with preAlloc. Growing wakes the
      * blocked callers and starts workers for queued tasks; shrinking stops surplus idle workers now, busy ones later.
@@ -672,6 +754,7 @@ final class PoolCore {
             if (state != State.OPEN) {
                 state = State.OPEN;
                 startPurging();
+                startOverdueChecks();
             }
         } finally {
             lock.unlock();

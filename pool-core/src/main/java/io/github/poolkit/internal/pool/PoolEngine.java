@@ -217,7 +217,7 @@ public final class PoolEngine {
     public PoolStats stats() {
         WorkerSet.Tally tally = core.tally();
         return new PoolStats(core.capacity(), core.running(), tally.busy(), core.queuedCount(), core.blockedCallers(),
-                tally.completed(), tally.failed(), runner.rejectedCount(), isClosed());
+                tally.completed(), tally.failed(), runner.rejectedCount(), isClosed(), core.overdueCount());
     }
 
     /** @return whether the pool has been released (and not rebooted) */

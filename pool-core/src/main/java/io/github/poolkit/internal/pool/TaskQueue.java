@@ -38,6 +38,11 @@ import java.lang.invoke.VarHandle;
  *       never neither.</li>
  * </ul>
  *
+ * <p>Accept times (a pool with a {@code queueTimeout}, see {@link OverdueWatch}): each segment then has a parallel
+ * array of {@link System#nanoTime()} stamps, written with a plain store before the task's release store, so a reader
+ * that sees the task sees its stamp; {@link #scanOverdue} walks from the head, in FIFO order, to the first task that
+ * is not overdue. Without a timeout there are no stamps and an append reads no clock.
+ *
  * <p>Memory: {@code head} and {@code tail} are read, CAS'ed and incremented with volatile (sequentially consistent)
  * accesses, which the pool's wake-up protocol relies on ({@link PoolCore}, invariant 2): an appender's move of
  * {@code tail} and a consumer's later read of {@code tail} are ordered with the pool's own volatile counters. Slots are written with release and read
@@ -55,6 +60,14 @@ final class TaskQueue {
 
     private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
 
+    /** An accept time meaning "read the clock now" ({@link #offer(Object, long)}). */
+    static final long NOW = Long.MAX_VALUE;
+    /** An accept time meaning "not watched": the task was already reported while its caller was blocked. */
+    static final long UNWATCHED = Long.MIN_VALUE;
+
+    /** Whether each task's accept time is kept. */
+    private final boolean stamped;
+
     /** The most tasks held at once; {@code Long.MAX_VALUE} when unbounded. */
     private final long capacity;
     /** Whether there is a bound: an unbounded append need not read {@code head}, the consumers' hot cache line. */
@@ -66,14 +79,25 @@ final class TaskQueue {
     private final End tail;
 
     /**
-     * Makes an empty queue.
+     * Makes an empty queue that keeps no accept times.
      *
      * @param capacity the most tasks held at once, or {@code < 0} for no bound
      */
     TaskQueue(int capacity) {
+        this(capacity, false);
+    }
+
+    /**
+     * Makes an empty queue.
+     *
+     * @param capacity the most tasks held at once, or {@code < 0} for no bound
+     * @param stamped  whether to keep each task's accept time
+     */
+    TaskQueue(int capacity, boolean stamped) {
         this.bounded = capacity >= 0;
         this.capacity = bounded ? capacity : Long.MAX_VALUE;
-        Segment first = new Segment(0);
+        this.stamped = stamped;
+        Segment first = new Segment(0, stamped);
         head = new End(first);
         tail = new End(first);
     }
@@ -85,22 +109,41 @@ final class TaskQueue {
      * @return the task's index, for {@link #withdraw}, or -1 when the queue is full
      */
     long offer(Object task) {
-        return bounded ? offerBounded(task) : offerUnbounded(task);
+        return bounded ? offerBounded(task, NOW) : offerUnbounded(task, NOW); // no extra frame on the hot path
+    }
+
+    /**
+     * Appends a task unless the queue is full, with the time it was accepted (kept only in a stamped queue).
+     *
+     * @param task       the task, not null
+     * @param acceptedAt its accept time ({@link System#nanoTime()}), {@link #NOW} or {@link #UNWATCHED}
+     * @return the task's index, for {@link #withdraw}, or -1 when the queue is full
+     */
+    long offer(Object task, long acceptedAt) {
+        return bounded ? offerBounded(task, acceptedAt) : offerUnbounded(task, acceptedAt);
+    }
+
+    /** Stores a task in its slot, with its accept time first in a stamped queue. */
+    private void store(Segment s, int i, Object task, long acceptedAt) {
+        if (stamped) {
+            s.stamps[i] = acceptedAt == NOW ? System.nanoTime() : acceptedAt;
+        }
+        SLOT.setRelease(s.slots, i, task);
     }
 
     /**
      * Invariant: in an unbounded queue the tail's segment only ever moves to the segment of an index already taken
      * ({@link End#reach}), so the segment read before the increment starts at or before the index it returns.
      */
-    private long offerUnbounded(Object task) {
+    private long offerUnbounded(Object task, long acceptedAt) {
         Segment s = tail.segment;
         long t = tail.take();
         s = tail.reach(s, t);
-        SLOT.setRelease(s.slots, (int) (t - s.base), task);
+        store(s, (int) (t - s.base), task, acceptedAt);
         return t;
     }
 
-    private long offerBounded(Object task) {
+    private long offerBounded(Object task, long acceptedAt) {
         for (;;) {
             long t = tail.index;
             Segment s = tail.segmentFor(t, true);
@@ -111,7 +154,7 @@ final class TaskQueue {
                 return -1;
             }
             if (tail.advance(t)) {
-                SLOT.setRelease(s.slots, (int) (t - s.base), task);
+                store(s, (int) (t - s.base), task, acceptedAt);
                 return t;
             }
         }
@@ -187,6 +230,49 @@ final class TaskQueue {
             }
             head.advance(h); // or another thread moved it on: look again either way
         }
+    }
+
+    /** Told of each overdue task found by {@link #scanOverdue}. */
+    interface OverdueSink {
+        /** {@code task} (as carried) has waited {@code waitedNanos}. */
+        void overdue(Object task, long waitedNanos);
+    }
+
+    /**
+     * For the overdue checker of a stamped queue: walks from index {@code from} (or the head, if later) in FIFO
+     * order, telling {@code sink} of each waiting task accepted at least {@code timeoutNanos} before {@code now}, and
+     * stops at the first that is younger, or at a slot still being filled. Tasks taken meanwhile or withdrawn are
+     * skipped. The cost is one step per task reported plus one.
+     *
+     * @return the index to start from next time: every task before it has been reported or has left the queue
+     */
+    long scanOverdue(long from, long now, long timeoutNanos, OverdueSink sink) {
+        Segment s = head.segment;
+        long i = Math.max(Math.max(from, head.index), s.base);
+        while (i < tail.index) {
+            while (i >= s.base + SEGMENT) {
+                s = s.next;
+                if (s == null) {
+                    return i; // not linked yet
+                }
+            }
+            int slot = (int) (i - s.base);
+            Object v = SLOT.getAcquire(s.slots, slot);
+            if (v == null) {
+                return i; // being stored
+            }
+            if (v != TAKEN && v != WITHDRAWN) {
+                long acceptedAt = s.stamps[slot];
+                if (acceptedAt != UNWATCHED) {
+                    if (now - acceptedAt < timeoutNanos) {
+                        return i;
+                    }
+                    sink.overdue(v, now - acceptedAt);
+                }
+            }
+            i++;
+        }
+        return i;
     }
 
     /** @return whether no index is handed out beyond the head (a withdrawn or just-taken slot may still count) */
@@ -312,15 +398,18 @@ final class TaskQueue {
 
         final long base;
         final Object[] slots = new Object[SEGMENT];
+        /** Each slot's accept time, or null in a queue that keeps none. */
+        final long[] stamps;
         volatile Segment next;
 
-        Segment(long base) {
+        Segment(long base, boolean stamped) {
             this.base = base;
+            this.stamps = stamped ? new long[SEGMENT] : null;
         }
 
         /** @return the next segment, made and linked now if no other thread has done so */
         Segment extend() {
-            Segment made = new Segment(base + SEGMENT);
+            Segment made = new Segment(base + SEGMENT, stamps != null);
             return NEXT.compareAndSet(this, null, made) ? made : next;
         }
     }

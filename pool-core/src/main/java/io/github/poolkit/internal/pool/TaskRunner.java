@@ -1,9 +1,11 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.OverdueTask;
 import io.github.poolkit.PoolListener;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -29,6 +31,10 @@ final class TaskRunner {
     private final PoolListener listener;
     /** The limit the capacity follows; null (nothing paid) unless {@code adaptiveCapacity} is set. */
     private final AdaptiveCapacity adaptive;
+    /** Whether the worker publishes each task it runs for the overdue checker (a run timeout is set). */
+    private final boolean watchRuns;
+    /** Whether the checker may interrupt an overdue task ({@link Worker#endWatched}). */
+    private final boolean interruptOverdue;
     /** Tasks refused; rejection is not the hot path. */
     private final LongAdder rejected = new LongAdder();
 
@@ -43,6 +49,8 @@ final class TaskRunner {
         this.panicHandler = options.panicHandler() != null ? options.panicHandler() : this::logPanic;
         this.listener = options.listener();
         this.adaptive = adaptive;
+        this.watchRuns = options.runTimeout() != null;
+        this.interruptOverdue = options.interruptOverdue();
     }
 
     /** @return the task in the form the pool carries it */
@@ -67,11 +75,17 @@ final class TaskRunner {
         int inFlight = adaptive == null ? 0 : adaptive.started();
         Throwable failure = null;
         w.countStarted();
+        if (watchRuns) {
+            w.beginWatched(carried);
+        }
         try {
             body.accept(unwrap(carried));
         } catch (Throwable e) {
             failure = e;
             panic(e);
+        }
+        if (watchRuns) {
+            w.endWatched(interruptOverdue);
         }
         w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
         if (adaptive != null) {
@@ -83,6 +97,28 @@ final class TaskRunner {
             } catch (Throwable e) {
                 LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + poolName + "' threw", e);
             }
+        }
+    }
+
+    /** @return whether anybody is told of overdue tasks (else they are only counted) */
+    boolean hasListener() {
+        return listener != null;
+    }
+
+    /**
+     * Tells the listener of an overdue task (on a thread of poolkit's own); whatever the listener throws is logged.
+     *
+     * @param carried the task, as the pool carries it
+     */
+    void overdue(OverdueTask.Kind kind, Object carried, String thread, long elapsedNanos, StackTraceElement[] stack) {
+        if (listener == null) {
+            return;
+        }
+        try {
+            listener.taskOverdue(new OverdueTask(poolName, kind, TaskDescription.of(unwrap(carried)), thread,
+                    Duration.ofNanos(elapsedNanos), stack));
+        } catch (Throwable e) {
+            LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + poolName + "' threw", e);
         }
     }
 

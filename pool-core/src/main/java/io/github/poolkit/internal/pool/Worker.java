@@ -20,6 +20,14 @@ import java.util.concurrent.locks.LockSupport;
  * own thread with release stores (a plain store on x86; no fence, no shared cache line), so counting costs the hot
  * path no shared write. Readers sum them with acquire loads; a reader that loads {@code completed} and {@code failed}
  * before {@code started} therefore never sees more tasks finished than begun.
+ *
+ * <p>Overdue watch (only in a pool with a {@code runTimeout}, see {@link OverdueWatch}): the worker publishes the task
+ * it runs and the time it started, on its own thread, with an opaque store of the time followed by a release store of
+ * the task ({@link #beginWatched}), and a release store of null when the task ends ({@link #endWatched}): no lock, no
+ * allocation, no fence on x86. The checker reads the task with an acquire load, then the time, so the time it reads
+ * is that task's or a later one's (an underestimate, never a false report). With {@code interruptOverdue}, the end of
+ * a task and the checker's interrupt form a Dekker pair ({@link #interruptIfStillRunning}), so an interrupt never
+ * reaches a later task.
  */
 final class Worker implements Runnable {
 
@@ -34,6 +42,9 @@ final class Worker implements Runnable {
 
     private static final VarHandle HANDOFF;
 
+    private static final VarHandle WATCHED;
+    private static final VarHandle WATCHED_SINCE;
+
     private static final VarHandle STARTED;
     private static final VarHandle COMPLETED;
     private static final VarHandle FAILED;
@@ -45,6 +56,8 @@ final class Worker implements Runnable {
             COMPLETED = l.findVarHandle(Worker.class, "completed", long.class);
             FAILED = l.findVarHandle(Worker.class, "failed", long.class);
             HANDOFF = l.findVarHandle(Worker.class, "handoff", Object.class);
+            WATCHED = l.findVarHandle(Worker.class, "watched", Object.class);
+            WATCHED_SINCE = l.findVarHandle(Worker.class, "watchedSince", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -82,6 +95,17 @@ final class Worker implements Runnable {
     /** Neighbours in the pool's {@link LinkedWorkers}; guarded by the pool lock (or its stripe's lock). */
     Worker previousLive;
     Worker nextLive;
+
+    /** The task running now (as carried), or null; only published in a pool with a run timeout. */
+    @SuppressWarnings("unused") // through WATCHED
+    private volatile Object watched;
+    /** When {@link #watched} started ({@link System#nanoTime()}); opaque accesses. */
+    @SuppressWarnings("unused") // through WATCHED_SINCE
+    private long watchedSince;
+    /** The start of the task last reported overdue; read and written by the overdue checker only. */
+    long reportedSince = Long.MIN_VALUE;
+    /** Set by the checker while it interrupts this worker ({@link #interruptIfStillRunning}). */
+    private volatile boolean interrupting;
 
     /** Null while idle and unclaimed; the claim's token otherwise (see the hand-off protocol above). */
     private volatile Object handoff = BUSY;
@@ -165,6 +189,59 @@ final class Worker implements Runnable {
             COMPLETED.setRelease(this, completed + 1);
         } else {
             FAILED.setRelease(this, failed + 1);
+        }
+    }
+
+    /** On the worker's own thread, in a pool with a run timeout: {@code carried} starts now. */
+    void beginWatched(Object carried) {
+        WATCHED_SINCE.setOpaque(this, System.nanoTime());
+        WATCHED.setRelease(this, carried);
+    }
+
+    /**
+     * On the worker's own thread, in a pool with a run timeout: the watched task ended.
+     *
+     * @param gated whether the checker may interrupt ({@code interruptOverdue}): then the store is volatile and the
+     *              worker waits out an interrupt in progress, which was meant for the task that just ended and is
+     *              cleared before its next task ({@link PoolCore#beforeTask})
+     */
+    void endWatched(boolean gated) {
+        if (!gated) {
+            WATCHED.setRelease(this, null);
+            return;
+        }
+        WATCHED.setVolatile(this, null);
+        while (interrupting) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** @return the task this worker runs now (as carried), or null (any thread; acquire) */
+    Object watchedTask() {
+        return WATCHED.getAcquire(this);
+    }
+
+    /** @return when the task last published by {@link #beginWatched} started; read after {@link #watchedTask} */
+    long watchedSince() {
+        return (long) WATCHED_SINCE.getOpaque(this);
+    }
+
+    /**
+     * On the checker's thread: interrupts this worker if it still runs {@code task}, started at {@code since}.
+     *
+     * @return whether it was interrupted
+     */
+    boolean interruptIfStillRunning(Object task, long since) {
+        interrupting = true; // then read the task: of this and the worker's endWatched, one sees the other
+        try {
+            Thread t = thread;
+            if (t != null && WATCHED.getVolatile(this) == task && watchedSince() == since) {
+                t.interrupt();
+                return true;
+            }
+            return false;
+        } finally {
+            interrupting = false;
         }
     }
 

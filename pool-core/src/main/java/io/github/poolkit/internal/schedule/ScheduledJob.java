@@ -1,5 +1,6 @@
 package io.github.poolkit.internal.schedule;
 
+import io.github.poolkit.internal.Wrapping;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
@@ -61,7 +62,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * @param <V> the result type
  */
-public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableScheduledFuture<V> {
+public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableScheduledFuture<V>, Wrapping {
 
     private static final int NEW = 0;
     private static final int NORMAL = 1;
@@ -330,6 +331,12 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
             return d != 0 ? (d < 0 ? -1 : 1) : Long.compare(sequence, job.sequence);
         }
         return Long.compare(getDelay(TimeUnit.NANOSECONDS), other.getDelay(TimeUnit.NANOSECONDS));
+    }
+
+    /** {@return the job as it was scheduled (decorated, if the scheduler has a decorator)} */
+    @Override
+    public Object wrapped() {
+        return task;
     }
 
     @Override

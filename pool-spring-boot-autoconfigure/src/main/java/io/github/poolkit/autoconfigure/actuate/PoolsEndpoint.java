@@ -2,6 +2,7 @@ package io.github.poolkit.autoconfigure.actuate;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
@@ -23,6 +24,7 @@ import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolStats;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.autoconfigure.AdaptiveSettings;
+import io.github.poolkit.autoconfigure.PoolOverdueLog;
 import io.github.poolkit.autoconfigure.actuate.executors.ApplicationExecutors;
 import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
 
@@ -51,6 +53,8 @@ public class PoolsEndpoint {
 
     private final @Nullable ApplicationExecutors executors;
 
+    private final @Nullable PoolOverdueLog overdueLog;
+
     /**
      * Creates the endpoint without the application's other executors.
      *
@@ -67,17 +71,35 @@ public class PoolsEndpoint {
      * @param executors where to find the application's other executors, or {@code null} to leave them out
      */
     public PoolsEndpoint(PoolkitBeans beans, @Nullable ApplicationExecutors executors) {
+        this(beans, executors, null);
+    }
+
+    /**
+     * Creates the endpoint.
+     *
+     * @param beans      where to find the pools, schedulers and semaphores
+     * @param executors  where to find the application's other executors, or {@code null} to leave them out
+     * @param overdueLog the latest overdue tasks of the pools and the scheduler poolkit created, or {@code null}
+     */
+    public PoolsEndpoint(PoolkitBeans beans, @Nullable ApplicationExecutors executors,
+            @Nullable PoolOverdueLog overdueLog) {
         this.beans = beans;
         this.executors = executors;
+        this.overdueLog = overdueLog;
+    }
+
+    private List<PoolOverdueLog.Entry> recentOverdue(String name) {
+        return (overdueLog != null) ? overdueLog.recent(name) : List.of();
     }
 
     /** {@return every pool, scheduler and semaphore, by bean name, sorted} */
     @ReadOperation
     public PoolsDescriptor pools() {
         SortedMap<String, PoolDescriptor> pools = new TreeMap<>();
-        beans.pools().forEach((name, pool) -> pools.put(name, PoolDescriptor.of(pool)));
+        beans.pools().forEach((name, pool) -> pools.put(name, PoolDescriptor.of(pool, recentOverdue(name))));
         SortedMap<String, SchedulerDescriptor> schedulers = new TreeMap<>();
-        beans.schedulers().forEach((name, scheduler) -> schedulers.put(name, SchedulerDescriptor.of(scheduler)));
+        beans.schedulers().forEach((name, scheduler) -> schedulers.put(name,
+                SchedulerDescriptor.of(scheduler, recentOverdue(name))));
         SortedMap<String, SemaphoreDescriptor> semaphores = new TreeMap<>();
         beans.semaphores().forEach((name, semaphore) -> semaphores.put(name, SemaphoreDescriptor.of(semaphore)));
         SortedMap<String, ExecutorDescriptor> others = new TreeMap<>();
@@ -97,11 +119,11 @@ public class PoolsEndpoint {
     public @Nullable Entry pool(@Selector String name) {
         Pool pool = beans.pools().get(name);
         if (pool != null) {
-            return PoolDescriptor.of(pool);
+            return PoolDescriptor.of(pool, recentOverdue(name));
         }
         DelayScheduler scheduler = beans.schedulers().get(name);
         if (scheduler != null) {
-            return SchedulerDescriptor.of(scheduler);
+            return SchedulerDescriptor.of(scheduler, recentOverdue(name));
         }
         PermitSemaphore semaphore = beans.semaphores().get(name);
         if (semaphore != null) {
@@ -244,29 +266,44 @@ public class PoolsEndpoint {
      * @param completed        tasks that ran to the end since the pool was created
      * @param failed           tasks that threw
      * @param rejected         tasks refused: overload, closed pool, interrupted or timed-out wait
+     * @param overdue          tasks reported overdue (ran longer than the run timeout, or waited longer than the
+     *                         queue timeout to start) since the pool was created
      * @param maxWait          the longest a caller waits in {@code execute}, such as {@code "200ms"}; {@code null}
      *                         when there is no limit
      * @param maxBlockingTasks the most callers blocked at once, 0 for no limit
      * @param nonblocking      whether the pool refuses at once instead of making callers wait
+     * @param recentOverdue    the latest overdue tasks, newest first (at most {@value PoolOverdueLog#RECENT})
      */
-    public record PoolDescriptor(int capacity, @Nullable AdaptiveSettings adaptive, int running, int busy, int waiting, int queued, int blocked, int free,
-            boolean closed, long completed, long failed, long rejected, @Nullable String maxWait,
-            int maxBlockingTasks, boolean nonblocking) implements Entry {
+    public record PoolDescriptor(int capacity, @Nullable AdaptiveSettings adaptive, int running, int busy, int waiting,
+            int queued, int blocked, int free, boolean closed, long completed, long failed, long rejected, long overdue,
+            @Nullable String maxWait, int maxBlockingTasks, boolean nonblocking,
+            List<PoolOverdueLog.Entry> recentOverdue) implements Entry {
 
         /**
-         * Reads a pool's state.
+         * Reads a pool's state, without overdue entries.
          *
          * @param pool a pool
          * @return its state now
          */
         public static PoolDescriptor of(Pool pool) {
+            return of(pool, List.of());
+        }
+
+        /**
+         * Reads a pool's state.
+         *
+         * @param pool          a pool
+         * @param recentOverdue its latest overdue tasks, newest first
+         * @return its state now
+         */
+        public static PoolDescriptor of(Pool pool, List<PoolOverdueLog.Entry> recentOverdue) {
             PoolStats s = pool.stats();
             PoolOptions options = pool.options();
             Duration maxWait = options.maxWait();
-            return new PoolDescriptor(s.capacity(), AdaptiveSettings.of(pool), s.running(), s.busy(), s.waiting(), s.queued(), s.blocked(),
-                    s.free(), s.closed(), s.completed(), s.failed(), s.rejected(),
+            return new PoolDescriptor(s.capacity(), AdaptiveSettings.of(pool), s.running(), s.busy(), s.waiting(),
+                    s.queued(), s.blocked(), s.free(), s.closed(), s.completed(), s.failed(), s.rejected(), s.overdue(),
                     (maxWait != null) ? DurationStyle.SIMPLE.print(maxWait) : null, options.maxBlockingTasks(),
-                    options.nonblocking());
+                    options.nonblocking(), recentOverdue);
         }
     }
 
@@ -285,20 +322,36 @@ public class PoolsEndpoint {
      * @param completed jobs that ran to the end
      * @param failed    jobs that threw
      * @param rejected  jobs refused
+     * @param overdue   job runs reported overdue (ran longer than the run timeout, or waited longer than the queue
+     *                  timeout to start)
+     * @param recentOverdue the latest overdue job runs, newest first (at most {@value PoolOverdueLog#RECENT})
      */
     public record SchedulerDescriptor(int pending, int capacity, int running, int busy, int waiting, int queued,
-            int blocked, int free, boolean closed, long completed, long failed, long rejected) implements Entry {
+            int blocked, int free, boolean closed, long completed, long failed, long rejected, long overdue,
+            List<PoolOverdueLog.Entry> recentOverdue) implements Entry {
 
         /**
-         * Reads a scheduler's state.
+         * Reads a scheduler's state, without overdue entries.
          *
          * @param scheduler a scheduler
          * @return its state now
          */
         public static SchedulerDescriptor of(DelayScheduler scheduler) {
+            return of(scheduler, List.of());
+        }
+
+        /**
+         * Reads a scheduler's state.
+         *
+         * @param scheduler     a scheduler
+         * @param recentOverdue its latest overdue job runs, newest first
+         * @return its state now
+         */
+        public static SchedulerDescriptor of(DelayScheduler scheduler, List<PoolOverdueLog.Entry> recentOverdue) {
             PoolStats s = scheduler.stats();
             return new SchedulerDescriptor(scheduler.pending(), s.capacity(), s.running(), s.busy(), s.waiting(),
-                    s.queued(), s.blocked(), s.free(), s.closed(), s.completed(), s.failed(), s.rejected());
+                    s.queued(), s.blocked(), s.free(), s.closed(), s.completed(), s.failed(), s.rejected(),
+                    s.overdue(), recentOverdue);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.github.poolkit.autoconfigure.actuate;
 
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
@@ -11,6 +12,7 @@ import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Bean;
 
 import io.github.poolkit.WorkerPool;
+import io.github.poolkit.autoconfigure.PoolOverdueLog;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.executors.ApplicationExecutors;
 
@@ -30,8 +32,10 @@ public class PoolsEndpointAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    PoolsEndpoint poolsEndpoint(ListableBeanFactory beanFactory, ApplicationContext context) {
-        return new PoolsEndpoint(new PoolkitBeans(beanFactory), new ApplicationExecutors(context));
+    PoolsEndpoint poolsEndpoint(ListableBeanFactory beanFactory, ApplicationContext context,
+            ObjectProvider<PoolOverdueLog> overdueLog) {
+        return new PoolsEndpoint(new PoolkitBeans(beanFactory), new ApplicationExecutors(context),
+                overdueLog.getIfAvailable());
     }
 
     @Bean

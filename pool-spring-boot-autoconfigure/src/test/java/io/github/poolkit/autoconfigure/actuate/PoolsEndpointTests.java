@@ -3,6 +3,7 @@ package io.github.poolkit.autoconfigure.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -56,7 +57,7 @@ class PoolsEndpointTests {
             assertThat(all.schedulers()).containsOnlyKeys("delayScheduler", "ownScheduler");
             assertThat(all.semaphores()).containsOnlyKeys("ownSemaphore");
             assertThat(all.pools().get("reports")).isEqualTo(
-                    new PoolDescriptor(4, null, 0, 0, 0, 0, 0, 4, false, 0, 0, 0, null, 2, false));
+                    new PoolDescriptor(4, null, 0, 0, 0, 0, 0, 4, false, 0, 0, 0, 0, null, 2, false, List.of()));
             assertThat(all.pools().get("workerPool").capacity()).isEqualTo(-1);
             assertThat(all.pools().get("workerPool").free()).isEqualTo(-1);
             assertThat(all.pools().get("funcPool").capacity()).isEqualTo(3);

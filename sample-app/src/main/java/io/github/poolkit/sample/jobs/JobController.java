@@ -67,12 +67,32 @@ public class JobController {
         int accepted = 0;
         for (int i = 0; i < count; i++) {
             try {
-                target.execute(() -> SimulatedWork.perform(work));
+                target.execute(new SimulatedJob(pool, i + 1, count, work));
                 accepted++;
             } catch (RejectedExecutionException overloadedOrClosed) {
                 // Back-pressure: PoolOverloadException (or PoolClosedException during shut-down). Count and go on.
             }
         }
         return new BatchResult(pool, count, accepted, count - accepted, millis);
+    }
+
+    /**
+     * One simulated job, named in logs and overdue reports by its {@code toString()}.
+     *
+     * @param pool  the pool it was sent to
+     * @param index its place in the batch, from 1
+     * @param count the batch size
+     * @param work  how long it works
+     */
+    record SimulatedJob(String pool, int index, int count, Duration work) implements Runnable {
+        @Override
+        public void run() {
+            SimulatedWork.perform(work);
+        }
+
+        @Override
+        public String toString() {
+            return "simulated job " + index + "/" + count + " of " + work.toMillis() + " ms on " + pool;
+        }
     }
 }

@@ -1,0 +1,44 @@
+package io.github.poolkit.internal;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.FutureTask;
+
+/**
+ * The future a pool's {@code submit} returns and runs: a {@link FutureTask} that still knows the task it was given,
+ * so that an overdue report names that task rather than the future ({@link Wrapping}). Costs nothing over the
+ * {@code FutureTask} it replaces.
+ *
+ * @param <V> the result type
+ */
+public final class SubmittedTask<V> extends FutureTask<V> implements Wrapping {
+
+    private final Object task;
+
+    /**
+     * Wraps a callable.
+     *
+     * @param callable the task as submitted
+     */
+    public SubmittedTask(Callable<V> callable) {
+        super(callable);
+        this.task = callable;
+    }
+
+    /**
+     * Wraps a runnable and the result it gives.
+     *
+     * @param runnable the task as submitted
+     * @param result   what {@code get()} returns once it ran
+     */
+    public SubmittedTask(Runnable runnable, V result) {
+        super(Executors.callable(runnable, result));
+        this.task = runnable;
+    }
+
+    /** {@return the task as it was submitted} */
+    @Override
+    public Object wrapped() {
+        return task;
+    }
+}

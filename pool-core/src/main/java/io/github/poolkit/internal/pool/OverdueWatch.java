@@ -1,0 +1,130 @@
+package io.github.poolkit.internal.pool;
+
+import io.github.poolkit.OverdueTask;
+import io.github.poolkit.PoolOptions;
+import io.github.poolkit.internal.Durations;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Finds a pool's overdue tasks ({@code runTimeout}, {@code queueTimeout}); run by the shared {@link OverdueChecker}
+ * every {@link #periodNanos()}, never on a worker.
+ *
+ * <p>What the task path pays. Without a timeout: nothing (a branch on a final field; no clock read, no store).
+ * With a {@code runTimeout}: the worker publishes each task and its start time in fields of its own
+ * ({@link Worker#beginWatched}): one clock read, an opaque and two release stores (plain stores on x86), no lock, no
+ * allocation, no shared cache line; {@code interruptOverdue} adds one volatile store and load. With a
+ * {@code queueTimeout}: each queued task's accept time is kept in an array beside its queue slot ({@link TaskQueue}),
+ * one clock read and one plain store, and one array of longs per queue segment of 1024 tasks; a blocked caller keeps
+ * its own.
+ *
+ * <p>What a check costs: RUN reads each live worker's published task (the worker list is copied under the pool's lock
+ * once per check); QUEUE walks the queue from where the last check stopped to the first task that is not overdue
+ * (FIFO: the rest are younger), and the caller line under the lock only when callers are blocked.
+ *
+ * <p>Each task is reported at most once per kind: a worker remembers the start of the task last reported (the
+ * checker's own field), the queue scan never goes back, and a reported blocked caller's task is unwatched, also after
+ * it moves into the queue. A RUN report takes the worker's stack, then checks that the worker still runs the same
+ * task (same task, same start), so the stack is never another task's.
+ *
+ * <p>Timing: a check runs every {@code max(timeout / 8, 50ms)} of the shorter timeout, half the slack allowed, so a
+ * task is reported no later than {@code timeout + max(timeout / 4, 100ms)} unless the checking thread is starved.
+ */
+final class OverdueWatch {
+
+    private static final long MIN_PERIOD_NANOS = 50_000_000L;
+
+    private final PoolCore pool;
+    private final TaskRunner runner;
+    /** -1 when not watched. */
+    private final long runTimeoutNanos;
+    private final long queueTimeoutNanos;
+    private final boolean interrupt;
+    /** The queue index the next scan starts from; the checker's only. */
+    private long queueScanFrom;
+    /** Tasks reported so far; written by the checker only. */
+    private volatile long reported;
+
+    private OverdueWatch(PoolCore pool, TaskRunner runner, PoolOptions options) {
+        this.pool = pool;
+        this.runner = runner;
+        this.runTimeoutNanos = options.runTimeout() == null ? -1 : Durations.toNanosSaturated(options.runTimeout());
+        this.queueTimeoutNanos = options.queueTimeout() == null ? -1
+                : Durations.toNanosSaturated(options.queueTimeout());
+        this.interrupt = options.interruptOverdue();
+    }
+
+    /** @return the watch for a pool with a timeout, or null for one without */
+    static OverdueWatch of(PoolCore pool, TaskRunner runner, PoolOptions options) {
+        return options.runTimeout() == null && options.queueTimeout() == null ? null
+                : new OverdueWatch(pool, runner, options);
+    }
+
+    /** @return whether waiting tasks are watched */
+    boolean watchesQueue() {
+        return queueTimeoutNanos > 0;
+    }
+
+    /** @return how often to check: {@code max(shorter timeout / 8, 50ms)} */
+    long periodNanos() {
+        long shorter = runTimeoutNanos < 0 ? queueTimeoutNanos
+                : queueTimeoutNanos < 0 ? runTimeoutNanos : Math.min(runTimeoutNanos, queueTimeoutNanos);
+        return Math.max(shorter / 8, MIN_PERIOD_NANOS);
+    }
+
+    /** @return tasks reported overdue since the pool was created */
+    long reported() {
+        return reported;
+    }
+
+    /** One overdue task found by a check, to report. */
+    private record Found(OverdueTask.Kind kind, Object task, String thread, long elapsedNanos,
+                         StackTraceElement[] stack) {
+    }
+
+    /** Finds the overdue tasks (on the checker's thread), counts them and hands them to the reporting thread. */
+    void check() {
+        long now = System.nanoTime();
+        List<Found> found = new ArrayList<>(0);
+        if (runTimeoutNanos > 0) {
+            checkRuns(now, found);
+        }
+        if (queueTimeoutNanos > 0) {
+            TaskQueue.OverdueSink sink = (task, waited) ->
+                    found.add(new Found(OverdueTask.Kind.QUEUE, task, null, waited, new StackTraceElement[0]));
+            queueScanFrom = pool.scanWaitingOverdue(queueScanFrom, now, queueTimeoutNanos, sink);
+        }
+        if (found.isEmpty()) {
+            return;
+        }
+        reported += found.size();
+        if (runner.hasListener()) {
+            OverdueChecker.report(() -> found.forEach(
+                    f -> runner.overdue(f.kind(), f.task(), f.thread(), f.elapsedNanos(), f.stack())));
+        }
+    }
+
+    private void checkRuns(long now, List<Found> found) {
+        for (Worker w : pool.workersSnapshot()) {
+            Object task = w.watchedTask();
+            if (task == null) {
+                continue;
+            }
+            long since = w.watchedSince();
+            Thread t = w.thread;
+            if (since == w.reportedSince || now - since < runTimeoutNanos || t == null) {
+                continue;
+            }
+            StackTraceElement[] stack = t.getStackTrace();
+            if (w.watchedTask() != task || w.watchedSince() != since) {
+                continue; // it ended meanwhile: the stack may be another task's
+            }
+            w.reportedSince = since;
+            found.add(new Found(OverdueTask.Kind.RUN, task, t.getName(), System.nanoTime() - since, stack));
+            if (interrupt) {
+                w.interruptIfStillRunning(task, since);
+            }
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.github.poolkit.autoconfigure;
+
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.github.poolkit.OverdueTask;
+import io.github.poolkit.PoolListener;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.context.ApplicationEventPublisher;
+
+/**
+ * What the starter does with each overdue task of the pools and the scheduler it creates: one {@code WARN} log line
+ * naming the pool, the kind, the task, the thread and the elapsed time, followed by the worker's stack (for a task
+ * that runs too long); a {@link PoolTaskOverdueEvent}; and an entry in the pool's latest {@value #RECENT} overdue
+ * tasks, newest first, which the {@code pools} endpoint shows as {@code recentOverdue}.
+ *
+ * <p>Reports arrive on poolkit's overdue reporting thread; the endpoint reads from request threads. Each pool's
+ * entries are a small deque guarded by its own monitor (a report per overdue task, not per task: never hot).
+ */
+public final class PoolOverdueLog {
+
+    /** How many overdue tasks each pool keeps for the endpoint. */
+    public static final int RECENT = 10;
+
+    private static final Log logger = LogFactory.getLog(PoolOverdueLog.class);
+
+    private final ApplicationEventPublisher publisher;
+    private final Map<String, Deque<Entry>> recent = new ConcurrentHashMap<>();
+
+    /**
+     * Creates the log.
+     *
+     * @param publisher where to publish each {@link PoolTaskOverdueEvent}
+     */
+    public PoolOverdueLog(ApplicationEventPublisher publisher) {
+        this.publisher = publisher;
+    }
+
+    /**
+     * One overdue task as the endpoint shows it.
+     *
+     * @param kind      {@code run} (ran too long) or {@code queue} (waited too long to start)
+     * @param task      the task's description
+     * @param thread    the worker's name, or {@code null} for a task that waits
+     * @param elapsedMs how long it had run or waited when it was found overdue, in milliseconds
+     * @param at        when it was reported, an ISO-8601 instant
+     */
+    public record Entry(String kind, String task, String thread, long elapsedMs, String at) {
+    }
+
+    /**
+     * Makes the listener that reports the overdue tasks of one pool or scheduler.
+     *
+     * @param poolName the bean name
+     * @param pool     the pool or scheduler, the source of its events
+     * @return a listener that only handles {@link PoolListener#taskOverdue}
+     */
+    PoolListener listenerFor(String poolName, Object pool) {
+        return new PoolListener() {
+            @Override
+            public void taskOverdue(OverdueTask task) {
+                report(poolName, pool, task);
+            }
+        };
+    }
+
+    /**
+     * Returns the latest overdue tasks of a pool or scheduler.
+     *
+     * @param poolName a bean name
+     * @return its latest {@value #RECENT} overdue tasks, newest first; empty for a bean poolkit did not create
+     */
+    public List<Entry> recent(String poolName) {
+        Deque<Entry> entries = recent.get(poolName);
+        if (entries == null) {
+            return List.of();
+        }
+        synchronized (entries) {
+            return List.copyOf(entries);
+        }
+    }
+
+    private void report(String poolName, Object pool, OverdueTask task) {
+        String kind = task.kind().name().toLowerCase(Locale.ROOT);
+        Deque<Entry> entries = recent.computeIfAbsent(poolName, name -> new ArrayDeque<>(RECENT));
+        synchronized (entries) {
+            if (entries.size() == RECENT) {
+                entries.removeLast();
+            }
+            entries.addFirst(new Entry(kind, task.task(), task.thread(), task.elapsed().toMillis(),
+                    Instant.now().toString()));
+        }
+        log(poolName, task);
+        try {
+            publisher.publishEvent(new PoolTaskOverdueEvent(pool, task));
+        }
+        catch (RuntimeException ex) {
+            logger.warn("A listener of PoolTaskOverdueEvent for pool '" + poolName + "' failed", ex);
+        }
+    }
+
+    private static void log(String poolName, OverdueTask task) {
+        boolean running = task.kind() == OverdueTask.Kind.RUN;
+        String message = "Overdue task on pool '" + poolName + "': kind " + task.kind() + ", "
+                + (running ? "running for " : "waiting to start for ") + task.elapsed().toMillis() + " ms, task '"
+                + task.task() + "', thread " + ((task.thread() != null) ? "'" + task.thread() + "'" : "none");
+        if (running) {
+            logger.warn(message, new WorkerStack(task));
+        }
+        else {
+            logger.warn(message);
+        }
+    }
+
+    /** Carries a worker's stack into the log, printed after the log line as an exception's stack would be. */
+    static final class WorkerStack extends RuntimeException {
+
+        WorkerStack(OverdueTask task) {
+            super("stack of worker '" + task.thread() + "' when the task was found overdue", null, false, true);
+            setStackTrace(task.stack());
+        }
+    }
+}
