@@ -81,8 +81,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Implementation overview: this class checks arguments, converts times to nanoseconds and owns the lifecycle
  * methods; the pending set and the timer thread are in {@link JobTimer} (which states the invariants and the lock
- * discipline), the heap in {@link io.github.poolkit.internal.TimerHeap}, and each job (future, heap entry and pool task
- * in one object, with its state machine) in {@link io.github.poolkit.internal.ScheduledJob}. This class holds no
+ * discipline), the heap in {@code TimerHeap}, and each job (future, heap entry and pool task
+ * in one object, with its state machine) in {@code ScheduledJob}. This class holds no
  * mutable state of its own.
  */
 public final class DelayScheduler extends AbstractExecutorService implements ScheduledExecutorService {
@@ -185,7 +185,7 @@ public final class DelayScheduler extends AbstractExecutorService implements Sch
         return timer.pending();
     }
 
-    /** @return the scheduler's name: the name given in the options, or {@link #DEFAULT_NAME} */
+    /** {@return the scheduler's name: the name given in the options, or {@link #DEFAULT_NAME}} */
     public String name() {
         return pool.name();
     }
@@ -326,13 +326,13 @@ public final class DelayScheduler extends AbstractExecutorService implements Sch
         return timer.shutdownNow();
     }
 
-    /** @return whether {@link #shutdown()} or {@link #shutdownNow()} has been called */
+    /** {@return whether {@link #shutdown()} or {@link #shutdownNow()} has been called} */
     @Override
     public boolean isShutdown() {
         return timer.isShutdown();
     }
 
-    /** @return whether shut down, the timer thread has exited and every job that was going to run has finished */
+    /** {@return whether shut down, the timer thread has exited and every job that was going to run has finished} */
     @Override
     public boolean isTerminated() {
         return timer.isTerminated();

@@ -37,12 +37,12 @@ public final class InvalidOptionException extends IllegalArgumentException {
         this.fix = fix;
     }
 
-    /** @return the option's name as the builder spells it, e.g. {@code "queueCapacity"} or {@code "capacity"} */
+    /** {@return the option's name as the builder spells it, e.g. {@code "queueCapacity"} or {@code "capacity"}} */
     public String option() {
         return option;
     }
 
-    /** @return the value that was given */
+    /** {@return the value that was given} */
     public Object value() {
         return value;
     }
@@ -52,7 +52,7 @@ public final class InvalidOptionException extends IllegalArgumentException {
         return problem;
     }
 
-    /** @return what to do instead */
+    /** {@return what to do instead} */
     public String fix() {
         return fix;
     }

@@ -159,18 +159,18 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         return pools[index];
     }
 
-    /** @return how many pools there are */
+    /** {@return how many pools there are} */
     public int size() {
         return pools.length;
     }
 
-    /** @return the summed capacity (at most {@code Integer.MAX_VALUE}), or -1 when the pools are unlimited */
+    /** {@return the summed capacity (at most {@code Integer.MAX_VALUE}), or -1 when the pools are unlimited} */
     public int capacity() {
         int c = pools[0].capacity();
         return c < 0 ? -1 : (int) Math.min(Integer.MAX_VALUE, (long) c * pools.length);
     }
 
-    /** @return the name given in the options; the sub-pools are named {@code <name>-<index>} */
+    /** {@return the name given in the options; the sub-pools are named {@code <name>-<index>}} */
     @Override
     public String name() {
         return name;
@@ -198,7 +198,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
                 overdue);
     }
 
-    /** @return the options of the first sub-pool, with the multi-pool's own name */
+    /** {@return the options of the first sub-pool, with the multi-pool's own name} */
     @Override
     public PoolOptions options() {
         return pools[0].options().toBuilder().name(name).build();
@@ -220,7 +220,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         }
     }
 
-    /** @return the summed running workers */
+    /** {@return the summed running workers} */
     public int running() {
         int sum = 0;
         for (WorkerPool p : pools) {
@@ -229,7 +229,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         return sum;
     }
 
-    /** @return the summed free workers (at most {@code Integer.MAX_VALUE}), or -1 when the pools are unlimited */
+    /** {@return the summed free workers (at most {@code Integer.MAX_VALUE}), or -1 when the pools are unlimited} */
     public int free() {
         if (pools[0].capacity() < 0) {
             return -1;
@@ -241,7 +241,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         return (int) Math.min(Integer.MAX_VALUE, sum);
     }
 
-    /** @return the summed blocked callers and queued tasks */
+    /** {@return the summed blocked callers and queued tasks} */
     public int waiting() {
         int sum = 0;
         for (WorkerPool p : pools) {
@@ -251,6 +251,8 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     }
 
     /**
+     * Returns one pool's running workers.
+     *
      * @param index a pool's index
      * @return that pool's running workers
      * @throws IndexOutOfBoundsException for a bad index
@@ -260,6 +262,8 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     }
 
     /**
+     * Returns one pool's free workers.
+     *
      * @param index a pool's index
      * @return that pool's free workers, -1 when unlimited
      * @throws IndexOutOfBoundsException for a bad index
@@ -269,6 +273,8 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     }
 
     /**
+     * Returns one pool's waiting callers and tasks.
+     *
      * @param index a pool's index
      * @return that pool's blocked callers plus queued tasks
      * @throws IndexOutOfBoundsException for a bad index
@@ -288,7 +294,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         }
     }
 
-    /** @return whether the multi-pool has been released and not rebooted */
+    /** {@return whether the multi-pool has been released and not rebooted} */
     public boolean isClosed() {
         return closed.get();
     }

@@ -89,18 +89,20 @@ public interface PermitSemaphore {
      */
     void resize(long size);
 
-    /** @return the total weight that may be held at once */
+    /** {@return the total weight that may be held at once} */
     long size();
 
-    /** @return the permits in use; more than {@code size()} after a shrink below what was in use */
+    /** {@return the permits in use; more than {@code size()} after a shrink below what was in use} */
     long used();
 
     /**
+     * Returns the permits free now.
+     *
      * @return {@code size() - used()}; negative after the size shrank below what is in use, until enough permits have
      *         been released
      */
     long available();
 
-    /** @return the requests waiting for their turn */
+    /** {@return the requests waiting for their turn} */
     int waiting();
 }

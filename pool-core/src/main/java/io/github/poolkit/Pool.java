@@ -12,22 +12,24 @@ import java.util.concurrent.TimeoutException;
  */
 public interface Pool extends AutoCloseable {
 
-    /** @return the pool's name ({@link PoolOptions#name()}), used in thread names, logs and metrics */
+    /** {@return the pool's name ({@link PoolOptions#name()}), used in thread names, logs and metrics} */
     String name();
 
-    /** @return the most workers (or, for a {@link MultiPool}, their sum), or -1 when unlimited */
+    /** {@return the most workers (or, for a {@link MultiPool}, their sum), or -1 when unlimited} */
     int capacity();
 
     /**
+     * Returns the workers alive.
+     *
      * @return the workers alive: busy, or idle and not yet purged; a worker counts from the moment the pool decides
      *         to start it until its thread leaves the pool (with unpooled virtual threads: the tasks in flight)
      */
     int running();
 
-    /** @return {@code max(0, capacity() - running())}, or -1 when unlimited */
+    /** {@return {@code max(0, capacity() - running())}, or -1 when unlimited} */
     int free();
 
-    /** @return callers blocked in {@code execute}/{@code invoke} plus tasks in the queue */
+    /** {@return callers blocked in {@code execute}/{@code invoke} plus tasks in the queue} */
     int waiting();
 
     /**
@@ -67,7 +69,7 @@ public interface Pool extends AutoCloseable {
      */
     void reconfigure(PoolOptions options);
 
-    /** @return whether the pool has been released and not rebooted */
+    /** {@return whether the pool has been released and not rebooted} */
     boolean isClosed();
 
     /**

@@ -92,67 +92,67 @@ public final class PoolOptions {
         this.interruptOverdue = b.interruptOverdue;
     }
 
-    /** @return the default options */
+    /** {@return the default options} */
     public static PoolOptions defaults() {
         return DEFAULTS;
     }
 
-    /** @return a builder holding the defaults */
+    /** {@return a builder holding the defaults} */
     public static Builder builder() {
         return new Builder();
     }
 
-    /** @return a builder holding these options, to derive others from them */
+    /** {@return a builder holding these options, to derive others from them} */
     public Builder toBuilder() {
         return new Builder(this);
     }
 
-    /** @return how long a worker may stay idle before it is stopped, and how often that is checked */
+    /** {@return how long a worker may stay idle before it is stopped, and how often that is checked} */
     public Duration expiry() {
         return expiry;
     }
 
-    /** @return whether the idle-worker store is allocated for the full capacity up front */
+    /** {@return whether the idle-worker store is allocated for the full capacity up front} */
     public boolean preAlloc() {
         return preAlloc;
     }
 
-    /** @return the most callers that may be blocked in {@code execute} at once; 0 means no limit */
+    /** {@return the most callers that may be blocked in {@code execute} at once; 0 means no limit} */
     public int maxBlockingTasks() {
         return maxBlockingTasks;
     }
 
-    /** @return whether {@code execute} throws {@link PoolOverloadException} instead of blocking */
+    /** {@return whether {@code execute} throws {@link PoolOverloadException} instead of blocking} */
     public boolean nonblocking() {
         return nonblocking;
     }
 
-    /** @return the handler for tasks that throw, or {@code null} to log them through {@link System.Logger} */
+    /** {@return the handler for tasks that throw, or {@code null} to log them through {@link System.Logger}} */
     public Consumer<Throwable> panicHandler() {
         return panicHandler;
     }
 
-    /** @return whether idle workers are kept forever */
+    /** {@return whether idle workers are kept forever} */
     public boolean disablePurge() {
         return disablePurge;
     }
 
-    /** @return 0 for no queue, {@code n > 0} for a FIFO queue of n tasks, -1 for an unbounded one */
+    /** {@return 0 for no queue, {@code n > 0} for a FIFO queue of n tasks, -1 for an unbounded one} */
     public int queueCapacity() {
         return queueCapacity;
     }
 
-    /** @return the factory of worker threads, or {@code null} for platform threads named {@code <name>-<n>} */
+    /** {@return the factory of worker threads, or {@code null} for platform threads named {@code <name>-<n>}} */
     public ThreadFactory threadFactory() {
         return threadFactory;
     }
 
-    /** @return the name used in thread names, logs and metrics */
+    /** {@return the name used in thread names, logs and metrics} */
     public String name() {
         return name;
     }
 
-    /** @return the task listener, or {@code null} */
+    /** {@return the task listener, or {@code null}} */
     public PoolListener listener() {
         return listener;
     }
@@ -580,7 +580,7 @@ public final class PoolOptions {
             return this;
         }
 
-        /** @return the options (checked when a pool is created, see {@link PoolOptions#validate(int)}) */
+        /** {@return the options (checked when a pool is created, see {@link PoolOptions#validate(int)})} */
         public PoolOptions build() {
             return new PoolOptions(this);
         }

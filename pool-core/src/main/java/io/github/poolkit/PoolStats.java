@@ -19,17 +19,17 @@ package io.github.poolkit;
 public record PoolStats(int capacity, int running, int busy, int queued, int blocked,
                         long completed, long failed, long rejected, boolean closed, long overdue) {
 
-    /** @return {@code queued() + blocked()}: what {@link Pool#waiting()} reports */
+    /** {@return {@code queued() + blocked()}: what {@link Pool#waiting()} reports} */
     public int waiting() {
         return queued + blocked;
     }
 
-    /** @return {@code max(0, capacity() - running())}, or -1 when unlimited: what {@link Pool#free()} reports */
+    /** {@return {@code max(0, capacity() - running())}, or -1 when unlimited: what {@link Pool#free()} reports} */
     public int free() {
         return capacity < 0 ? -1 : Math.max(0, capacity - running);
     }
 
-    /** @return whether the capacity is unlimited */
+    /** {@return whether the capacity is unlimited} */
     public boolean unlimited() {
         return capacity < 0;
     }

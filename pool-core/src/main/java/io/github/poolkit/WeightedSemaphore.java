@@ -184,7 +184,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
         return new WeightedSemaphore(0, listener, Objects.requireNonNull(limit, "limit"));
     }
 
-    /** @return whether {@link Permit}s must note when they were made (the size is adaptive) */
+    /** {@return whether {@link Permit}s must note when they were made (the size is adaptive)} */
     boolean isAdaptive() {
         return adaptive != null;
     }

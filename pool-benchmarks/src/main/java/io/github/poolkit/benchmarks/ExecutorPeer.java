@@ -4,6 +4,7 @@ import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -31,6 +32,17 @@ public enum ExecutorPeer {
         @Override
         Executor open(int workers) {
             return WorkerPool.create(workers, PoolOptions.builder().name("bench").queueCapacity(-1).build());
+        }
+    },
+    /**
+     * {@link #POOLKIT_QUEUED} watched for overdue tasks ({@code runTimeout} and {@code queueTimeout} of a minute,
+     * never reached): what the watch costs the task path, against {@code POOLKIT_QUEUED} in the same run.
+     */
+    POOLKIT_QUEUED_WATCHED {
+        @Override
+        Executor open(int workers) {
+            return WorkerPool.create(workers, PoolOptions.builder().name("bench").queueCapacity(-1)
+                    .runTimeout(Duration.ofMinutes(1)).queueTimeout(Duration.ofMinutes(1)).build());
         }
     },
     /** {@code Executors.newFixedThreadPool}: a ThreadPoolExecutor over an unbounded LinkedBlockingQueue. */

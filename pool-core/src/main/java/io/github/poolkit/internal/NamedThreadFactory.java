@@ -18,12 +18,12 @@ public final class NamedThreadFactory implements ThreadFactory {
         this.kind = kind;
     }
 
-    /** @return a factory of non-daemon platform threads named {@code <name>-<n>} (a pool's default workers) */
+    /** {@return a factory of non-daemon platform threads named {@code <name>-<n>} (a pool's default workers)} */
     public static NamedThreadFactory platform(String name) {
         return new NamedThreadFactory(name, Kind.PLATFORM);
     }
 
-    /** @return a factory of daemon platform threads named {@code <name>-<n>} (poolkit's housekeeping threads) */
+    /** {@return a factory of daemon platform threads named {@code <name>-<n>} (poolkit's housekeeping threads)} */
     public static NamedThreadFactory daemon(String name) {
         return new NamedThreadFactory(name, Kind.DAEMON);
     }

@@ -14,7 +14,7 @@ record LimitBounds(int min, int max) {
         }
     }
 
-    /** @return {@code value} moved into [min, max] */
+    /** {@return {@code value} moved into [min, max]} */
     double clamp(double value) {
         return Math.max(min, Math.min(max, value));
     }

@@ -42,12 +42,12 @@ final class RttBaseline {
         }
     }
 
-    /** @return the short-term average round-trip time, in nanoseconds (0 before the first sample) */
+    /** {@return the short-term average round-trip time, in nanoseconds (0 before the first sample)} */
     double shortRtt() {
         return shortRtt;
     }
 
-    /** @return the baseline round-trip time, in nanoseconds (0 before the first sample) */
+    /** {@return the baseline round-trip time, in nanoseconds (0 before the first sample)} */
     double baseline() {
         return baseline;
     }

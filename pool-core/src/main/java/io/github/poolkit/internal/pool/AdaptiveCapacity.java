@@ -29,7 +29,7 @@ final class AdaptiveCapacity {
         this.pool = pool;
     }
 
-    /** @return the capacity the pool starts with: the limit's current value (at least 1) */
+    /** {@return the capacity the pool starts with: the limit's current value (at least 1)} */
     int initial() {
         return Math.max(1, limit.limit());
     }

@@ -41,12 +41,12 @@ final class CallerLine {
         this.poolName = poolName;
     }
 
-    /** @return callers in line */
+    /** {@return callers in line} */
     int size() {
         return callers.size();
     }
 
-    /** @return whether nobody is in line */
+    /** {@return whether nobody is in line} */
     boolean isEmpty() {
         return callers.isEmpty();
     }
@@ -59,13 +59,13 @@ final class CallerLine {
         return me == null ? callers.isEmpty() : callers.peekFirst() == me;
     }
 
-    /** @return the task of the caller first in line, or null; it stays in line */
+    /** {@return the task of the caller first in line, or null; it stays in line} */
     Object headTask() {
         BlockedCaller first = callers.peekFirst();
         return first == null ? null : first.task;
     }
 
-    /** @return the accept time of the caller first in line, for the queue slot its task moves into */
+    /** {@return the accept time of the caller first in line, for the queue slot its task moves into} */
     long headAcceptedAt() {
         BlockedCaller first = callers.peekFirst();
         return first == null ? TaskQueue.UNWATCHED : first.acceptedAt;

@@ -65,7 +65,7 @@ final class IdleStack {
     /** Idle workers not yet claimed. */
     private final PaddedCounter size = new PaddedCounter();
 
-    /** @return idle workers not yet claimed (a racy snapshot) */
+    /** {@return idle workers not yet claimed (a racy snapshot)} */
     int size() {
         return size.get();
     }

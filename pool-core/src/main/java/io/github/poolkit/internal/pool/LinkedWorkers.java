@@ -25,7 +25,7 @@ final class LinkedWorkers implements WorkerSet {
         size++;
     }
 
-    /** @return workers in the list */
+    /** {@return workers in the list} */
     int size() {
         return size;
     }

@@ -55,25 +55,25 @@ final class OverdueWatch {
         this.interrupt = options.interruptOverdue();
     }
 
-    /** @return the watch for a pool with a timeout, or null for one without */
+    /** {@return the watch for a pool with a timeout, or null for one without} */
     static OverdueWatch of(PoolCore pool, TaskRunner runner, PoolOptions options) {
         return options.runTimeout() == null && options.queueTimeout() == null ? null
                 : new OverdueWatch(pool, runner, options);
     }
 
-    /** @return whether waiting tasks are watched */
+    /** {@return whether waiting tasks are watched} */
     boolean watchesQueue() {
         return queueTimeoutNanos > 0;
     }
 
-    /** @return how often to check: {@code max(shorter timeout / 8, 50ms)} */
+    /** {@return how often to check: {@code max(shorter timeout / 8, 50ms)}} */
     long periodNanos() {
         long shorter = runTimeoutNanos < 0 ? queueTimeoutNanos
                 : queueTimeoutNanos < 0 ? runTimeoutNanos : Math.min(runTimeoutNanos, queueTimeoutNanos);
         return Math.max(shorter / 8, MIN_PERIOD_NANOS);
     }
 
-    /** @return tasks reported overdue since the pool was created */
+    /** {@return tasks reported overdue since the pool was created} */
     long reported() {
         return reported;
     }

@@ -32,12 +32,12 @@ final class PaddedCounter {
     private volatile long value;
     private Object r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12, r13, r14, r15, r16;
 
-    /** @return the value (volatile read) */
+    /** {@return the value (volatile read)} */
     int get() {
         return (int) value;
     }
 
-    /** @return whether the value was {@code expected} and is now {@code updated} */
+    /** {@return whether the value was {@code expected} and is now {@code updated}} */
     boolean compareAndSet(int expected, int updated) {
         return VALUE.compareAndSet(this, (long) expected, (long) updated);
     }

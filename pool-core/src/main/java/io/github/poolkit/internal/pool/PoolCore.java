@@ -290,13 +290,13 @@ final class PoolCore {
                 + "; retry later, raise the capacity or add a queue (queueCapacity)";
     }
 
-    /** @return whether another worker may be reserved (racy without the lock) */
+    /** {@return whether another worker may be reserved (racy without the lock)} */
     boolean hasRoom() {
         int c = capacity;
         return c < 0 || running.get() < c;
     }
 
-    /** @return whether more workers are counted than the capacity allows (after a shrink; racy without the lock) */
+    /** {@return whether more workers are counted than the capacity allows (after a shrink; racy without the lock)} */
     boolean surplus() {
         int c = capacity;
         return c > 0 && running.get() > c;
@@ -347,7 +347,7 @@ final class PoolCore {
         }
     }
 
-    /** @return whether a worker may take from the queue without the lock: not stopped, and not surplus */
+    /** {@return whether a worker may take from the queue without the lock: not stopped, and not surplus} */
     boolean mayTakeLockFree() {
         return state != State.STOP && !surplus();
     }
@@ -599,7 +599,7 @@ final class PoolCore {
         }
     }
 
-    /** @return whether tasks not started in time are watched ({@code queueTimeout}) */
+    /** {@return whether tasks not started in time are watched ({@code queueTimeout})} */
     private boolean watchesQueue() {
         return overdue != null && overdue.watchesQueue();
     }
@@ -628,7 +628,7 @@ final class PoolCore {
         overdue.check();
     }
 
-    /** @return the workers counted now, copied under the lock (for the overdue checker) */
+    /** {@return the workers counted now, copied under the lock (for the overdue checker)} */
     List<Worker> workersSnapshot() {
         List<Worker> copy = new ArrayList<>();
         lock.lock();
@@ -660,12 +660,12 @@ final class PoolCore {
         return next;
     }
 
-    /** @return tasks reported overdue since the pool was created */
+    /** {@return tasks reported overdue since the pool was created} */
     long overdueCount() {
         return overdue == null ? 0 : overdue.reported();
     }
 
-    /** @return the pool's name */
+    /** {@return the pool's name} */
     String name() {
         return name;
     }
@@ -766,17 +766,17 @@ final class PoolCore {
         return termination.await(timeout, unit);
     }
 
-    /** @return the capacity, -1 when unlimited */
+    /** {@return the capacity, -1 when unlimited} */
     int capacity() {
         return capacity;
     }
 
-    /** @return workers alive: busy, idle and not yet purged, or starting */
+    /** {@return workers alive: busy, idle and not yet purged, or starting} */
     int running() {
         return running.get();
     }
 
-    /** @return the task counts of every worker, retired or live, read under the lock so each counts once */
+    /** {@return the task counts of every worker, retired or live, read under the lock so each counts once} */
     WorkerSet.Tally tally() {
         lock.lock();
         try {
@@ -786,27 +786,27 @@ final class PoolCore {
         }
     }
 
-    /** @return whether workers wait idle between tasks (else each runs one task: unpooled virtual threads) */
+    /** {@return whether workers wait idle between tasks (else each runs one task: unpooled virtual threads)} */
     boolean pooled() {
         return threads.pooled();
     }
 
-    /** @return whether the pool is open (any thread) */
+    /** {@return whether the pool is open (any thread)} */
     boolean isOpen() {
         return state == State.OPEN;
     }
 
-    /** @return callers blocked in the line (any thread) */
+    /** {@return callers blocked in the line (any thread)} */
     int blockedCallers() {
         return blocked;
     }
 
-    /** @return tasks in the queue */
+    /** {@return tasks in the queue} */
     int queuedCount() {
         return queue == null ? 0 : queue.size();
     }
 
-    /** @return whether the pool is closed and every worker has left */
+    /** {@return whether the pool is closed and every worker has left} */
     boolean isTerminated() {
         return state != State.OPEN && running.get() == 0;
     }

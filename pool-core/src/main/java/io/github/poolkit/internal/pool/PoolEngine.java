@@ -161,7 +161,7 @@ public final class PoolEngine {
         }
     }
 
-    /** @return the options the pool was created with, as changed since by {@link #reconfigure} */
+    /** {@return the options the pool was created with, as changed since by {@link #reconfigure}} */
     public PoolOptions options() {
         return settings.options();
     }
@@ -182,50 +182,50 @@ public final class PoolEngine {
         }
     }
 
-    /** @return the wait rules in force, read by a caller that the pool cannot serve at once */
+    /** {@return the wait rules in force, read by a caller that the pool cannot serve at once} */
     private WaitRules waitRules() {
         return settings.waitRules();
     }
 
-    /** @return the pool's name */
+    /** {@return the pool's name} */
     public String name() {
         return name;
     }
 
-    /** @return the capacity, -1 when unlimited */
+    /** {@return the capacity, -1 when unlimited} */
     public int capacity() {
         return core.capacity();
     }
 
-    /** @return workers alive: busy, idle and not yet purged, or starting */
+    /** {@return workers alive: busy, idle and not yet purged, or starting} */
     public int running() {
         return core.running();
     }
 
-    /** @return {@code max(0, capacity - running)}, -1 when unlimited */
+    /** {@return {@code max(0, capacity - running)}, -1 when unlimited} */
     public int free() {
         int c = core.capacity();
         return c < 0 ? -1 : Math.max(0, c - core.running());
     }
 
-    /** @return callers blocked in execute plus queued tasks */
+    /** {@return callers blocked in execute plus queued tasks} */
     public int waiting() {
         return core.blockedCallers() + core.queuedCount();
     }
 
-    /** @return a snapshot of the pool's figures */
+    /** {@return a snapshot of the pool's figures} */
     public PoolStats stats() {
         WorkerSet.Tally tally = core.tally();
         return new PoolStats(core.capacity(), core.running(), tally.busy(), core.queuedCount(), core.blockedCallers(),
                 tally.completed(), tally.failed(), runner.rejectedCount(), isClosed(), core.overdueCount());
     }
 
-    /** @return whether the pool has been released (and not rebooted) */
+    /** {@return whether the pool has been released (and not rebooted)} */
     public boolean isClosed() {
         return !core.isOpen();
     }
 
-    /** @return whether the pool is closed and every worker has left */
+    /** {@return whether the pool is closed and every worker has left} */
     public boolean isTerminated() {
         return core.isTerminated();
     }

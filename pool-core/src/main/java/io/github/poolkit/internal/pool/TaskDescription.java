@@ -17,7 +17,7 @@ final class TaskDescription {
     private TaskDescription() {
     }
 
-    /** @return the description of {@code task} (never null) */
+    /** {@return the description of {@code task} (never null)} */
     static String of(Object task) {
         for (int depth = 0; task instanceof Wrapping w && depth < MAX_DEPTH; depth++) {
             try {

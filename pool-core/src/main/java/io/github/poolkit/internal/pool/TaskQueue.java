@@ -275,19 +275,19 @@ final class TaskQueue {
         return i;
     }
 
-    /** @return whether no index is handed out beyond the head (a withdrawn or just-taken slot may still count) */
+    /** {@return whether no index is handed out beyond the head (a withdrawn or just-taken slot may still count)} */
     boolean isEmpty() {
         return head.index >= tail.index;
     }
 
-    /** @return how many tasks are queued (a racy snapshot; withdrawn tasks not yet skipped still count) */
+    /** {@return how many tasks are queued (a racy snapshot; withdrawn tasks not yet skipped still count)} */
     int size() {
         long h = head.index;
         long n = tail.index - h;
         return n <= 0 ? 0 : (int) Math.min(n, Integer.MAX_VALUE);
     }
 
-    /** @return whether an {@link #offer} now would find room (a racy snapshot) */
+    /** {@return whether an {@link #offer} now would find room (a racy snapshot)} */
     boolean hasRoom() {
         return tail.index - head.index < capacity;
     }
@@ -347,7 +347,7 @@ final class TaskQueue {
             return i < s.base ? null : s;
         }
 
-        /** @return the index taken: the index before this atomic increment */
+        /** {@return the index taken: the index before this atomic increment} */
         long take() {
             return (long) INDEX.getAndAdd(this, 1L);
         }
@@ -407,7 +407,7 @@ final class TaskQueue {
             this.stamps = stamped ? new long[SEGMENT] : null;
         }
 
-        /** @return the next segment, made and linked now if no other thread has done so */
+        /** {@return the next segment, made and linked now if no other thread has done so} */
         Segment extend() {
             Segment made = new Segment(base + SEGMENT, stamps != null);
             return NEXT.compareAndSet(this, null, made) ? made : next;

@@ -53,13 +53,13 @@ final class TaskRunner {
         this.interruptOverdue = options.interruptOverdue();
     }
 
-    /** @return the task in the form the pool carries it */
+    /** {@return the task in the form the pool carries it} */
     Object carry(Object task) {
         Object carried = task == null ? NULL_TASK : task;
         return listener == null ? carried : new TimedTask(carried, System.nanoTime());
     }
 
-    /** @return the task as the caller gave it */
+    /** {@return the task as the caller gave it} */
     Object unwrap(Object carried) {
         Object task = carried instanceof TimedTask t ? t.task() : carried;
         return task == NULL_TASK ? null : task;
@@ -100,7 +100,7 @@ final class TaskRunner {
         }
     }
 
-    /** @return whether anybody is told of overdue tasks (else they are only counted) */
+    /** {@return whether anybody is told of overdue tasks (else they are only counted)} */
     boolean hasListener() {
         return listener != null;
     }
@@ -137,7 +137,7 @@ final class TaskRunner {
         }
     }
 
-    /** @return tasks refused since the pool was created */
+    /** {@return tasks refused since the pool was created} */
     long rejectedCount() {
         return rejected.sum();
     }

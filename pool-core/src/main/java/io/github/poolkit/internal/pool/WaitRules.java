@@ -20,7 +20,7 @@ record WaitRules(boolean nonblocking, int maxBlockingTasks, long maxWaitNanos) {
     /** A wait without limit. */
     static final long NO_LIMIT = Long.MAX_VALUE;
 
-    /** @return the rules the options give */
+    /** {@return the rules the options give} */
     static WaitRules of(PoolOptions options) {
         Duration maxWait = options.maxWait();
         return new WaitRules(options.nonblocking(), options.maxBlockingTasks(),
@@ -53,7 +53,7 @@ record WaitRules(boolean nonblocking, int maxBlockingTasks, long maxWaitNanos) {
         return null;
     }
 
-    /** @return why a caller that waited {@code waitNanos} in vain was refused */
+    /** {@return why a caller that waited {@code waitNanos} in vain was refused} */
     String timedOut(long waitNanos) {
         String waited = Duration.ofNanos(waitNanos).toString().substring(2).toLowerCase();
         return "the caller waited " + waited + (waitNanos == maxWaitNanos ? " (maxWait)" : " (the caller's timeout)");

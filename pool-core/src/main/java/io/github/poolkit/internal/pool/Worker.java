@@ -216,12 +216,12 @@ final class Worker implements Runnable {
         }
     }
 
-    /** @return the task this worker runs now (as carried), or null (any thread; acquire) */
+    /** {@return the task this worker runs now (as carried), or null (any thread; acquire)} */
     Object watchedTask() {
         return WATCHED.getAcquire(this);
     }
 
-    /** @return when the task last published by {@link #beginWatched} started; read after {@link #watchedTask} */
+    /** {@return when the task last published by {@link #beginWatched} started; read after {@link #watchedTask}} */
     long watchedSince() {
         return (long) WATCHED_SINCE.getOpaque(this);
     }
@@ -245,12 +245,12 @@ final class Worker implements Runnable {
         }
     }
 
-    /** @return tasks this worker ran to the end (any thread) */
+    /** {@return tasks this worker ran to the end (any thread)} */
     long completedCount() {
         return (long) COMPLETED.getAcquire(this);
     }
 
-    /** @return tasks this worker saw throw (any thread) */
+    /** {@return tasks this worker saw throw (any thread)} */
     long failedCount() {
         return (long) FAILED.getAcquire(this);
     }

@@ -28,10 +28,10 @@ interface WorkerSet {
     /** Calls {@code action} for every worker in the set. */
     void forEach(Consumer<Worker> action);
 
-    /** @return the counts of every worker so far, retired or live */
+    /** {@return the counts of every worker so far, retired or live} */
     Tally tally();
 
-    /** @return the set for the pool's kind of workers */
+    /** {@return the set for the pool's kind of workers} */
     static WorkerSet of(boolean pooled) {
         return pooled ? new LinkedWorkers() : new ConcurrentWorkers();
     }

@@ -34,7 +34,7 @@ final class WorkerThreads {
         this.prefix = prefix;
     }
 
-    /** @return the workers the options ask for */
+    /** {@return the workers the options ask for} */
     static WorkerThreads of(PoolOptions options) {
         if (options.virtualThreads()) {
             return new WorkerThreads(Thread.ofVirtual().factory(), false, options.name() + "-");
@@ -43,7 +43,7 @@ final class WorkerThreads {
         return new WorkerThreads(factory != null ? factory : NamedThreadFactory.platform(options.name()), true, null);
     }
 
-    /** @return whether a worker that finds no task waits idle for the next one (else it ends) */
+    /** {@return whether a worker that finds no task waits idle for the next one (else it ends)} */
     boolean pooled() {
         return pooled;
     }

@@ -141,7 +141,7 @@ public final class JobTimer {
         return enqueue(new ScheduledJob<>(this, task), delayNanos);
     }
 
-    /** @return the number of pending jobs (see the class comment), exact when read */
+    /** {@return the number of pending jobs (see the class comment), exact when read} */
     public int pending() {
         lock.lock();
         try {
@@ -209,12 +209,12 @@ public final class JobTimer {
         return cancelled;
     }
 
-    /** @return whether {@link #shutdown()} or {@link #shutdownNow()} was called */
+    /** {@return whether {@link #shutdown()} or {@link #shutdownNow()} was called} */
     public boolean isShutdown() {
         return runState != RUNNING;
     }
 
-    /** @return whether the timer thread has exited and the executor has terminated */
+    /** {@return whether the timer thread has exited and the executor has terminated} */
     public boolean isTerminated() {
         return timerDone && executor.isTerminated();
     }
@@ -254,7 +254,7 @@ public final class JobTimer {
         return "JobTimer[" + name + ", " + (isTerminated() ? "terminated" : state) + ", pending=" + pending() + "]";
     }
 
-    /** @return whether periodic jobs may still run: false once shut down */
+    /** {@return whether periodic jobs may still run: false once shut down} */
     boolean acceptsPeriodicRuns() {
         return runState == RUNNING;
     }

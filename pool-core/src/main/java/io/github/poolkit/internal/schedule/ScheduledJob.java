@@ -152,7 +152,7 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         }
     }
 
-    /** @return 0, the fixed rate ({@code > 0}) or the negated fixed delay ({@code < 0}), in nanoseconds */
+    /** {@return 0, the fixed rate ({@code > 0}) or the negated fixed delay ({@code < 0}), in nanoseconds} */
     long period() {
         return period;
     }
@@ -253,19 +253,19 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         return true;
     }
 
-    /** @return whether the job was cancelled before it completed (it may still be finishing a run it had begun) */
+    /** {@return whether the job was cancelled before it completed (it may still be finishing a run it had begun)} */
     @Override
     public boolean isCancelled() {
         return state >= CANCELLED;
     }
 
-    /** @return whether the job completed, failed or was cancelled; a periodic job is done only once it stops */
+    /** {@return whether the job completed, failed or was cancelled; a periodic job is done only once it stops} */
     @Override
     public boolean isDone() {
         return state != NEW;
     }
 
-    /** @return whether the job repeats (at a fixed rate or with a fixed delay) */
+    /** {@return whether the job repeats (at a fixed rate or with a fixed delay)} */
     @Override
     public boolean isPeriodic() {
         return period != 0;

@@ -74,12 +74,12 @@ public final class TimerHeap<E extends TimerHeap.Entry> {
         return d < 0 || (d == 0 && a.sequence < b.sequence);
     }
 
-    /** @return the number of entries */
+    /** {@return the number of entries} */
     public int size() {
         return size;
     }
 
-    /** @return whether the heap holds no entry */
+    /** {@return whether the heap holds no entry} */
     public boolean isEmpty() {
         return size == 0;
     }
@@ -101,13 +101,13 @@ public final class TimerHeap<E extends TimerHeap.Entry> {
         siftUp(size++, e);
     }
 
-    /** @return the entry that is due first, or {@code null} when empty */
+    /** {@return the entry that is due first, or {@code null} when empty} */
     @SuppressWarnings("unchecked")
     public E peek() {
         return (E) queue[0];
     }
 
-    /** @return the entry that was due first, now removed, or {@code null} when empty */
+    /** {@return the entry that was due first, now removed, or {@code null} when empty} */
     public E poll() {
         E head = peek();
         if (head != null) {

@@ -28,7 +28,7 @@ public final class AdaptiveSize {
         this.semaphore = semaphore;
     }
 
-    /** @return the size the semaphore starts with: the limit's current value (at least 0) */
+    /** {@return the size the semaphore starts with: the limit's current value (at least 0)} */
     public long initial() {
         return Math.max(0, limit.limit());
     }

@@ -32,7 +32,9 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
+import io.github.poolkit.PoolListener;
 import io.github.poolkit.WorkerPool;
+import io.github.poolkit.autoconfigure.PoolTaskListeners;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -61,15 +63,28 @@ class AsyncOverloadHttpTests {
     @Qualifier("reports")
     private WorkerPool reportsPool;
 
+    @Autowired
+    private PoolTaskListeners poolListeners;
+
     @Test
     void everyRefusalOfAFullNonBlockingPoolIsA429WithRetryAfterAndAProblemBody(CapturedOutput output)
             throws Exception {
         // Two reports of at least 2.1 s each teach the pool its run time: 2.1 s x (0 waiting + 1) / 2 workers = 1.05 s
+        CountDownLatch measured = new CountDownLatch(2);
+        // Told after the estimator's own listener (attached at start-up), so the run times are recorded by then: the
+        // HTTP answer comes when a report's body ends, a moment before the pool tells its listeners.
+        poolListeners.attach("reports", new PoolListener() {
+            @Override
+            public void taskFinished(long waitedNanos, long ranNanos, Throwable failure) {
+                measured.countDown();
+            }
+        });
         List<CompletableFuture<HttpResponse<String>>> warmUp = List.of(get("/reports?millis=2100"),
                 get("/reports?millis=2100"));
         for (CompletableFuture<HttpResponse<String>> response : warmUp) {
             assertThat(response.get(30, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
         }
+        assertThat(measured.await(30, TimeUnit.SECONDS)).isTrue();
 
         CountDownLatch gate = reports.closeGate();
         List<CompletableFuture<HttpResponse<String>>> responses = new ArrayList<>();
