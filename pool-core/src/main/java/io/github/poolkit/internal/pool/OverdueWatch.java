@@ -13,11 +13,11 @@ import java.util.List;
  *
  * <p>What the task path pays. Without a timeout: nothing (a branch on a final field; no clock read, no store).
  * With a {@code runTimeout}: the worker publishes each task and its start time in fields of its own
- * ({@link Worker#beginWatched}): one clock read, an opaque and two release stores (plain stores on x86), no lock, no
- * allocation, no shared cache line; {@code interruptOverdue} adds one volatile store and load. With a
- * {@code queueTimeout}: each queued task's accept time is kept in an array beside its queue slot ({@link TaskQueue}),
- * one clock read and one plain store, and one array of longs per queue segment of 1024 tasks; a blocked caller keeps
- * its own.
+ * ({@link Worker#beginWatched}): a read of the {@link CoarseClock} (not a {@code System.nanoTime()} call), an opaque
+ * and two release stores (plain stores on x86), no lock, no allocation, no shared write; {@code interruptOverdue}
+ * adds one volatile store and load. With a {@code queueTimeout}: each queued task's accept time is kept in an array
+ * beside its queue slot ({@link TaskQueue}), a read of the coarse clock and one plain store, and one array of longs
+ * per queue segment of 1024 tasks; a blocked caller keeps its own.
  *
  * <p>What a check costs: RUN reads each live worker's published task (the worker list is copied under the pool's lock
  * once per check); QUEUE walks the queue from where the last check stopped to the first task that is not overdue
@@ -85,7 +85,8 @@ final class OverdueWatch {
 
     /** Finds the overdue tasks (on the checker's thread), counts them and hands them to the reporting thread. */
     void check() {
-        long now = System.nanoTime();
+        // Stamps come from the coarse clock: older than the timeout by the clock's lag, so that none is early.
+        long now = System.nanoTime() - CoarseClock.lagBound(System.nanoTime());
         List<Found> found = new ArrayList<>(0);
         if (runTimeoutNanos > 0) {
             checkRuns(now, found);
@@ -121,7 +122,8 @@ final class OverdueWatch {
                 continue; // it ended meanwhile: the stack may be another task's
             }
             w.reportedSince = since;
-            found.add(new Found(OverdueTask.Kind.RUN, task, t.getName(), System.nanoTime() - since, stack));
+            found.add(new Found(OverdueTask.Kind.RUN, task, t.getName(), Math.max(System.nanoTime() - since,
+                    runTimeoutNanos), stack));
             if (interrupt) {
                 w.interruptIfStillRunning(task, since);
             }

@@ -39,14 +39,16 @@ import java.lang.invoke.VarHandle;
  * </ul>
  *
  * <p>Accept times (a pool with a {@code queueTimeout}, see {@link OverdueWatch}): each segment then has a parallel
- * array of {@link System#nanoTime()} stamps, written with a plain store before the task's release store, so a reader
- * that sees the task sees its stamp; {@link #scanOverdue} walks from the head, in FIFO order, to the first task that
- * is not overdue. Without a timeout there are no stamps and an append reads no clock.
+ * array of accept stamps ({@link CoarseClock}, in {@link System#nanoTime()} terms), written with a plain store before
+ * the task's release store, so a reader that sees the task sees its stamp; {@link #scanOverdue} walks from the head,
+ * in FIFO order, to the first task that is not overdue. Without a timeout there are no stamps and an append reads no
+ * clock.
  *
  * <p>Memory: {@code head} and {@code tail} are read, CAS'ed and incremented with volatile (sequentially consistent)
  * accesses, which the pool's wake-up protocol relies on ({@link PoolCore}, invariant 2): an appender's move of
- * {@code tail} and a consumer's later read of {@code tail} are ordered with the pool's own volatile counters. Slots are written with release and read
- * with acquire semantics, so whatever the appender did before {@code offer} happens-before the taker uses the task.
+ * {@code tail} and a consumer's later read of {@code tail} are ordered with the pool's own volatile counters. Slots are
+ * written with release and read with acquire semantics, so whatever the appender did before {@code offer}
+ * happens-before the taker uses the task.
  */
 final class TaskQueue {
 
@@ -126,7 +128,7 @@ final class TaskQueue {
     /** Stores a task in its slot, with its accept time first in a stamped queue. */
     private void store(Segment s, int i, Object task, long acceptedAt) {
         if (stamped) {
-            s.stamps[i] = acceptedAt == NOW ? System.nanoTime() : acceptedAt;
+            s.stamps[i] = acceptedAt == NOW ? CoarseClock.now() : acceptedAt;
         }
         SLOT.setRelease(s.slots, i, task);
     }

@@ -99,7 +99,13 @@ final class Worker implements Runnable {
     /** The task running now (as carried), or null; only published in a pool with a run timeout. */
     @SuppressWarnings("unused") // through WATCHED
     private volatile Object watched;
-    /** When {@link #watched} started ({@link System#nanoTime()}); opaque accesses. */
+    /** The start stamp of the last task watched; this worker's own thread only. */
+    private long lastWatchedSince;
+
+    /**
+     * When {@link #watched} started ({@link CoarseClock}, in {@link System#nanoTime()} terms, unique per task of this
+     * worker); opaque accesses.
+     */
     @SuppressWarnings("unused") // through WATCHED_SINCE
     private long watchedSince;
     /** The start of the task last reported overdue; read and written by the overdue checker only. */
@@ -194,7 +200,12 @@ final class Worker implements Runnable {
 
     /** On the worker's own thread, in a pool with a run timeout: {@code carried} starts now. */
     void beginWatched(Object carried) {
-        WATCHED_SINCE.setOpaque(this, System.nanoTime());
+        long since = CoarseClock.now();
+        if (since <= lastWatchedSince) {
+            since = lastWatchedSince + 1; // unique per task: the checker tells two tasks of one tick apart by it
+        }
+        lastWatchedSince = since;
+        WATCHED_SINCE.setOpaque(this, since);
         WATCHED.setRelease(this, carried);
     }
 

@@ -57,12 +57,13 @@ class TaskQueueOverdueScanTest {
     }
 
     @Test
-    void offerWithoutATimeStampsTheClock() {
+    void offerWithoutATimeStampsTheCoarseClock() {
         TaskQueue q = new TaskQueue(2, true);
         long before = System.nanoTime();
         q.offer("now");
         List<Long> waited = new ArrayList<>();
         q.scanOverdue(0, before + 10_000_000_000L, 1, (task, w) -> waited.add(w));
-        assertThat(waited).singleElement().satisfies(w -> assertThat(w).isBetween(1L, 10_000_000_000L));
+        // the coarse clock lags by a tick or two (more if its thread was late): allow a second
+        assertThat(waited).singleElement().satisfies(w -> assertThat(w).isBetween(1L, 11_000_000_000L));
     }
 }
