@@ -542,8 +542,8 @@ public final class PoolOptions {
          * to {@link PoolListener#taskOverdue} with its worker's stack, no later than
          * {@code runTimeout + max(runTimeout / 4, 100ms)} after it started, and counted in
          * {@link PoolStats#overdue()}. The task is not stopped (see {@link #interruptOverdue}). Zero or negative is an
-         * error when the pool is created. Each task then costs its worker a read of a coarse shared clock (advanced every
-         * 4 ms by one daemon thread) and a few plain stores; without
+         * error when the pool is created. Each task then costs its worker a read of a coarse shared clock (advanced
+         * every 4 ms by one daemon thread) and a few plain stores; without
          * a timeout, nothing.
          *
          * @param runTimeout the longest expected run, or {@code null} (the default) not to watch running tasks
@@ -558,8 +558,8 @@ public final class PoolOptions {
          * A task not yet started this long after it was accepted (queued, or its caller blocked in {@code execute})
          * is <em>overdue</em>: it is reported once to {@link PoolListener#taskOverdue}, no later than
          * {@code queueTimeout + max(queueTimeout / 4, 100ms)} after it was accepted, and keeps its place. Zero or
-         * negative is an error when the pool is created. Each queued task then costs a read of the coarse clock and a plain
-         * store.
+         * negative is an error when the pool is created. Each queued task then costs a read of the coarse clock and a
+         * plain store.
          *
          * @param queueTimeout the longest expected wait, or {@code null} (the default) not to watch waiting tasks
          * @return this builder
