@@ -45,10 +45,10 @@ final class OverdueChecker implements Runnable {
         }
     }
 
-    private final WeakReference<PoolCore> pool;
+    private final WeakReference<PoolLifecycle> pool;
     private volatile Future<?> future;
 
-    private OverdueChecker(PoolCore pool) {
+    private OverdueChecker(PoolLifecycle pool) {
         this.pool = new WeakReference<>(pool);
     }
 
@@ -57,7 +57,7 @@ final class OverdueChecker implements Runnable {
      *
      * @return the handle that stops the checks
      */
-    static Future<?> schedule(PoolCore pool, long periodNanos) {
+    static Future<?> schedule(PoolLifecycle pool, long periodNanos) {
         OverdueChecker checker = new OverdueChecker(pool);
         checker.future = Threads.CHECKS.scheduleWithFixedDelay(checker, periodNanos, periodNanos,
                 TimeUnit.NANOSECONDS);
@@ -71,7 +71,7 @@ final class OverdueChecker implements Runnable {
 
     @Override
     public void run() {
-        PoolCore p = pool.get();
+        PoolLifecycle p = pool.get();
         if (p == null) {
             Future<?> f = future;
             if (f != null) {

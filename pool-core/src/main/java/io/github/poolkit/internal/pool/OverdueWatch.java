@@ -94,7 +94,7 @@ final class OverdueWatch {
         if (queueTimeoutNanos > 0) {
             TaskQueue.OverdueSink sink = (task, waited) ->
                     found.add(new Found(OverdueTask.Kind.QUEUE, task, null, waited, new StackTraceElement[0]));
-            queueScanFrom = pool.scanWaitingOverdue(queueScanFrom, now, queueTimeoutNanos, sink);
+            queueScanFrom = scanWaiting(queueScanFrom, now, queueTimeoutNanos, sink);
         }
         if (found.isEmpty()) {
             return;
@@ -107,7 +107,7 @@ final class OverdueWatch {
     }
 
     private void checkRuns(long now, List<Found> found) {
-        for (Worker w : pool.workersSnapshot()) {
+        for (Worker w : workersSnapshot()) {
             Object task = w.watchedTask();
             if (task == null) {
                 continue;
@@ -128,5 +128,37 @@ final class OverdueWatch {
                 w.interruptIfStillRunning(task, since);
             }
         }
+    }
+
+    /** {@return the workers counted now, copied under the pool's lock} */
+    private List<Worker> workersSnapshot() {
+        List<Worker> copy = new ArrayList<>();
+        pool.lock.lock();
+        try {
+            pool.workers.forEach(copy::add);
+        } finally {
+            pool.lock.unlock();
+        }
+        return copy;
+    }
+
+    /**
+     * Reports the blocked callers (under the pool's lock, only when there are any) and the queued tasks accepted at
+     * least {@code timeoutNanos} before {@code now}, each once.
+     *
+     * @param from where the last scan of the queue stopped
+     * @return where the next scan of the queue starts
+     */
+    private long scanWaiting(long from, long now, long timeoutNanos, TaskQueue.OverdueSink sink) {
+        long next = pool.queue == null ? from : pool.queue.scanOverdue(from, now, timeoutNanos, sink);
+        if (pool.blockedCallers() > 0) {
+            pool.lock.lock();
+            try {
+                pool.line.scanOverdue(now, timeoutNanos, sink);
+            } finally {
+                pool.lock.unlock();
+            }
+        }
+        return next;
     }
 }

@@ -1,13 +1,10 @@
 package io.github.poolkit.internal.pool;
 
 import io.github.poolkit.internal.Durations;
-import io.github.poolkit.PoolClosedException;
 import io.github.poolkit.PoolOptions;
-import io.github.poolkit.PoolOverloadException;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -16,7 +13,7 @@ import java.util.function.Supplier;
 /**
  * The workers of a {@link PoolEngine}: at most {@code capacity} of them, the idle ones ({@link IdleStack}), an optional
  * FIFO queue ({@link TaskQueue}, with its lock-free side {@link QueuedPath}), the line of blocked callers
- * ({@link CallerLine}), expiry, tuning and the life cycle. A task's path: {@link #admit} hands it to an idle worker or
+ * ({@link CallerLine}); closing, tuning and expiry are {@link PoolLifecycle}'s. A task's path: {@link #admit} hands it to an idle worker or
  * appends it to the queue without a lock, else decides under the lock (start a worker, refuse, or block the caller);
  * a {@link Worker} runs it through the {@link TaskRunner}, then finds its next task in {@link #nextTask}.
  *
@@ -61,7 +58,7 @@ import java.util.function.Supplier;
  *       next queued task or blocked caller's task goes to a fresh worker that takes over its reservation.</li>
  * </ol>
  *
- * The pool is terminated when it is not open and {@code running == 0} ({@link #transitionTo}).
+ * The pool is terminated when it is not open and {@code running == 0} ({@link PoolLifecycle#transitionTo}).
  *
  * <p>Overdue tasks ({@code runTimeout}, {@code queueTimeout}) are found off the task path by the shared
  * {@link OverdueChecker}, through {@link OverdueWatch}: without a timeout nothing here changes; with one, workers
@@ -69,7 +66,7 @@ import java.util.function.Supplier;
  */
 final class PoolCore {
 
-    /** The life cycle: {@code OPEN -> SHUTDOWN -> STOP}, and back to {@code OPEN} by {@link #reboot}. */
+    /** The life cycle: {@code OPEN -> SHUTDOWN -> STOP}, and back to {@code OPEN} by {@link PoolLifecycle#reboot}. */
     enum State { OPEN, SHUTDOWN, STOP }
 
     /** Who a worker is launched for: a failure to start its thread goes to the caller, or to the panic handler. */
@@ -80,53 +77,51 @@ final class PoolCore {
 
     private final String name;
     private final TaskRunner runner;
-    /** The wait rules in force, read once by each caller that cannot be served at once. */
-    private final Supplier<WaitRules> waitRules;
+    /** The caller's path under the lock. */
+    private final LockedAdmission admission;
     private final WorkerThreads threads;
-    private final int queueCapacity;
-    private final boolean preAlloc;
-    private final long expiryNanos;
+    final int queueCapacity;
+    final boolean preAlloc;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    private final CallerLine line;
-    private final Termination termination = new Termination(lock, this::isTerminated);
-    private final IdleStack idle = new IdleStack();
+    final ReentrantLock lock = new ReentrantLock();
+    final CallerLine line;
+    final Termination termination = new Termination(lock, this::isTerminated);
+    final IdleStack idle = new IdleStack();
     /** The FIFO queue, lock-free and bounded by {@code queueCapacity}; null when {@code queueCapacity == 0}. */
-    private final TaskQueue queue;
+    final TaskQueue queue;
     /** The queue's lock-free side; null without a queue. */
-    private final QueuedPath queued;
+    final QueuedPath queued;
     /** The lock-free side of a pooled pool without a queue; null otherwise. */
     private final HandOffPath handOff;
     /** The lock-free side of an unpooled pool; null for a pooled one. */
-    private final UnpooledPath unpooled;
-    private final WorkerSet workers;
-    private Future<?> purge;
+    final UnpooledPath unpooled;
+    final WorkerSet workers;
     /** Finds overdue tasks; null without a run or queue timeout. */
-    private final OverdueWatch overdue;
-    /** The shared checker's handle on this pool's checks, while it has them; guarded by the lock. */
-    private Future<?> overdueCheck;
+    final OverdueWatch overdue;
+    /** Closing, reopening, tuning, and the periodic chores (purge, overdue checks). */
+    final PoolLifecycle lifecycle;
 
-    private volatile State state = State.OPEN;
-    private volatile int capacity;
+    /** Written under the lock ({@link PoolLifecycle}); read anywhere. */
+    volatile State state = State.OPEN;
+    /** Written under the lock ({@link PoolLifecycle#tune}); read anywhere. */
+    volatile int capacity;
     /**
      * Workers counted (invariant 1). Atomic updates only, on a cache line of its own: unpooled workers reserve and
      * retire without the lock, a task each, and must not invalidate the fields every caller reads.
      */
-    private final PaddedCounter running = new PaddedCounter();
+    final PaddedCounter running = new PaddedCounter();
     /** {@code line.size()}, for lock-free readers: set under the lock after every change to the line. */
     private volatile int blocked;
 
     /** An open pool of at most {@code capacity} workers ({@code <= 0}: unlimited); the options are validated. */
     PoolCore(int capacity, PoolOptions options, TaskRunner runner, Supplier<WaitRules> waitRules) {
-        this.waitRules = waitRules;
+        this.admission = new LockedAdmission(this, waitRules);
         this.name = options.name();
         this.runner = runner;
         this.threads = WorkerThreads.of(options);
         this.capacity = capacity <= 0 ? -1 : capacity;
         this.queueCapacity = options.queueCapacity();
         this.preAlloc = options.preAlloc();
-        boolean purged = threads.pooled() && !options.disablePurge();
-        this.expiryNanos = purged ? Durations.toNanosSaturated(options.expiry()) : -1;
         this.line = new CallerLine(lock, name);
         this.overdue = OverdueWatch.of(this, runner, options);
         this.queue = queueCapacity == 0 ? null : new TaskQueue(queueCapacity, watchesQueue());
@@ -134,8 +129,9 @@ final class PoolCore {
         this.handOff = queue == null && threads.pooled() ? new HandOffPath(this, idle) : null;
         this.workers = WorkerSet.of(threads.pooled());
         this.unpooled = threads.pooled() ? null : new UnpooledPath(this, runner, threads, workers, queue);
-        startPurging();
-        startOverdueChecks();
+        boolean purged = threads.pooled() && !options.disablePurge();
+        this.lifecycle = new PoolLifecycle(this, purged ? Durations.toNanosSaturated(options.expiry()) : -1);
+        lifecycle.startChores();
     }
 
     /**
@@ -147,95 +143,20 @@ final class PoolCore {
         boolean accepted = queued != null ? queued.tryAppend(task)
                 : handOff != null ? handOff.tryHandOff(task) : unpooled.tryStart(task);
         if (!accepted) {
-            admitLocked(task, timeoutNanos);
+            admission.admit(task, timeoutNanos);
         }
     }
 
-    /** {@link #admit} when the lock-free path does not apply: decides under the lock. */
-    private void admitLocked(Object task, long timeoutNanos) {
-        WaitRules rules = waitRules.get(); // read once: the caller keeps the rules it entered with
-        Worker toStart = null;
-        Worker toWake = null;
-        boolean appended = false;
-        long waitNanos = rules.waitNanosFor(timeoutNanos);
-        long deadline = CallerLine.NO_DEADLINE;
-        BlockedCaller me = null;
-        lock.lock();
-        try {
-            for (;;) {
-                if (me != null) {
-                    if (me.taken) {
-                        return; // a finishing worker took the task (invariant 4)
-                    }
-                    me.woken = false; // before looking: a wake-up from now on is not lost (BlockedCaller#woken)
-                }
-                if (state != State.OPEN) {
-                    throw new PoolClosedException("pool '" + name + "' is closed: it takes no new tasks"
-                            + " (reboot() reopens it)");
-                }
-                boolean myTurn = line.isTurnOf(me); // FIFO: nobody overtakes a caller in line
-                if (queue != null) {
-                    // Behind queued tasks, or for an idle worker, or because no worker can start: the queue.
-                    if (myTurn && (idle.size() > 0 || !queue.isEmpty() || !hasRoom())
-                            && queue.offer(task, me == null ? TaskQueue.NOW : me.acceptedAt) >= 0) {
-                        appended = true;
-                        break;
-                    }
-                } else if (myTurn && (toWake = idle.claim(task)) != null) {
-                    break;
-                }
-                if (myTurn && (toStart = reserveWorker(task)) != null) {
-                    break; // (unpooled workers give places back, and callers take them, without the lock: one CAS)
-                }
-                if (me == null) {
-                    String refusal = rules.refusal(waitNanos, line.size());
-                    if (refusal != null) {
-                        throw new PoolOverloadException(overloaded(refusal));
-                    }
-                    if (waitNanos != WaitRules.NO_LIMIT) {
-                        deadline = System.nanoTime() + waitNanos;
-                    }
-                    me = line.join(task, watchesQueue() ? System.nanoTime() : TaskQueue.UNWATCHED);
-                    blocked = line.size();
-                    continue; // look again: a worker may have gone idle or polled before it could see us (invariant 4)
-                }
-                if (!line.await(me, deadline)) {
-                    throw new PoolOverloadException(overloaded(rules.timedOut(waitNanos)));
-                }
-            }
-        } finally {
-            if (me != null) {
-                line.leave(me); // no-op once taken: then the task is accepted
-                blocked = line.size();
-            }
-            lock.unlock();
-        }
-        if (toWake != null) {
-            toWake.wake();
-        } else if (toStart != null) {
-            launch(toStart, Requester.CALLER);
-        } else if (appended) {
-            queued.signalWork();
-        }
+    /** Mirrors the line's size in {@code blocked} for lock-free readers, after every change to the line. Lock held. */
+    void lineChanged() {
+        blocked = line.size();
     }
 
-    /** Moves the head caller's task into the queue slot a lock-free poll just freed, if open (invariant 4). */
-    void moveHeadCallerInto(TaskQueue queue) {
-        boolean moved = false;
-        lock.lock();
-        try {
-            Object callersTask = line.headTask();
-            if (state == State.OPEN && callersTask != null && queue.offer(callersTask, line.headAcceptedAt()) >= 0) {
-                line.serveHead();
-                blocked = line.size();
-                moved = true;
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (moved) {
-            queued.signalWork(); // an idle worker, or room for one, may be beside it (invariant 2)
-        }
+    /** Takes the head caller's task off the line to run it now, keeping {@code blocked} in step. Lock held. */
+    Object serveHeadCaller() {
+        Object callersTask = line.serveHead();
+        lineChanged();
+        return callersTask;
     }
 
     /** Reserves and starts a worker for the queue if tasks wait there with room to run (invariant 3). */
@@ -255,6 +176,11 @@ final class PoolCore {
     /** Starts the thread of a worker reserved for a caller's task (lock not held); see {@link #launch}. */
     void launchForCaller(Worker w) {
         launch(w, Requester.CALLER);
+    }
+
+    /** Starts the thread of a worker the pool reserved for itself, for queued work (lock not held). */
+    void launchForPool(Worker w) {
+        launch(w, Requester.POOL);
     }
 
     /** Starts a reserved worker's thread (lock not held); on failure retires it and tells its requester. */
@@ -284,12 +210,6 @@ final class PoolCore {
         }
     }
 
-    private String overloaded(String why) {
-        String queueNote = queue == null ? "" : " and its queue of " + queueCapacity + " is full";
-        return "pool '" + name + "' is overloaded: all " + capacity + " workers are busy" + queueNote + " and " + why
-                + "; retry later, raise the capacity or add a queue (queueCapacity)";
-    }
-
     /** {@return whether another worker may be reserved (racy without the lock)} */
     boolean hasRoom() {
         int c = capacity;
@@ -307,13 +227,13 @@ final class PoolCore {
      *
      * @return the worker, or null if there is no room
      */
-    private Worker reserveWorker(Object firstTask) {
+    Worker reserveWorker(Object firstTask) {
         if (!tryReserve()) {
             return null;
         }
         Worker w = new Worker(this, runner, firstTask);
         if (threads.pooled()) {
-            workers.add(w); // an unpooled one lists itself as it starts ({@link #startUnpooled})
+            workers.add(w); // an unpooled one lists itself as it starts ({@link UnpooledPath#start})
         }
         return w;
     }
@@ -333,7 +253,7 @@ final class PoolCore {
     }
 
     /** Reserves a worker for the queue if tasks are stranded there with room to run. Lock held. */
-    private Worker reserveForQueue() {
+    Worker reserveForQueue() {
         if (queue == null || queue.isEmpty() || state == State.STOP) {
             return null;
         }
@@ -415,9 +335,7 @@ final class PoolCore {
                 return null;
             }
             if (!line.isEmpty()) {
-                Object callersTask = line.serveHead(); // run it instead of going idle (invariant 4)
-                blocked = line.size();
-                return callersTask;
+                return serveHeadCaller(); // run it instead of going idle (invariant 4)
             }
             return GO_IDLE;
         } finally {
@@ -457,84 +375,13 @@ final class PoolCore {
                 }
                 line.serveHead();
             }
-            blocked = line.size();
+            lineChanged();
         } finally {
             lock.unlock();
         }
         toWake.forEach(Worker::wakeUnlessCurrent);
         if (queued != null && (moved || !queue.isEmpty())) {
             queued.signalWork();
-        }
-    }
-
-    /** An unpooled worker starts ({@link UnpooledPath#start}). */
-    void startUnpooled(Worker w) {
-        unpooled.start(w);
-    }
-
-    /** An unpooled worker's task ended ({@link UnpooledPath#passOn}). */
-    void passOn(Worker w) {
-        unpooled.passOn(w);
-    }
-
-    /**
-     * An unpooled worker's task ended with a task queued, or the pool closing or shrinking: the next queued task or
-     * the head caller's task goes to a fresh worker that takes over this one's reservation (a virtual thread never
-     * runs a second task, invariant 5); with nothing to do, the worker retires.
-     */
-    void passOnLocked(Worker w) {
-        Object next = queued != null && mayTakeLockFree() ? queued.poll() : null;
-        Worker successor = null;
-        lock.lock();
-        try {
-            if (next == null && !surplus()) {
-                if (queue != null && state != State.STOP) {
-                    next = queued.poll();
-                }
-                if (next == null && state == State.OPEN && !line.isEmpty()) {
-                    next = line.serveHead();
-                    blocked = line.size();
-                }
-            }
-            if (next != null) {
-                successor = new Worker(this, runner, next);
-                w.retired = true;
-                workers.remove(w); // running unchanged: the successor holds w's reservation
-            } else {
-                retire(w);
-                successor = reserveForQueue(); // an append may have seen w busy (invariant 3)
-            }
-        } finally {
-            lock.unlock();
-        }
-        if (successor != null) {
-            launch(successor, Requester.POOL);
-        }
-    }
-
-    /**
-     * Gives an unpooled worker's place back without the lock (the worker, if any, is already unlisted), then makes
-     * sure nobody waits for what that frees: the head caller, a queued task, termination. Dekker pairs as in
-     * invariants 3 and 4: the count drops, then {@code blocked}, the queue and {@code state} are read.
-     */
-    void giveBackPlace() {
-        running.decrement();
-        if (blocked > 0) {
-            line.wakeHeadWithoutLock();
-        }
-        if (queue != null && !queue.isEmpty() || state != State.OPEN) {
-            Worker successor;
-            lock.lock();
-            try {
-                line.wakeHead();
-                termination.signalIfTerminated();
-                successor = reserveForQueue();
-            } finally {
-                lock.unlock();
-            }
-            if (successor != null) {
-                launch(successor, Requester.POOL);
-            }
         }
     }
 
@@ -557,7 +404,7 @@ final class PoolCore {
     }
 
     /** Retires workers just claimed with STOP and adds them to {@code toWake}. Lock held. */
-    private void retireAll(List<Worker> claimed, List<Worker> toWake) {
+    void retireAll(List<Worker> claimed, List<Worker> toWake) {
         for (Worker w : claimed) {
             retire(w);
         }
@@ -565,7 +412,7 @@ final class PoolCore {
     }
 
     /** Stops counting a worker (its task counts are kept) and wakes whoever may now proceed. Lock held. */
-    private void retire(Worker w) {
+    void retire(Worker w) {
         w.retired = true;
         running.decrement();
         workers.remove(w);
@@ -573,91 +420,9 @@ final class PoolCore {
         termination.signalIfTerminated();
     }
 
-    private void startPurging() {
-        if (expiryNanos > 0) {
-            purge = Purger.schedule(this, expiryNanos);
-        }
-    }
-
-    /** Stops the idle workers unused for longer than the expiry (called by the {@link Purger}). */
-    void purgeExpiredWorkers() {
-        List<Worker> expired = new ArrayList<>();
-        Worker fresh;
-        lock.lock();
-        try {
-            if (state != State.OPEN) {
-                return;
-            }
-            retireAll(idle.claimIdleSince(System.nanoTime() - expiryNanos, Worker.STOP), expired);
-            fresh = reserveForQueue(); // an append may have seen them idle (invariant 3)
-        } finally {
-            lock.unlock();
-        }
-        expired.forEach(Worker::wake);
-        if (fresh != null) {
-            launch(fresh, Requester.POOL);
-        }
-    }
-
     /** {@return whether tasks not started in time are watched ({@code queueTimeout})} */
-    private boolean watchesQueue() {
+    boolean watchesQueue() {
         return overdue != null && overdue.watchesQueue();
-    }
-
-    /** Has the shared {@link OverdueChecker} check this pool, if it has a timeout and is not checked yet. Lock held. */
-    private void startOverdueChecks() {
-        if (overdue != null && overdueCheck == null) {
-            overdueCheck = OverdueChecker.schedule(this, overdue.periodNanos());
-        }
-    }
-
-    /** Called by the {@link OverdueChecker}: finds overdue tasks, or stops the checks once the pool terminated. */
-    void checkOverdue() {
-        if (isTerminated()) {
-            lock.lock();
-            try {
-                if (isTerminated() && overdueCheck != null) { // reboot() starts them again
-                    overdueCheck.cancel(false);
-                    overdueCheck = null;
-                }
-            } finally {
-                lock.unlock();
-            }
-            return;
-        }
-        overdue.check();
-    }
-
-    /** {@return the workers counted now, copied under the lock (for the overdue checker)} */
-    List<Worker> workersSnapshot() {
-        List<Worker> copy = new ArrayList<>();
-        lock.lock();
-        try {
-            workers.forEach(copy::add);
-        } finally {
-            lock.unlock();
-        }
-        return copy;
-    }
-
-    /**
-     * For the overdue checker: reports the blocked callers (under the lock, only when there are any) and the queued
-     * tasks accepted at least {@code timeoutNanos} before {@code now}, each once.
-     *
-     * @param from where the last scan of the queue stopped
-     * @return where the next scan of the queue starts
-     */
-    long scanWaitingOverdue(long from, long now, long timeoutNanos, TaskQueue.OverdueSink sink) {
-        long next = queue == null ? from : queue.scanOverdue(from, now, timeoutNanos, sink);
-        if (blocked > 0) {
-            lock.lock();
-            try {
-                line.scanOverdue(now, timeoutNanos, sink);
-            } finally {
-                lock.unlock();
-            }
-        }
-        return next;
     }
 
     /** {@return tasks reported overdue since the pool was created} */
@@ -668,97 +433,6 @@ final class PoolCore {
     /** {@return the pool's name} */
     String name() {
         return name;
-    }
-
-    /**
-     * Changes the capacity; no-op when unlimited, when {@code newCapacity <= 0}, or with preAlloc. Growing wakes the
-     * blocked callers and starts workers for queued tasks; shrinking stops surplus idle workers now, busy ones later.
-     */
-    void tune(int newCapacity) {
-        List<Worker> toStart = new ArrayList<>();
-        List<Worker> toStop = new ArrayList<>();
-        lock.lock();
-        try {
-            int old = capacity;
-            if (old < 0 || newCapacity <= 0 || preAlloc || newCapacity == old) {
-                return;
-            }
-            capacity = newCapacity;
-            Worker w;
-            if (newCapacity > old) {
-                line.wakeAll();
-                for (int n = queue == null ? 0 : queue.size(); n > 0 && (w = reserveForQueue()) != null; n--) {
-                    toStart.add(w);
-                }
-            } else {
-                while (running.get() > newCapacity && (w = idle.claim(Worker.STOP)) != null) {
-                    retire(w);
-                    toStop.add(w);
-                }
-            }
-        } finally {
-            lock.unlock();
-        }
-        toStop.forEach(Worker::wake);
-        toStart.forEach(w -> launch(w, Requester.POOL));
-    }
-
-    /**
-     * Moves to {@code target} if that is further on: {@code SHUTDOWN} refuses new tasks, wakes blocked callers (to be
-     * refused) and stops idle workers; {@code STOP} also drains the queue and interrupts running tasks. Returns the
-     * drained tasks (as carried), or null when nothing changed.
-     */
-    List<Object> transitionTo(State target) {
-        List<Worker> idleWorkers = new ArrayList<>();
-        List<Object> drained = new ArrayList<>();
-        Worker forQueue;
-        lock.lock();
-        try {
-            if (state.compareTo(target) >= 0) {
-                return null;
-            }
-            state = target;
-            if (purge != null) {
-                purge.cancel(false);
-                purge = null;
-            }
-            line.wakeAll();
-            retireAll(idle.claimAll(Worker.STOP), idleWorkers);
-            if (target == State.STOP) {
-                for (Object task; queue != null && (task = queue.poll()) != null; ) {
-                    drained.add(task);
-                }
-                workers.forEach(w -> {
-                    Thread t = w.thread;
-                    if (t != null) {
-                        t.interrupt();
-                    }
-                });
-            }
-            forQueue = reserveForQueue(); // queued tasks still run after SHUTDOWN (invariant 3)
-            termination.signalIfTerminated();
-        } finally {
-            lock.unlock();
-        }
-        idleWorkers.forEach(Worker::wake);
-        if (forQueue != null) {
-            launch(forQueue, Requester.POOL);
-        }
-        return drained;
-    }
-
-    /** Reopens a closed pool (no-op when open): it accepts tasks again and purges idle workers again. */
-    void reboot() {
-        lock.lock();
-        try {
-            if (state != State.OPEN) {
-                state = State.OPEN;
-                startPurging();
-                startOverdueChecks();
-            }
-        } finally {
-            lock.unlock();
-        }
     }
 
     /** Waits until the pool is closed and every worker has left; returns whether it did in time. */

@@ -81,9 +81,9 @@ public final class PoolEngine {
         }
     }
 
-    /** Changes the capacity (see {@link PoolCore#tune}). */
+    /** Changes the capacity (see {@link PoolLifecycle#tune}). */
     public void tune(int capacity) {
-        core.tune(capacity);
+        core.lifecycle.tune(capacity);
     }
 
     /**
@@ -93,7 +93,7 @@ public final class PoolEngine {
      * @return whether this call closed the pool
      */
     public boolean release() {
-        return core.transitionTo(PoolCore.State.SHUTDOWN) != null;
+        return core.lifecycle.transitionTo(PoolCore.State.SHUTDOWN) != null;
     }
 
     /**
@@ -102,7 +102,7 @@ public final class PoolEngine {
      * @return the tasks that were queued and will not run, as the callers gave them
      */
     public List<Object> shutdownNow() {
-        List<Object> drained = core.transitionTo(PoolCore.State.STOP);
+        List<Object> drained = core.lifecycle.transitionTo(PoolCore.State.STOP);
         return drained == null ? List.of() : drained.stream().map(runner::unwrap).toList();
     }
 
@@ -125,7 +125,7 @@ public final class PoolEngine {
 
     /** Reopens a closed pool (no-op when open): it accepts tasks again and purges idle workers again. */
     public void reboot() {
-        core.reboot();
+        core.lifecycle.reboot();
     }
 
     /**

@@ -24,10 +24,10 @@ final class Purger implements Runnable {
         }
     }
 
-    private final WeakReference<PoolCore> pool;
+    private final WeakReference<PoolLifecycle> pool;
     private volatile Future<?> future;
 
-    private Purger(PoolCore pool) {
+    private Purger(PoolLifecycle pool) {
         this.pool = new WeakReference<>(pool);
     }
 
@@ -38,7 +38,7 @@ final class Purger implements Runnable {
      * @param periodNanos the expiry
      * @return the handle that stops the purges
      */
-    static Future<?> schedule(PoolCore pool, long periodNanos) {
+    static Future<?> schedule(PoolLifecycle pool, long periodNanos) {
         Purger purger = new Purger(pool);
         purger.future = Timer.INSTANCE.scheduleWithFixedDelay(purger, periodNanos, periodNanos, TimeUnit.NANOSECONDS);
         return purger.future;
@@ -46,7 +46,7 @@ final class Purger implements Runnable {
 
     @Override
     public void run() {
-        PoolCore p = pool.get();
+        PoolLifecycle p = pool.get();
         if (p != null) {
             p.purgeExpiredWorkers();
             return;

@@ -114,9 +114,27 @@ final class QueuedPath {
     Object poll() {
         Object task = queue.poll();
         if (task != null && pool.blockedCallers() > 0) {
-            pool.moveHeadCallerInto(queue);
+            moveHeadCallerIn();
         }
         return task;
+    }
+
+    /** Moves the head caller's task into the queue slot a lock-free poll just freed, if open (invariant 4). */
+    private void moveHeadCallerIn() {
+        boolean moved = false;
+        pool.lock.lock();
+        try {
+            Object callersTask = pool.line.headTask();
+            if (pool.isOpen() && callersTask != null && queue.offer(callersTask, pool.line.headAcceptedAt()) >= 0) {
+                pool.serveHeadCaller();
+                moved = true;
+            }
+        } finally {
+            pool.lock.unlock();
+        }
+        if (moved) {
+            signalWork(); // an idle worker, or room for one, may be beside it (invariant 2)
+        }
     }
 
     /**

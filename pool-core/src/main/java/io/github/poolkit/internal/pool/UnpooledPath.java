@@ -7,7 +7,7 @@ package io.github.poolkit.internal.pool;
  * (as a semaphore around {@code Thread.ofVirtual().start(..)} takes none).
  *
  * <p>A worker runs one task only. When its task ends and a task is queued, or the pool is closing or shrinking, the
- * pool's locked path decides ({@link PoolCore#passOnLocked}): the next task goes to a fresh worker that takes over
+ * pool's locked path decides ({@link #passOnLocked}): the next task goes to a fresh worker that takes over
  * the place. With callers in line and no queue, the worker gives the place back and wakes the first caller, which
  * takes it: a caller blocked in {@code execute} is woken once however many places free up meanwhile, and then finds
  * them all.
@@ -44,7 +44,7 @@ final class UnpooledPath {
             return false;
         }
         if (!pool.isOpen()) { // closed meanwhile: the reservation must not outlive it (invariant 1)
-            pool.giveBackPlace();
+            giveBackPlace();
             return false;
         }
         pool.launchForCaller(new Worker(pool, runner, task)); // it lists itself (start)
@@ -66,9 +66,69 @@ final class UnpooledPath {
         if ((queue == null || queue.isEmpty()) && pool.isOpen() && !pool.surplus()) {
             w.retired = true;
             workers.remove(w);
-            pool.giveBackPlace(); // with callers in line: wakes the first to take it
+            giveBackPlace(); // with callers in line: wakes the first to take it
         } else {
-            pool.passOnLocked(w);
+            passOnLocked(w);
+        }
+    }
+
+    /**
+     * An unpooled worker's task ended with a task queued, or the pool closing or shrinking: the next queued task or
+     * the head caller's task goes to a fresh worker that takes over this one's reservation (a virtual thread never
+     * runs a second task, invariant 5); with nothing to do, the worker retires.
+     */
+    private void passOnLocked(Worker w) {
+        Object next = pool.queued != null && pool.mayTakeLockFree() ? pool.queued.poll() : null;
+        Worker successor = null;
+        pool.lock.lock();
+        try {
+            if (next == null && !pool.surplus()) {
+                if (queue != null && pool.state != PoolCore.State.STOP) {
+                    next = pool.queued.poll();
+                }
+                if (next == null && pool.state == PoolCore.State.OPEN && !pool.line.isEmpty()) {
+                    next = pool.serveHeadCaller();
+                }
+            }
+            if (next != null) {
+                successor = new Worker(pool, runner, next);
+                w.retired = true;
+                workers.remove(w); // running unchanged: the successor holds w's reservation
+            } else {
+                pool.retire(w);
+                successor = pool.reserveForQueue(); // an append may have seen w busy (invariant 3)
+            }
+        } finally {
+            pool.lock.unlock();
+        }
+        if (successor != null) {
+            pool.launchForPool(successor);
+        }
+    }
+
+    /**
+     * Gives an unpooled worker's place back without the lock (the worker, if any, is already unlisted), then makes
+     * sure nobody waits for what that frees: the head caller, a queued task, termination. Dekker pairs as in
+     * invariants 3 and 4: the count drops, then {@code blocked}, the queue and {@code state} are read.
+     */
+    private void giveBackPlace() {
+        pool.running.decrement();
+        if (pool.blockedCallers() > 0) {
+            pool.line.wakeHeadWithoutLock();
+        }
+        if (queue != null && !queue.isEmpty() || !pool.isOpen()) {
+            Worker successor;
+            pool.lock.lock();
+            try {
+                pool.line.wakeHead();
+                pool.termination.signalIfTerminated();
+                successor = pool.reserveForQueue();
+            } finally {
+                pool.lock.unlock();
+            }
+            if (successor != null) {
+                pool.launchForPool(successor);
+            }
         }
     }
 }

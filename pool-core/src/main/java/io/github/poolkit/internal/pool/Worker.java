@@ -147,12 +147,12 @@ final class Worker implements Runnable {
 
     /** An unpooled worker (a virtual thread) runs one task, or none if started for the queue, then passes on. */
     private void runOnce(Object task) {
-        pool.startUnpooled(this);
+        pool.unpooled.start(this);
         if (task != null) {
             pool.beforeTask();
             runner.run(this, task);
         }
-        pool.passOn(this);
+        pool.unpooled.passOn(this);
     }
 
     /**

@@ -1,0 +1,177 @@
+package io.github.poolkit.internal.pool;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Future;
+
+/**
+ * The operator's side of a {@link PoolCore}: what changes the pool as a whole rather than one task's path. Closing
+ * and reopening ({@link #transitionTo}, {@link #reboot}), changing the capacity ({@link #tune}), and the two periodic
+ * chores run by shared threads: stopping idle workers past their expiry ({@link Purger}) and finding overdue tasks
+ * ({@link OverdueChecker}).
+ *
+ * <p>Everything here runs under the pool's lock and keeps {@link PoolCore}'s invariants: a worker stopped here is
+ * retired under the lock before it is woken with {@link Worker#STOP} (invariant 1); whatever stops workers, or lets
+ * queued tasks outlive a close, then reserves a worker for a non-empty queue (invariant 3); whatever may let a blocked
+ * caller proceed or be refused wakes the line (invariant 4). Threads are started and woken after the lock is let go.
+ *
+ * <p>The shared threads hold this object only weakly; the pool's workers hold it (through {@link PoolCore}), so a
+ * pool dropped without being closed is collected once its idle workers have expired, and its chores then stop.
+ */
+final class PoolLifecycle {
+
+    private final PoolCore core;
+    /** How long a worker may stay idle before the purge stops it; {@code <= 0}: never. */
+    private final long expiryNanos;
+    /** The purge's handle while it runs; guarded by the pool's lock. */
+    private Future<?> purge;
+    /** The shared checker's handle on this pool's checks, while it has them; guarded by the pool's lock. */
+    private Future<?> overdueCheck;
+
+    PoolLifecycle(PoolCore core, long expiryNanos) {
+        this.core = core;
+        this.expiryNanos = expiryNanos;
+    }
+
+    /** Starts the periodic chores of an open pool. Called once the pool is built, or with the lock held. */
+    void startChores() {
+        if (expiryNanos > 0 && purge == null) {
+            purge = Purger.schedule(this, expiryNanos);
+        }
+        if (core.overdue != null && overdueCheck == null) {
+            overdueCheck = OverdueChecker.schedule(this, core.overdue.periodNanos());
+        }
+    }
+
+    /**
+     * Changes the capacity; no-op when unlimited, when {@code newCapacity <= 0}, or with preAlloc. Growing wakes the
+     * blocked callers and starts workers for queued tasks; shrinking stops surplus idle workers now, busy ones later.
+     */
+    void tune(int newCapacity) {
+        List<Worker> toStart = new ArrayList<>();
+        List<Worker> toStop = new ArrayList<>();
+        core.lock.lock();
+        try {
+            int old = core.capacity;
+            if (old < 0 || newCapacity <= 0 || core.preAlloc || newCapacity == old) {
+                return;
+            }
+            core.capacity = newCapacity;
+            Worker w;
+            if (newCapacity > old) {
+                core.line.wakeAll();
+                for (int n = core.queuedCount(); n > 0 && (w = core.reserveForQueue()) != null; n--) {
+                    toStart.add(w);
+                }
+            } else {
+                while (core.running() > newCapacity && (w = core.idle.claim(Worker.STOP)) != null) {
+                    core.retire(w);
+                    toStop.add(w);
+                }
+            }
+        } finally {
+            core.lock.unlock();
+        }
+        toStop.forEach(Worker::wake);
+        toStart.forEach(core::launchForPool);
+    }
+
+    /**
+     * Moves to {@code target} if that is further on: {@code SHUTDOWN} refuses new tasks, wakes blocked callers (to be
+     * refused) and stops idle workers; {@code STOP} also drains the queue and interrupts running tasks. Returns the
+     * drained tasks (as carried), or null when nothing changed.
+     */
+    List<Object> transitionTo(PoolCore.State target) {
+        List<Worker> idleWorkers = new ArrayList<>();
+        List<Object> drained = new ArrayList<>();
+        Worker forQueue;
+        core.lock.lock();
+        try {
+            if (core.state.compareTo(target) >= 0) {
+                return null;
+            }
+            core.state = target;
+            if (purge != null) {
+                purge.cancel(false);
+                purge = null;
+            }
+            core.line.wakeAll();
+            core.retireAll(core.idle.claimAll(Worker.STOP), idleWorkers);
+            if (target == PoolCore.State.STOP) {
+                for (Object task; core.queue != null && (task = core.queue.poll()) != null; ) {
+                    drained.add(task);
+                }
+                core.workers.forEach(w -> {
+                    Thread t = w.thread;
+                    if (t != null) {
+                        t.interrupt();
+                    }
+                });
+            }
+            forQueue = core.reserveForQueue(); // queued tasks still run after SHUTDOWN (invariant 3)
+            core.termination.signalIfTerminated();
+        } finally {
+            core.lock.unlock();
+        }
+        idleWorkers.forEach(Worker::wake);
+        if (forQueue != null) {
+            core.launchForPool(forQueue);
+        }
+        return drained;
+    }
+
+    /** Reopens a closed pool (no-op when open): it accepts tasks again and purges idle workers again. */
+    void reboot() {
+        core.lock.lock();
+        try {
+            if (core.state != PoolCore.State.OPEN) {
+                core.state = PoolCore.State.OPEN;
+                startChores();
+            }
+        } finally {
+            core.lock.unlock();
+        }
+    }
+
+    /** Stops the idle workers unused for longer than the expiry (called by the {@link Purger}). */
+    void purgeExpiredWorkers() {
+        List<Worker> expired = new ArrayList<>();
+        Worker fresh;
+        core.lock.lock();
+        try {
+            if (core.state != PoolCore.State.OPEN) {
+                return;
+            }
+            core.retireAll(core.idle.claimIdleSince(System.nanoTime() - expiryNanos, Worker.STOP), expired);
+            fresh = core.reserveForQueue(); // an append may have seen them idle (invariant 3)
+        } finally {
+            core.lock.unlock();
+        }
+        expired.forEach(Worker::wake);
+        if (fresh != null) {
+            core.launchForPool(fresh);
+        }
+    }
+
+    /** Called by the {@link OverdueChecker}: finds overdue tasks, or stops the checks once the pool terminated. */
+    void checkOverdue() {
+        if (core.isTerminated()) {
+            core.lock.lock();
+            try {
+                if (core.isTerminated() && overdueCheck != null) { // reboot() starts them again
+                    overdueCheck.cancel(false);
+                    overdueCheck = null;
+                }
+            } finally {
+                core.lock.unlock();
+            }
+            return;
+        }
+        core.overdue.check();
+    }
+
+    /** {@return the pool's name} */
+    String name() {
+        return core.name();
+    }
+}
