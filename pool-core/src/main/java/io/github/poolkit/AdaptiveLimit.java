@@ -55,10 +55,11 @@ public interface AdaptiveLimit {
      * starts at the first sample, follows the short-term time down quickly (weight 1/4), and up slowly (1/64) only
      * while the limit is at {@code min} or less than half of it is in use: otherwise a rising latency is taken to be
      * caused by the limit, not by the resource. With {@code L} the limit as a real number:
-     * {@code gradient = clamp(1.2 * baseline / short, 0.5, 1)}; while {@code gradient == 1} (latency within 20% of
-     * the baseline) and at least half of {@code L} is in flight, {@code L += 1 / L} (about one per round trip, as about
-     * {@code L} samples arrive per round trip); when {@code gradient < 1},
-     * {@code L *= gradient^(1/L)} (about {@code L * gradient} per round trip, at most halving it). {@code limit()} is
+     * while the short-term time is within 10% of the baseline and at least half of {@code L} is in flight,
+     * {@code L += 1 / L} (about one per round trip, as about {@code L} samples arrive per round trip); between 10% and
+     * 20% over the baseline, {@code L} holds; beyond 20%, {@code L *= gradient^(1/L)} with
+     * {@code gradient = max(0.5, 1.2 * baseline / short)} (about {@code L * gradient} per round trip, at most halving
+     * it). {@code limit()} is
      * {@code L} rounded down, within [{@code min}, {@code max}]. Dropped samples do not move it: a rejection only says
      * the limit was reached, which is its job.
      *

