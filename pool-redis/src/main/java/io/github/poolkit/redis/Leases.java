@@ -88,8 +88,8 @@ final class Leases {
     void lose(Lease lease, boolean byRelease, String why) {
         if (lease.markLost(byRelease, instance.completions)) {
             LOG.warning("Cluster semaphore '" + instance.name() + "': a grant of " + lease.weight + " permits (fencing"
-                    + " token " + lease.token + ") was lost: it " + why + ". Other instances may hold these permits now;"
-                    + " lengthen the lease time if holders or Redis pause for that long");
+                    + " token " + lease.token + ") was lost: it " + why + ". Other instances may hold these permits"
+                    + " now; lengthen the lease time if holders or Redis pause for that long");
         }
     }
 }

@@ -13,7 +13,7 @@ import java.util.concurrent.CompletionStage;
  */
 interface ScriptCalls {
 
-    /** {@return Redis's answer to {@code EVALSHA sha keys argv}, or its failure (NOSCRIPT when Redis lost the script)} */
+    /** {@return Redis's answer to {@code EVALSHA sha keys argv}, or its failure (NOSCRIPT: Redis lost the script)} */
     CompletionStage<List<Object>> evalsha(String sha, String[] keys, String[] argv);
 
     /** {@return Redis's answer to {@code EVAL source keys argv}, or its failure} */

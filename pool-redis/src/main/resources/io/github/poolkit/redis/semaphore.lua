@@ -44,6 +44,7 @@
 -- happens at most once per two thirds of a lease time; the leases of an instance that stopped renewing expire
 -- together (its last heartbeat gave them one expiry), except those granted after that heartbeat, each of which costs
 -- one more reaping. The records of releases are keys of their own that Redis expires: the reaping never reads them.
+-- An acquire that takes the general path while somebody waits makes one more call (ZSCORE: is its id in line?).
 
 local meta, queue, waiters, waiterExp, done = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local op, leaseMs = ARGV[1], tonumber(ARGV[3])
