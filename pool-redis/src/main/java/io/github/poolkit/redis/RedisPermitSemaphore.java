@@ -114,7 +114,6 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      */
 
     private final Instance instance;
-    private final long configuredSize;
     private final Connections connections;
     private final Requests requests;
     private final BatchedRelease batchedRelease;
@@ -128,11 +127,10 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      */
     RedisPermitSemaphore(Builder builder, UnaryOperator<ScriptCalls> link) {
         SemaphoreKeys keys = builder.keys;
-        this.configuredSize = builder.size;
         Duration timeout = builder.commandTimeout;
         this.connections = Connections.open(builder.client, keys, timeout);
         SemaphoreScript script = new SemaphoreScript(link.apply(ScriptCalls.of(connections.scripting())), keys,
-                configuredSize, builder.leaseTime, timeout, builder.client.getResources().timer());
+                builder.size, builder.leaseTime, timeout, builder.client.getResources().timer());
         this.instance = new Instance(keys, builder.leaseTime, timeout, builder.completions, script,
                 UUID.randomUUID().toString());
         Leases leases = new Leases(instance);
