@@ -105,4 +105,25 @@ public interface PermitSemaphore {
 
     /** {@return the requests waiting for their turn} */
     int waiting();
+
+    /**
+     * Reads {@link #size()}, {@link #used()} and {@link #waiting()} as of one instant, so that figures shown together
+     * agree with each other; a semaphore shared through a store reads them in one round trip. The default reads them
+     * one by one (not atomically); {@link WeightedSemaphore} and the cluster semaphore override it.
+     *
+     * @return the snapshot
+     */
+    default SemaphoreStats stats() {
+        return new SemaphoreStats(size(), used(), waiting());
+    }
+
+    /**
+     * Tells where the permits live, without reading them (so it answers even when a shared store does not).
+     *
+     * @return {@code "local"} (the default) when the permits live in this JVM, as a {@link WeightedSemaphore}'s;
+     *         {@code "cluster"} when every instance of a service that uses the semaphore's name shares them
+     */
+    default String scope() {
+        return "local";
+    }
 }

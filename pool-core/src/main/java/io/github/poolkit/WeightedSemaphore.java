@@ -432,6 +432,17 @@ public final class WeightedSemaphore implements PermitSemaphore {
     }
 
     /**
+     * Returns size, used and waiting as of one instant: read under the internal lock, where the size and the line
+     * stay as they are, with the permits in use read once.
+     *
+     * @return the snapshot
+     */
+    @Override
+    public SemaphoreStats stats() {
+        return line.stats();
+    }
+
+    /**
      * Describes this semaphore for logs, from racy snapshots.
      *
      * @return for example {@code WeightedSemaphore[size=10, used=4, waiting=2]}

@@ -13,66 +13,90 @@ import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * The two connections of one semaphore instance, from the application's Lettuce client (standalone, Sentinel or
- * Cluster): one for scripts (so they run in the order sent), one subscribed to this instance's grant channel. Lettuce
+ * Cluster): one for scripts (so they run in the order sent), one for this instance's grant channel. Lettuce
  * reconnects both, and re-subscribes, after a connection loss.
  *
  * @param commands  the script connection
  * @param scripting its asynchronous commands
- * @param grants    the pub/sub connection, already subscribed
+ * @param grants    the pub/sub connection; {@link #listen} subscribes it
  */
 record Connections(StatefulConnection<String, String> commands, RedisScriptingAsyncCommands<String, String> scripting,
         StatefulRedisPubSubConnection<String, String> grants) {
 
+    /** {@return the Lettuce client of a Spring Data Redis connection factory} */
+    static AbstractRedisClient lettuceClient(RedisConnectionFactory connectionFactory, String name) {
+        if (!(connectionFactory instanceof LettuceConnectionFactory lettuce)) {
+            throw new IllegalArgumentException("The cluster semaphore '" + name + "' needs Lettuce, got "
+                    + (connectionFactory == null ? "null" : connectionFactory.getClass().getName())
+                    + ": set spring.data.redis.client-type=lettuce (Lettuce is Spring Boot's default)");
+        }
+        return lettuce.getRequiredNativeClient();
+    }
+
     /**
-     * Opens both and subscribes; closes what it opened and throws {@link SemaphoreUnavailableException} when Redis
-     * cannot be reached within {@code timeout}.
+     * Opens both; closes what it opened and throws {@link SemaphoreUnavailableException} when Redis cannot be reached.
      */
-    static Connections open(AbstractRedisClient client, SemaphoreKeys keys, Duration timeout,
-            Consumer<String> onGrantMessage, String owner) {
+    static Connections open(AbstractRedisClient client, SemaphoreKeys keys, Duration timeout) {
         StatefulConnection<String, String> commands = null;
-        StatefulRedisPubSubConnection<String, String> grants = null;
         try {
-            RedisScriptingAsyncCommands<String, String> scripting;
             if (client instanceof RedisClient redis) {
                 StatefulRedisConnection<String, String> c = redis.connect(StringCodec.UTF8);
                 commands = c;
-                scripting = c.async();
-                grants = redis.connectPubSub(StringCodec.UTF8);
+                return new Connections(c, c.async(), redis.connectPubSub(StringCodec.UTF8));
             } else if (client instanceof RedisClusterClient cluster) {
                 StatefulRedisClusterConnection<String, String> c = cluster.connect(StringCodec.UTF8);
                 commands = c;
-                scripting = c.async();
-                grants = cluster.connectPubSub(StringCodec.UTF8);
-            } else {
-                throw new IllegalArgumentException("Unsupported Lettuce client " + client.getClass().getName()
-                        + ": use a RedisClient or a RedisClusterClient");
+                return new Connections(c, c.async(), cluster.connectPubSub(StringCodec.UTF8));
             }
-            grants.addListener(new RedisPubSubAdapter<>() {
-                @Override
-                public void message(String channel, String message) {
-                    onGrantMessage.accept(message);
-                }
-            });
-            grants.async().subscribe(keys.grantChannelPrefix() + owner).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-            return new Connections(commands, scripting, grants);
+            throw new IllegalArgumentException("Unsupported Lettuce client " + client.getClass().getName()
+                    + ": use a RedisClient or a RedisClusterClient");
         } catch (IllegalArgumentException e) {
             throw e;
-        } catch (Exception e) {
-            if (grants != null) {
-                grants.close();
-            }
+        } catch (RuntimeException e) {
             if (commands != null) {
                 commands.close();
             }
+            throw unreachable(keys, timeout, e);
+        }
+    }
+
+    /**
+     * Hands every message on {@code channel} to {@code onMessage} and subscribes, waiting at most {@code timeout}; on
+     * failure closes both connections and throws {@link SemaphoreUnavailableException}.
+     */
+    void listen(String channel, Consumer<String> onMessage, SemaphoreKeys keys, Duration timeout) {
+        grants.addListener(new RedisPubSubAdapter<>() {
+            @Override
+            public void message(String from, String message) {
+                onMessage.accept(message);
+            }
+        });
+        try {
+            grants.async().subscribe(channel).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (Exception e) {
+            close();
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();
             }
-            throw new SemaphoreUnavailableException("Cluster semaphore '" + keys.name() + "' could not connect to"
-                    + " Redis within " + timeout.toMillis() + " ms: " + SemaphoreScript.unwrap(e)
-                    + ". Check that Redis is up and reachable (spring.data.redis.*)", SemaphoreScript.unwrap(e));
+            throw unreachable(keys, timeout, e);
         }
+    }
+
+    /** Closes both. */
+    void close() {
+        grants.close();
+        commands.close();
+    }
+
+    private static SemaphoreUnavailableException unreachable(SemaphoreKeys keys, Duration timeout, Exception e) {
+        Throwable cause = SemaphoreScript.unwrap(e);
+        return new SemaphoreUnavailableException("Cluster semaphore '" + keys.name() + "' could not connect to"
+                + " Redis within " + timeout.toMillis() + " ms: " + cause
+                + ". Check that Redis is up and reachable (spring.data.redis.*)", cause);
     }
 }

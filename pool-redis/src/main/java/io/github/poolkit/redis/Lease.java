@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * A grant this instance holds, as Redis knows it: renewed by the heartbeat until it is released or lost.
  *
  * <p>{@code weight} changes only for a handle-less lease ({@link RedisPermitSemaphore#release(long)} may give part of
- * it back), and only under that method's lock.
+ * it back), and only under {@link BatchedRelease}'s lock.
  *
  * <p>Invariant: {@code state} moves HELD -> CLOSED (its Permit was closed), HELD -> LOST (a renewal found it gone, or
  * Redis confirmed no renewal for longer than the lease time) or CLOSED -> LOST (the release itself found it expired),

@@ -26,6 +26,18 @@ record SemaphoreKeys(String name) {
     }
 
     /**
+     * @param operation the id of one release operation
+     * @return the keys for that operation: those of {@link #scriptKeys()}, then the key of its record (see
+     *         "Operation ids" in semaphore.lua), which carries the same hash tag
+     */
+    String[] scriptKeys(String operation) {
+        String[] keys = scriptKeys();
+        String[] withRecord = java.util.Arrays.copyOf(keys, keys.length + 1);
+        withRecord[keys.length] = prefix() + "op:" + operation;
+        return withRecord;
+    }
+
+    /**
      * @return the prefix of the pub/sub channel on which one instance hears of its grants (append its id);
      *         {@code semaphore.lua} derives the same prefix from the {@code meta} key, so the two change together
      */

@@ -1,8 +1,6 @@
 package io.github.poolkit.redis;
 
 import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import io.netty.util.Timeout;
 import io.netty.util.Timer;
 import java.io.IOException;
@@ -33,7 +31,8 @@ final class SemaphoreScript {
     private static final String SOURCE = load();
     private static final String SHA = sha1(SOURCE);
 
-    private final RedisScriptingAsyncCommands<String, String> commands;
+    private final ScriptCalls calls;
+    private final SemaphoreKeys semaphoreKeys;
     private final String[] keys;
     private final String[] head; // ARGV 2..3: default size, lease ms
     private final Duration timeout;
@@ -43,10 +42,11 @@ final class SemaphoreScript {
      * @param timer Lettuce's own timer (a hashed wheel): scheduling a timeout there wakes no thread, unlike
      *              {@code CompletableFuture.orTimeout}, whose single delayer thread would be woken twice per call
      */
-    SemaphoreScript(RedisScriptingAsyncCommands<String, String> commands, SemaphoreKeys keys, long size,
-            Duration leaseTime, Duration timeout, Timer timer) {
-        this.commands = commands;
+    SemaphoreScript(ScriptCalls calls, SemaphoreKeys keys, long size, Duration leaseTime, Duration timeout,
+            Timer timer) {
+        this.calls = calls;
         this.timer = timer;
+        this.semaphoreKeys = keys;
         this.keys = keys.scriptKeys();
         this.head = new String[] {Long.toString(size), Long.toString(leaseTime.toMillis())};
         this.timeout = timeout;
@@ -59,14 +59,28 @@ final class SemaphoreScript {
      *         {@link SemaphoreUnavailableException} when Redis did not answer within the timeout or refused
      */
     CompletableFuture<List<Object>> run(String op, String... args) {
+        return run(keys, op, args);
+    }
+
+    /**
+     * Runs {@code op} (release or releaseFrom) as the operation {@code operation}: a second run of it (Lettuce sends a
+     * command again after a reconnect when its answer was lost) answers as the first and changes nothing.
+     *
+     * @param operation an id unique to this operation (see "Operation ids" in semaphore.lua)
+     * @return as {@link #run(String, String...)}
+     */
+    CompletableFuture<List<Object>> runOperation(String op, String operation, String... args) {
+        return run(semaphoreKeys.scriptKeys(operation), op, args);
+    }
+
+    private CompletableFuture<List<Object>> run(String[] keys, String op, String... args) {
         String[] argv = new String[1 + head.length + args.length];
         argv[0] = op;
         System.arraycopy(head, 0, argv, 1, head.length);
         System.arraycopy(args, 0, argv, 1 + head.length, args.length);
-        CompletableFuture<List<Object>> reply = commands.<List<Object>>evalsha(SHA, ScriptOutputType.MULTI, keys, argv)
-                .toCompletableFuture()
+        CompletableFuture<List<Object>> reply = calls.evalsha(SHA, keys, argv).toCompletableFuture()
                 .exceptionallyCompose(e -> unwrap(e) instanceof RedisNoScriptException
-                        ? commands.<List<Object>>eval(SOURCE, ScriptOutputType.MULTI, keys, argv).toCompletableFuture()
+                        ? calls.eval(SOURCE, keys, argv).toCompletableFuture()
                         : CompletableFuture.failedFuture(e));
         CompletableFuture<List<Object>> result = new CompletableFuture<>();
         Timeout expiry = timer.newTimeout(t -> result.completeExceptionally(unavailable(op, new TimeoutException())),
@@ -89,7 +103,8 @@ final class SemaphoreScript {
         String what = cause instanceof TimeoutException
                 ? "Redis did not answer within " + timeout.toMillis() + " ms"
                 : "Redis failed: " + cause;
-        return new SemaphoreUnavailableException("Cluster semaphore '" + keys[0] + "' could not " + op + ": " + what
+        return new SemaphoreUnavailableException("Cluster semaphore '" + semaphoreKeys.name() + "' could not " + op
+                + ": " + what
                 + "; nothing is held for this call. Check that Redis is up and reachable (spring.data.redis.*)", cause);
     }
 

@@ -6,10 +6,25 @@
 --   2 queue      zset   waiter id -> ticket (FIFO order)
 --   3 waiters    hash   waiter id -> "weight leaseMs owner"
 --   4 waiterExp  zset   waiter id -> expiry (server ms), pushed on by the owner's heartbeat
+--   5 done       string (release and releaseFrom only) <prefix>op:<op id>, the record of that operation (below)
 -- ARGV
 --   1 op, 2 size to set when none is stored, 3 lease ms of the caller (also how long its place in line lasts
 --   without renewal), 4.. the op's arguments
 -- Ids are "owner:counter"; an owner hears of its grants on the channel <prefix>grants:<owner>.
+--
+-- Operation ids: a run may come twice. Lettuce sends again, after a reconnect, every command whose answer it had not
+-- read, although Redis may have run it; the caller reads only the answer of the last run. So every acquire, release
+-- and releaseFrom carries an id unique to that operation, and a run whose operation already took effect returns what
+-- the first run did and changes nothing:
+--   acquire      its op id is the request's id, and the effect of its first run is kept under that id: a lease
+--                l:<id> (granted) or a place in 'queue' (queued). A run that finds either answers {1, token} or
+--                {2, ticket} from it. (A first run that was refused or too large changed nothing; running it again is
+--                as if it had come once.) So a request is never counted twice, nor both leased and queued.
+--   release,     a run that takes effect sets KEYS[5] to 1 for the lease time (SET PX), and a run that finds nothing to
+--   releaseFrom  release answers {1} when KEYS[5] is set (its first run released it) instead of "no such lease". So
+--                a release sent twice never reports an expiry that did not happen, and never releases twice.
+--   cancel, heartbeat, resize and state are safe to run twice as they are (a second cancel finds nothing and says
+--   so; its answer is not read).
 --
 -- Invariants, true between any two runs:
 --   used = the sum of the weights of the l:<id> fields of 'meta' (a run that reaps recounts it).
@@ -23,14 +38,19 @@
 --
 -- Cost: each redis.call costs about as much as a small command (more than the Lua around it), so the common runs
 -- make as few as they can. The leases live in 'meta' itself, so an uncontended acquire makes three (TIME, HMGET of
--- meta, HSET of meta with the new lease) and a release with nobody waiting four (TIME, HMGET of meta with the
--- lease's field, HDEL of that field, HSET of meta). The price is paid by the reaping, which reads all of 'meta'
--- (HGETALL): while holders renew (every lease time / 3) that happens at most once per two thirds of a lease time;
--- the leases of an instance that stopped renewing expire together (its last heartbeat gave them one expiry), except
--- those granted after that heartbeat, each of which costs one more reaping.
+-- meta with the caller's lease field, HSET of meta with the new lease) and a release with nobody waiting five (TIME,
+-- HMGET of meta with the lease's field, HDEL of that field, HSET of meta, SET of the operation's record). The price
+-- is paid by the reaping, which reads all of 'meta' (HGETALL): while holders renew (every lease time / 3) that
+-- happens at most once per two thirds of a lease time; the leases of an instance that stopped renewing expire
+-- together (its last heartbeat gave them one expiry), except those granted after that heartbeat, each of which costs
+-- one more reaping. The records of releases are keys of their own that Redis expires: the reaping never reads them.
+-- An acquire that takes the general path while somebody waits makes one more call (ZSCORE: is its id in line?).
 
-local meta, queue, waiters, waiterExp = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local meta, queue, waiters, waiterExp, done = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local op, leaseMs = ARGV[1], tonumber(ARGV[3])
+if (op == 'release' or op == 'releaseFrom') and not done then
+    return redis.error_reply(op .. ' needs the key of its operation record (KEYS[5])')
+end
 local waiterTtlMs = leaseMs
 
 local time = redis.call('TIME')
@@ -41,8 +61,9 @@ local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
 -- stay below 2^53, so Lua's doubles hold them exactly; they are written with '%d' (concatenation would use '%.14g').
 local nowUs = tonumber(time[1]) * 1000000 + tonumber(time[2])
 
--- A release reads its own lease with meta's counters, in the same call (any other op reads 'size' once more).
-local ownLease = op == 'release' and 'l:' .. ARGV[4] or 'size'
+-- A release reads its own lease with meta's counters, in the same call, and so does an acquire (a lease under its id
+-- means it ran before); any other op reads 'size' once more.
+local ownLease = (op == 'release' or op == 'acquire') and 'l:' .. ARGV[4] or 'size'
 local stored = redis.call('HMGET', meta, 'size', 'used', 'seq', 'fence', 'reapAt', 'waiting', ownLease)
 -- The first instance to touch the semaphore (or the first after its keys were lost) sets its size.
 local sizeStored = stored[1] ~= false
@@ -63,6 +84,9 @@ end
 if sizeStored and stored[2] and waiting == 0 and reapAt ~= false and (reapAt == 'none' or now < reapAt) then
     if op == 'acquire' then
         local id, weight = ARGV[4], tonumber(ARGV[5])
+        if stored[7] then -- this operation ran before and was granted (nobody waits, so it is not queued)
+            return { 1, tonumber(string.match(stored[7], '^%d+ (%d+)')) }
+        end
         if used + weight <= size then
             fence = math.max(fence + 1, nowUs)
             local expiry = now + leaseMs
@@ -76,10 +100,11 @@ if sizeStored and stored[2] and waiting == 0 and reapAt ~= false and (reapAt == 
     elseif op == 'release' then
         local lease = stored[7]
         if not lease then
-            return { 0 }
+            return { redis.call('EXISTS', done) } -- 1: this operation released it before
         end
         redis.call('HDEL', meta, ownLease)
         redis.call('HSET', meta, 'used', used - tonumber(string.match(lease, '^(%d+)')))
+        redis.call('SET', done, 1, 'PX', leaseMs)
         return { 1 }
     end
 end
@@ -195,7 +220,17 @@ if op == 'acquire' then
     -- ARGV 4 id, 5 weight, 6 'wait' or 'try'
     -- -> {1, token} granted, {2, ticket} queued, {0} refused (try), {-2} larger than size
     local id, weight = ARGV[4], tonumber(ARGV[5])
-    if weight > size then
+    local lease = stored[7]
+    if reaped then
+        lease = leaseEntry(id)
+    end
+    local ticket = waiting > 0 and redis.call('ZSCORE', queue, id)
+    if lease then -- this operation ran before: granted (see "Operation ids")
+        local _, token = parseLease(lease)
+        result = { 1, token }
+    elseif ticket then -- this operation ran before: queued
+        result = { 2, tonumber(ticket) }
+    elseif weight > size then
         result = { -2 }
     elseif used + weight <= size and waiting == 0 then
         result = { 1, newLease(id, weight, leaseMs) }
@@ -219,15 +254,16 @@ elseif op == 'release' then
     if value then
         dropLease(id, value)
         grantWaiters()
+        redis.call('SET', done, 1, 'PX', leaseMs)
         result = { 1 }
     else
-        result = { 0 }
+        result = { redis.call('EXISTS', done) } -- 1: this operation released it before
     end
 elseif op == 'releaseFrom' then
-    -- ARGV 4.. triples (id, weight, amount): take 'amount' off each lease, all or nothing, where each lease must still
-    -- hold the 'weight' its owner knows of. So a run that comes twice (the owner sent it again after a timeout, or
-    -- Lettuce re-sent it after a reconnect) finds its leases changed by the first and changes nothing: a release is
-    -- never applied twice.
+    -- ARGV 4.. triples (id, weight, amount): take 'amount' off each lease, all or nothing, where each lease
+    -- must still hold the 'weight' its owner knows of. So a run that comes twice (the owner sent it again after a
+    -- timeout, or Lettuce re-sent it after a reconnect) finds its leases changed by the first and changes nothing: a
+    -- release is never applied twice; and a second run of the same operation (same op id) answers {1}, as its first.
     -- -> {1} done, {0, id} that lease is gone, holds another weight or less than asked of it (nothing changed)
     local asked = {} -- id -> the sum of the amounts asked of it, should an id come twice
     for i = 4, #ARGV, 3 do
@@ -239,7 +275,9 @@ elseif op == 'releaseFrom' then
             break
         end
     end
-    if not result then
+    if result and redis.call('EXISTS', done) == 1 then
+        result = { 1 } -- this operation ran before and took effect
+    elseif not result then
         for i = 4, #ARGV, 3 do
             local id, amount = ARGV[i], tonumber(ARGV[i + 2])
             local value = leaseEntry(id)
@@ -252,6 +290,7 @@ elseif op == 'releaseFrom' then
             end
         end
         grantWaiters()
+        redis.call('SET', done, 1, 'PX', leaseMs)
         result = { 1 }
     end
 elseif op == 'cancel' then

@@ -4,12 +4,18 @@ import io.github.poolkit.Permit;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -17,8 +23,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * Random load on one cluster semaphore with an audit, in this JVM or a child JVM's main. Every grant, while held,
  * adds its weight to an audit counter in Redis ({@code INCRBY}) and takes it off before the release; a counter above
  * the size is an over-grant. Requests mix blocking, timed, non-blocking and async forms, and cancel some async ones.
- * Each grant to a request that waited in line is recorded as (ticket, fencing token): FIFO holds iff sorting the
- * records of every JVM by ticket also sorts them by token.
+ * Each grant to a request that waited in line is recorded as (ticket, fencing token), the ticket from the acquire's
+ * answer (seen on this JVM's {@link ScriptLink}) and the token from the grant message Redis published (heard on a
+ * pattern subscription): FIFO holds iff sorting the records of every JVM by ticket also sorts them by token.
  *
  * <p>Every JVM prints {@code READY} and waits for a token on the list {@code <name>:start} so that the loads overlap.
  * As a main, args: port, name, size, threads, requests per thread, seed, lease ms; it prints
@@ -52,10 +59,34 @@ public final class LoadProcess {
 
     void run(RedisClient client, String name, long size, int threads, int requests, long seed, Duration lease)
             throws Exception {
-        try (RedisPermitSemaphore semaphore = RedisPermitSemaphore.builder(client, name).size(size).leaseTime(lease)
-                .build();
-                StatefulRedisConnection<String, String> auditConnection = client.connect()) {
-            semaphore.fifoAudit = (ticket, token) -> fifo.add(new long[] {ticket, token});
+        ScriptLink link = new ScriptLink();
+        Map<String, Long> tickets = new ConcurrentHashMap<>(); // request id -> its place in line, when it waited
+        link.watch((argv, answer) -> {
+            if (argv[0].equals("acquire") && SemaphoreScript.asLong(answer.get(0)) == 2) {
+                tickets.put(argv[3], SemaphoreScript.asLong(answer.get(1)));
+            }
+        });
+        String grantChannels = "poolkit:semaphore:{" + name + "}:grants:";
+        String endOfAudit = "audit-end-" + UUID.randomUUID();
+        Map<String, Long> tokens = new ConcurrentHashMap<>(); // request id -> fencing token, as Redis published it
+        CountDownLatch allGrantsHeard = new CountDownLatch(1);
+        try (RedisPermitSemaphore semaphore = new RedisPermitSemaphore(
+                RedisPermitSemaphore.builder(client, name).size(size).leaseTime(lease), link);
+                StatefulRedisConnection<String, String> auditConnection = client.connect();
+                StatefulRedisPubSubConnection<String, String> grants = client.connectPubSub()) {
+            // every grant to a request that waited is published ("id token"), by every JVM's script runs
+            grants.addListener(new RedisPubSubAdapter<>() {
+                @Override
+                public void message(String pattern, String channel, String message) {
+                    String[] parts = message.split(" ");
+                    if (parts[0].equals(endOfAudit)) {
+                        allGrantsHeard.countDown();
+                    } else if (Long.parseLong(parts[1]) >= 0) {
+                        tokens.put(parts[0], Long.parseLong(parts[1]));
+                    }
+                }
+            });
+            grants.sync().psubscribe(grantChannels + "*");
             RedisCommands<String, String> audit = auditConnection.sync();
             // start together: the test pushes one token per JVM once all are ready
             System.out.println("READY");
@@ -80,7 +111,18 @@ public final class LoadProcess {
             for (Thread worker : workers) {
                 worker.join();
             }
+            // one subscriber hears messages in the order Redis published them: once this one comes, every grant has
+            audit.publish(grantChannels + "audit", endOfAudit + " 0");
+            if (!allGrantsHeard.await(30, TimeUnit.SECONDS)) {
+                throw new AssertionError("the grant messages of " + name + " were not all heard within 30 s");
+            }
         }
+        tickets.forEach((id, ticket) -> {
+            Long token = tokens.get(id);
+            if (token != null) {
+                fifo.add(new long[] {ticket, token});
+            }
+        });
     }
 
     private void one(RedisPermitSemaphore semaphore, RedisCommands<String, String> audit, String key, long size,

@@ -43,6 +43,11 @@ class RedisPermitSemaphoreTest {
         return semaphores.open(size, leaseTime, Duration.ofSeconds(2));
     }
 
+    /** @return an instance whose link to Redis the test controls (see {@link ScriptLink}) */
+    private RedisPermitSemaphore open(long size, Duration leaseTime, ScriptLink link) {
+        return semaphores.open(semaphores.builder().size(size).leaseTime(leaseTime), link);
+    }
+
     static void assertState(PermitSemaphore semaphore, long size, long used, int waiting) {
         assertThat(semaphore.size()).as("size").isEqualTo(size);
         assertThat(semaphore.used()).as("used").isEqualTo(used);
@@ -240,20 +245,28 @@ class RedisPermitSemaphoreTest {
     void theScriptAppliesAPartialReleaseAllOrNothingAndNeverTwice() throws Exception {
         open(10); // stores the size
         try (var connection = redis.client().connect()) {
-            SemaphoreScript script = new SemaphoreScript(connection.async(), new SemaphoreKeys(semaphores.name()), 10,
-                    Duration.ofSeconds(30), Duration.ofSeconds(2), redis.client().getResources().timer());
+            SemaphoreScript script = new SemaphoreScript(ScriptCalls.of(connection.async()),
+                    new SemaphoreKeys(semaphores.name()), 10, Duration.ofSeconds(30), Duration.ofSeconds(2),
+                    redis.client().getResources().timer());
             assertThat(script.run("acquire", "o:1", "4", "wait").get().get(0)).isEqualTo(1L);
             // (id, weight known, amount): 3 + 3 of a lease of 4: all or nothing, so nothing
-            assertThat(script.run("releaseFrom", "o:1", "4", "3", "o:1", "4", "3").get()).containsExactly(0L, "o:1");
+            assertThat(script.runOperation("releaseFrom", "o:11", "o:1", "4", "3", "o:1", "4", "3").get())
+                    .containsExactly(0L, "o:1");
             assertThat(script.run("state").get()).containsExactly(10L, 4L, 0L);
-            assertThat(script.run("releaseFrom", "o:1", "4", "2", "o:1", "4", "2").get()).containsExactly(1L);
+            assertThat(script.runOperation("releaseFrom", "o:12", "o:1", "4", "2", "o:1", "4", "2").get())
+                    .containsExactly(1L);
             assertThat(script.run("state").get()).containsExactly(10L, 0L, 0L);
 
             assertThat(script.run("acquire", "o:2", "4", "wait").get().get(0)).isEqualTo(1L);
-            assertThat(script.run("releaseFrom", "o:2", "4", "1").get()).containsExactly(1L);
-            // the same run again (a retry after a timeout, or Lettuce re-sending after a reconnect): the lease holds 3
-            // now, not the 4 its owner knew of, so nothing changes
-            assertThat(script.run("releaseFrom", "o:2", "4", "1").get()).containsExactly(0L, "o:2");
+            assertThat(script.runOperation("releaseFrom", "o:13", "o:2", "4", "1").get()).containsExactly(1L);
+            // the same operation again (Lettuce re-sending it after a reconnect): it answers as its first run did
+            // and changes nothing
+            assertThat(script.runOperation("releaseFrom", "o:13", "o:2", "4", "1").get()).containsExactly(1L);
+            assertThat(script.run("state").get()).containsExactly(10L, 3L, 0L);
+            // a new operation with the same arguments (the caller retrying after a timeout): the lease holds 3 now,
+            // not the 4 its owner knew of, so nothing changes
+            assertThat(script.runOperation("releaseFrom", "o:14", "o:2", "4", "1").get())
+                    .containsExactly(0L, "o:2");
             assertThat(script.run("state").get()).containsExactly(10L, 3L, 0L);
         }
     }
@@ -363,11 +376,12 @@ class RedisPermitSemaphoreTest {
 
     @Test
     void aDeadHoldersPermitsComeBackAfterTheLeaseTimeAndItsLateReleaseIsReported() throws Exception {
-        RedisPermitSemaphore holder = open(3, Duration.ofMillis(500));
+        ScriptLink holderLink = new ScriptLink();
+        RedisPermitSemaphore holder = open(3, Duration.ofMillis(500), holderLink);
         RedisPermitSemaphore other = open(3, Duration.ofMillis(500));
         Permit permit = holder.acquirePermit(2);
         CompletableFuture<Permit> waiter = other.acquireAsync(3);
-        holder.crash();
+        holderLink.cut(); // dead to Redis, as a killed process: renews nothing, releases nothing
 
         Permit granted = waiter.get(10, TimeUnit.SECONDS); // the next script run after expiry reaps and grants
         assertThat(granted.fencingToken()).isGreaterThan(permit.fencingToken());
@@ -377,14 +391,15 @@ class RedisPermitSemaphoreTest {
 
     @Test
     void everyLeaseOfADeadHolderComesBackWhateverItsExpiry() throws Exception {
-        RedisPermitSemaphore holder = open(4, Duration.ofMillis(500));
+        ScriptLink holderLink = new ScriptLink();
+        RedisPermitSemaphore holder = open(4, Duration.ofMillis(500), holderLink);
         RedisPermitSemaphore other = open(4, Duration.ofMillis(500));
         List<Permit> held = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
             held.add(holder.acquirePermit(1)); // one lease each, each with its own expiry
         }
         CompletableFuture<Permit> waiter = other.acquireAsync(4);
-        holder.crash();
+        holderLink.cut();
 
         Permit granted = waiter.get(10, TimeUnit.SECONDS);
         assertThat(granted.fencingToken()).isGreaterThan(held.get(3).fencingToken());
@@ -394,16 +409,18 @@ class RedisPermitSemaphoreTest {
 
     @Test
     void releasingAnExpiredLeaseNeverReleasesTwiceAndAPermitFoundExpiredIsLost() throws Exception {
-        RedisPermitSemaphore stalled = open(3, Duration.ofMillis(300));
+        ScriptLink stalledLink = new ScriptLink();
+        RedisPermitSemaphore stalled = open(3, Duration.ofMillis(300), stalledLink);
         RedisPermitSemaphore other = open(3);
         stalled.acquire(1);
         Permit permit = stalled.acquirePermit(2);
-        stalled.stopRenewing(); // a holder that stalls longer than its lease time
+        stalledLink.dropHeartbeats(); // a holder whose renewals stop reaching Redis for longer than its lease time
 
         await().atMost(Duration.ofSeconds(5)).until(() -> other.used() == 0);
         other.acquire(3);
         permit.close(); // quietly: its permits went back already
-        assertThat(permit.lost()).as("found expired by its close").succeedsWithin(Duration.ofSeconds(5));
+        assertThat(permit.lost()).as("lost: Redis confirmed no renewal for longer than the lease time")
+                .succeedsWithin(Duration.ofSeconds(5));
         assertThat(permit.isValid()).isFalse();
         assertThatThrownBy(() -> stalled.release(1)).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("it expired").hasMessageContaining("Nothing was released");
@@ -412,12 +429,13 @@ class RedisPermitSemaphoreTest {
 
     @Test
     void aDeadWaiterLeavesTheLine() throws Exception {
+        ScriptLink dyingLink = new ScriptLink();
         RedisPermitSemaphore a = open(2, Duration.ofMillis(400));
-        RedisPermitSemaphore dying = open(2, Duration.ofMillis(400));
+        RedisPermitSemaphore dying = open(2, Duration.ofMillis(400), dyingLink);
         a.acquire(1);
         dying.acquireAsync(2);
         await().until(() -> a.waiting() == 1);
-        dying.crash();
+        dyingLink.cut();
 
         await().atMost(Duration.ofSeconds(5)).until(() -> a.waiting() == 0);
         assertThat(a.tryAcquire(1)).isTrue();

@@ -57,6 +57,13 @@ final class SemaphoreInstances implements BeforeEachCallback, AfterEachCallback 
         return semaphore;
     }
 
+    /** @return a new instance whose script calls go through {@code link}, closed after the test */
+    RedisPermitSemaphore open(RedisPermitSemaphore.Builder builder, ScriptLink link) {
+        RedisPermitSemaphore semaphore = new RedisPermitSemaphore(builder, link);
+        opened.add(semaphore);
+        return semaphore;
+    }
+
     RedisPermitSemaphore open(long size, Duration leaseTime, Duration commandTimeout) {
         return open(builder().size(size).leaseTime(leaseTime).commandTimeout(commandTimeout));
     }

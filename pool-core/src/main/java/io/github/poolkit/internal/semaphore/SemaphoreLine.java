@@ -2,6 +2,7 @@ package io.github.poolkit.internal.semaphore;
 
 import io.github.poolkit.Permit;
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
+import io.github.poolkit.SemaphoreStats;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -166,6 +167,21 @@ public abstract class SemaphoreLine {
      */
     public final int waiting() {
         return queue.size();
+    }
+
+    /**
+     * Returns size, used and waiting as of one instant: under the lock the size and the queue cannot change (I2), and
+     * the state word is read once, so the three held together when it was read.
+     *
+     * @return the snapshot
+     */
+    public final SemaphoreStats stats() {
+        lock.lock();
+        try {
+            return new SemaphoreStats(size, getState() & USED, queue.size());
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**

@@ -17,6 +17,7 @@ import io.github.poolkit.MultiPool;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
 import io.github.poolkit.PoolStats;
+import io.github.poolkit.SemaphoreStats;
 import io.github.poolkit.autoconfigure.PoolTaskListeners;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
 
@@ -26,11 +27,11 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * ready-made executor dashboards work) and poolkit's own {@code poolkit.*} meters. {@code docs/spring-boot.md} lists
  * them all with their meaning.
  *
- * <p>A pool's gauges and counters share one {@link StatsSnapshot}: a scrape reads each pool once. Micrometer holds
- * a gauge's object weakly, so this binder keeps the snapshots for as long as it lives (the context). The beans are looked
- * up when the registry is bound, after every singleton exists; a bean created later (a lazy one) gets no meters.
- * Timers need events: they are attached to the listeners that poolkit gave the pools, scheduler and semaphores it
- * created; beans the application made without such a listener have gauges and counters only.
+ * <p>A pool's (or a semaphore's) gauges and counters share one {@link StatsSnapshot}: a scrape reads each once.
+ * Micrometer holds a gauge's object weakly, so this binder keeps the snapshots for as long as it lives (the context).
+ * The beans are looked up when the registry is bound, after every singleton exists; a bean created later (a lazy
+ * one) gets no meters. Timers need events: they are attached to the listeners that poolkit gave the pools, scheduler
+ * and semaphores it created; beans the application made without such a listener have gauges and counters only.
  */
 public class PoolMetrics implements MeterBinder {
 
@@ -40,7 +41,7 @@ public class PoolMetrics implements MeterBinder {
     private final PoolkitBeans beans;
     private final PoolTaskListeners poolListeners;
     private final SemaphoreListeners semaphoreListeners;
-    private final List<StatsSnapshot> snapshots = new CopyOnWriteArrayList<>();
+    private final List<StatsSnapshot<?>> snapshots = new CopyOnWriteArrayList<>();
 
     /**
      * Creates the meter binder.
@@ -63,12 +64,12 @@ public class PoolMetrics implements MeterBinder {
     }
 
     private void bindPool(MeterRegistry registry, String name, Pool pool) {
-        StatsSnapshot stats = snapshot(pool::stats);
+        StatsSnapshot<PoolStats> stats = snapshot(pool::stats);
         bindExecutor(registry, name, stats, s -> queueRoom(pool, s));
     }
 
     private void bindScheduler(MeterRegistry registry, String name, DelayScheduler scheduler) {
-        StatsSnapshot stats = snapshot(scheduler::stats);
+        StatsSnapshot<PoolStats> stats = snapshot(scheduler::stats);
         bindExecutor(registry, name, stats, s -> Integer.MAX_VALUE);
         Gauge.builder("poolkit.scheduler.pending", scheduler, DelayScheduler::pending)
                 .description("Jobs whose time has not yet come").tag("name", name).baseUnit(BaseUnits.TASKS)
@@ -78,14 +79,14 @@ public class PoolMetrics implements MeterBinder {
                 .baseUnit(BaseUnits.TASKS).register(registry);
     }
 
-    private StatsSnapshot snapshot(Supplier<PoolStats> source) {
-        StatsSnapshot snapshot = new StatsSnapshot(source, SNAPSHOT_AGE);
+    private StatsSnapshot<PoolStats> snapshot(Supplier<PoolStats> source) {
+        StatsSnapshot<PoolStats> snapshot = new StatsSnapshot<>(source, SNAPSHOT_AGE);
         snapshots.add(snapshot);
         return snapshot;
     }
 
     /** The meters a pool and a scheduler share, and its task timers when poolkit gave it a listener. */
-    private void bindExecutor(MeterRegistry registry, String name, StatsSnapshot stats,
+    private void bindExecutor(MeterRegistry registry, String name, StatsSnapshot<PoolStats> stats,
             ToDoubleFunction<PoolStats> queueRoom) {
         executorGauge(registry, "executor.active", "Workers running a task now", BaseUnits.THREADS, name, stats,
                 PoolStats::busy);
@@ -121,13 +122,16 @@ public class PoolMetrics implements MeterBinder {
         }
     }
 
+    /** A semaphore's gauges share one {@link PermitSemaphore#stats()} per scrape: one script run for a cluster one. */
     private void bindSemaphore(MeterRegistry registry, String name, PermitSemaphore semaphore) {
-        semaphoreGauge(registry, "poolkit.semaphore.used", "Weight held", name, semaphore, PermitSemaphore::used);
-        semaphoreGauge(registry, "poolkit.semaphore.waiting", "Requests waiting in line", name, semaphore,
-                PermitSemaphore::waiting);
-        semaphoreGauge(registry, "poolkit.semaphore.available", "Weight free: size - used", name, semaphore,
-                PermitSemaphore::available);
-        semaphoreGauge(registry, "poolkit.semaphore.size", "Total weight", name, semaphore, PermitSemaphore::size);
+        StatsSnapshot<SemaphoreStats> stats = new StatsSnapshot<>(semaphore::stats, SNAPSHOT_AGE);
+        snapshots.add(stats);
+        semaphoreGauge(registry, "poolkit.semaphore.used", "Weight held", name, stats, SemaphoreStats::used);
+        semaphoreGauge(registry, "poolkit.semaphore.waiting", "Requests waiting in line", name, stats,
+                SemaphoreStats::waiting);
+        semaphoreGauge(registry, "poolkit.semaphore.available", "Weight free: size - used", name, stats,
+                SemaphoreStats::available);
+        semaphoreGauge(registry, "poolkit.semaphore.size", "Total weight", name, stats, SemaphoreStats::size);
         if (semaphoreListeners.isReporting(name)) {
             semaphoreListeners.attach(name, new SemaphoreAcquireMeters(registry, name));
         }
@@ -152,18 +156,18 @@ public class PoolMetrics implements MeterBinder {
     }
 
     private static void executorGauge(MeterRegistry registry, String meter, String description, String baseUnit,
-            String name, StatsSnapshot stats, ToDoubleFunction<PoolStats> value) {
+            String name, StatsSnapshot<PoolStats> stats, ToDoubleFunction<PoolStats> value) {
         Gauge.builder(meter, stats, s -> value.applyAsDouble(s.get())).description(description).baseUnit(baseUnit)
                 .tag("name", name).register(registry);
     }
 
     private static void gauge(MeterRegistry registry, String meter, String description, String name,
-            StatsSnapshot stats, ToDoubleFunction<PoolStats> value) {
+            StatsSnapshot<PoolStats> stats, ToDoubleFunction<PoolStats> value) {
         Gauge.builder(meter, stats, s -> value.applyAsDouble(s.get())).description(description).tag("name", name)
                 .register(registry);
     }
 
-    private static void tasks(MeterRegistry registry, String name, StatsSnapshot stats, String outcome,
+    private static void tasks(MeterRegistry registry, String name, StatsSnapshot<PoolStats> stats, String outcome,
             ToDoubleFunction<PoolStats> value) {
         FunctionCounter.builder("poolkit.pool.tasks", stats, s -> value.applyAsDouble(s.get()))
                 .description("Tasks a pool finished or refused since it was created, by outcome").tag("name", name)
@@ -171,7 +175,8 @@ public class PoolMetrics implements MeterBinder {
     }
 
     private static void semaphoreGauge(MeterRegistry registry, String meter, String description, String name,
-            PermitSemaphore semaphore, ToDoubleFunction<PermitSemaphore> value) {
-        Gauge.builder(meter, semaphore, value).description(description).tag("name", name).register(registry);
+            StatsSnapshot<SemaphoreStats> stats, ToDoubleFunction<SemaphoreStats> value) {
+        Gauge.builder(meter, stats, s -> value.applyAsDouble(s.get())).description(description).tag("name", name)
+                .register(registry);
     }
 }

@@ -22,6 +22,7 @@ import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolStats;
+import io.github.poolkit.SemaphoreStats;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.autoconfigure.AdaptiveSettings;
 import io.github.poolkit.autoconfigure.PoolOverdueLog;
@@ -365,8 +366,8 @@ public class PoolsEndpoint {
      * @param used      the weight held
      * @param waiting   requests waiting in line
      * @param available {@code size - used}
-     * @param scope     {@code "local"} for a {@link WeightedSemaphore} in this JVM, {@code "cluster"} for one shared
-     *                  by several instances
+     * @param scope     {@link PermitSemaphore#scope()}: {@code "local"} for a {@link WeightedSemaphore} in this JVM,
+     *                  {@code "cluster"} for one shared by several instances
      * @param error     why the figures could not be read, or {@code null}
      */
     public record SemaphoreDescriptor(long size, @Nullable AdaptiveSettings adaptive, long used, int waiting, long available, String scope,
@@ -379,10 +380,11 @@ public class PoolsEndpoint {
          * @return its state now
          */
         public static SemaphoreDescriptor of(PermitSemaphore semaphore) {
-            String scope = (semaphore instanceof WeightedSemaphore) ? "local" : "cluster";
+            String scope = semaphore.scope();
             try {
-                return new SemaphoreDescriptor(semaphore.size(), AdaptiveSettings.of(semaphore), semaphore.used(), semaphore.waiting(),
-                        semaphore.available(), scope, null);
+                SemaphoreStats stats = semaphore.stats(); // one read: one script run for a cluster semaphore
+                return new SemaphoreDescriptor(stats.size(), AdaptiveSettings.of(semaphore), stats.used(),
+                        stats.waiting(), stats.available(), scope, null);
             }
             catch (RuntimeException ex) {
                 return new SemaphoreDescriptor(-1, null, -1, -1, -1, scope, String.valueOf(ex));

@@ -8,9 +8,9 @@ import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.WeightedSemaphore;
 
 /**
- * A semaphore that is not a {@link WeightedSemaphore} (so the starter shows it as {@code "cluster"}), backed by a real
- * {@code WeightedSemaphore} standing in for the shared store, whose store can be cut off: after {@link #disconnect()}
- * every call fails as a cluster semaphore's does when its Redis is down.
+ * A semaphore of scope {@code "cluster"}, backed by a real {@link WeightedSemaphore} standing in for the shared store,
+ * whose store can be cut off: after {@link #disconnect()} every call that reads or changes the permits fails as a
+ * cluster semaphore's does when its Redis is down. Its {@code stats()} is the interface's default.
  */
 class FlakySemaphore implements PermitSemaphore {
 
@@ -85,5 +85,10 @@ class FlakySemaphore implements PermitSemaphore {
     @Override
     public int waiting() {
         return store().waiting();
+    }
+
+    @Override
+    public String scope() {
+        return "cluster";
     }
 }

@@ -1,0 +1,47 @@
+package io.github.poolkit.redis;
+
+import java.time.Duration;
+
+/** The argument checks of {@link RedisPermitSemaphore} and its builder: each failure names the problem and the fix. */
+final class Checks {
+
+    private Checks() {
+    }
+
+    static long size(String name, long size) {
+        if (size < 0 || size > RedisPermitSemaphore.MAX_SIZE) {
+            throw new IllegalArgumentException("Cluster semaphore '" + name + "': size must be between 0 and "
+                    + RedisPermitSemaphore.MAX_SIZE + " (2^53 - 1, the largest count Redis's Lua scripts hold exactly),"
+                    + " got " + size);
+        }
+        return size;
+    }
+
+    static Duration leaseTime(String name, Duration leaseTime) {
+        if (leaseTime == null || leaseTime.compareTo(RedisPermitSemaphore.MIN_LEASE_TIME) < 0) {
+            throw new IllegalArgumentException("Cluster semaphore '" + name + "': lease time must be at least 30ms,"
+                    + " got " + leaseTime + "; a few times the longest pause of the JVM or network is a safe choice");
+        }
+        return leaseTime;
+    }
+
+    static Duration commandTimeout(String name, Duration commandTimeout) {
+        if (commandTimeout == null || commandTimeout.isNegative() || commandTimeout.isZero()) {
+            throw new IllegalArgumentException("Cluster semaphore '" + name + "': command timeout must be > 0, got "
+                    + commandTimeout);
+        }
+        return commandTimeout;
+    }
+
+    static void weight(long n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("Cannot acquire a negative number of permits: " + n);
+        }
+    }
+
+    static void notInterrupted() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+    }
+}

@@ -1,0 +1,312 @@
+package io.github.poolkit.redis;
+
+import io.github.poolkit.Permit;
+import io.github.poolkit.SemaphoreListener;
+import io.github.poolkit.SemaphoreListener.AcquireOutcome;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The request table: every request of this instance from the moment its acquire script is sent until its result
+ * settles, and what settles it (Redis's answer, a grant told by message or heartbeat, or the caller giving up).
+ *
+ * <p>Invariants:
+ * <ul>
+ *   <li>A request is in the table before its acquire script is sent, so a grant message that overtakes the script's
+ *       answer still finds it; it leaves when its result settles, exactly once (see {@link Request}).</li>
+ *   <li>A grant's lease is added to {@link Leases} before the request's result completes with it; if the result was
+ *       settled first (the caller gave up), the lease is removed again and the request's cancel returns it.</li>
+ *   <li>A request that ends without a permit, unless Redis said it holds nothing for it, sends exactly one cancel
+ *       script (plus one more if the acquire's answer came after the give-up), which withdraws its place or gives
+ *       back a grant that lost the race: no permit stays held by nobody.</li>
+ *   <li>The acquire's request id is its operation id: an acquire that Lettuce sends twice is counted once by Redis
+ *       and answers with what the first run did (see "Operation ids" in semaphore.lua).</li>
+ * </ul>
+ */
+final class Requests {
+
+    private static final Logger LOG = Logger.getLogger(RedisPermitSemaphore.class.getName());
+
+    /** Marker result of a granted handle-less request (its lease is in {@link Leases}). */
+    static final Permit HANDLE_LESS = Permit.of(0, Permit.NO_FENCING_TOKEN, () -> { });
+
+    private final Instance instance;
+    private final Leases leases;
+    private final SemaphoreListener listener;
+    private final ConcurrentHashMap<String, Request> table = new ConcurrentHashMap<>();
+
+    Requests(Instance instance, Leases leases, SemaphoreListener listener) {
+        this.instance = instance;
+        this.leases = leases;
+        this.listener = listener;
+    }
+
+    /** {@return the requests not yet settled (a weakly consistent view)} */
+    Collection<Request> all() {
+        return table.values();
+    }
+
+    /** {@return the unsettled request of that id, or null} */
+    Request get(String id) {
+        return table.get(id);
+    }
+
+    /**
+     * Registers a new request, then sends its acquire script; the answer (or a grant message) settles it.
+     *
+     * @param mode "wait" (queue when it does not fit) or "try" (refuse)
+     */
+    Request send(long n, boolean orFalse, boolean handleLess, boolean async, String mode) {
+        Request request = new Request(instance.nextId(), n, orFalse, handleLess, async);
+        table.put(request.id, request);
+        request.result.whenComplete((permit, failure) -> settled(request, permit, failure));
+        String weight = Long.toString(request.weight);
+        instance.script.run("acquire", request.id, weight, mode).whenComplete((reply, failure) -> {
+            if (failure != null) {
+                giveUp(request, (RuntimeException) SemaphoreScript.unwrap(failure)); // Redis may still run it
+                return;
+            }
+            long status = SemaphoreScript.asLong(reply.get(0));
+            if ((status == 1 || status == 2) && request.result.isCompletedExceptionally()) {
+                // The caller gave up before this answer came, and its cancel went out then. That cancel ran after this
+                // acquire (one connection keeps the order) unless Redis had lost the script: then this acquire was
+                // sent again whole once its first try failed, maybe behind the cancel. Withdrawing once more, now
+                // that Redis has run it, returns what it holds in every case (otherwise this cancel finds nothing).
+                request.withdrawal = instance.script.run("cancel", request.id);
+            }
+            if (status == 1) {
+                granted(request, SemaphoreScript.asLong(reply.get(1)));
+            } else if (status == 2) {
+                request.ticket = SemaphoreScript.asLong(reply.get(1));
+                request.placeConfirmedNanos = System.nanoTime();
+                request.queued = true;
+            } else if (status == 0 || request.orFalse) {
+                settleByRedis(request, null);
+            } else {
+                settleByRedis(request, tooLarge(request.weight));
+            }
+        });
+        return request;
+    }
+
+    /** {@return whether {@code n} permits were taken now, without waiting (tryAcquire)} */
+    boolean tryNow(long n) {
+        Request request = send(n, true, true, false, "try");
+        try {
+            return request.result.get() != null;
+        } catch (InterruptedException e) {
+            // cannot happen: the script run ends within the command timeout, and the result completes with it
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw Instance.rethrow(e);
+        }
+    }
+
+    /**
+     * On close: fails every unsettled request with {@link SemaphoreUnavailableException} and waits, at most the
+     * command timeout, for Redis to confirm their withdrawals.
+     */
+    void withdrawAll() {
+        List<CompletableFuture<?>> withdrawals = new ArrayList<>();
+        for (Request request : table.values()) {
+            giveUp(request, new SemaphoreUnavailableException("Cluster semaphore '" + instance.name() + "' was closed",
+                    null));
+            if (request.withdrawal != null) {
+                withdrawals.add(request.withdrawal);
+            }
+        }
+        try {
+            CompletableFuture.allOf(withdrawals.toArray(CompletableFuture[]::new))
+                    .get(instance.commandTimeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (Exception e) {
+            LOG.log(Level.FINE, "Cluster semaphore '" + instance.name() + "': withdrawals on close did not finish", e);
+        }
+    }
+
+    /**
+     * Waits for a blocking request; on timeout or interrupt withdraws it and waits for the withdrawal.
+     *
+     * @param timeoutNanos the longest wait, or negative for none
+     */
+    Permit await(Request request, long timeoutNanos) throws InterruptedException {
+        try {
+            return timeoutNanos < 0 ? request.result.get() : request.result.get(timeoutNanos, TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+            throw Instance.rethrow(e);
+        } catch (TimeoutException e) {
+            giveUp(request, new GaveUp(AcquireOutcome.TIMEOUT));
+            return outcomeAfterGivingUp(request);
+        } catch (InterruptedException e) {
+            giveUp(request, new GaveUp(AcquireOutcome.INTERRUPTED));
+            try {
+                Permit won = outcomeAfterGivingUp(request);
+                if (won != null) {
+                    giveBack(request, won); // the grant won the race with the interrupt: nothing may stay held
+                }
+            } catch (RuntimeException ignored) {
+                // the interrupt is what the caller must hear of; a grant Redis could not take back expires
+            }
+            throw e;
+        }
+    }
+
+    /** Ends the request without a permit unless it settled already (the first completion wins). */
+    void giveUp(Request request, RuntimeException why) {
+        request.result.completeExceptionally(why);
+    }
+
+    /**
+     * A grant from Redis (the acquire's answer, a grant message or the heartbeat; a grant may be told twice): records
+     * the lease, then hands it to the request unless the request already ended.
+     */
+    void granted(Request request, long token) {
+        if (request.handleLess && request.weight == 0) {
+            // nothing to hold: give the empty lease straight back (if the request gave up, its cancel does)
+            if (request.result.complete(HANDLE_LESS)) {
+                instance.script.runOperation("release", instance.nextId(), request.id);
+            }
+            return;
+        }
+        // confirmed when the acquire was sent if Redis granted it in its answer (the script ran after that), else now
+        Lease lease = new Lease(request.id, request.weight, token, request.handleLess,
+                request.queued ? System.nanoTime() : request.startNanos);
+        if (request.result.isDone() || !leases.add(lease)) {
+            return; // told twice (message and heartbeat), or the request gave up: its cancel returns the lease
+        }
+        Permit permit = request.handleLess ? HANDLE_LESS
+                : Permit.of(request.weight, token, () -> leases.release(lease), lease.lost);
+        Runnable complete = () -> {
+            if (!request.result.complete(permit)) {
+                leases.remove(lease); // the request gave up first; its cancel script returns the lease
+            }
+        };
+        if (request.async) {
+            instance.completions.execute(complete);
+        } else {
+            complete.run();
+        }
+    }
+
+    /** Redis settled the request and holds nothing for it (refused, too large, dropped from the line). */
+    void settleByRedis(Request request, Throwable failure) {
+        request.nothingHeld = true;
+        Runnable complete = () -> {
+            if (failure == null) {
+                request.result.complete(null);
+            } else {
+                request.result.completeExceptionally(failure);
+            }
+        };
+        if (request.async) {
+            instance.completions.execute(complete);
+        } else {
+            complete.run();
+        }
+    }
+
+    /** {@return the failure of a request for more permits than the size} */
+    IllegalArgumentException tooLarge(long n) {
+        return new IllegalArgumentException("Cluster semaphore '" + instance.name() + "': cannot acquire " + n
+                + " permits, more than its size; it could never succeed. Ask for at most size() permits or resize it");
+    }
+
+    /** Releases a grant its caller will never see. */
+    private void giveBack(Request request, Permit permit) {
+        if (permit != HANDLE_LESS) {
+            permit.close();
+            return;
+        }
+        Lease lease = leases.get(request.id);
+        if (lease != null) {
+            leases.release(lease);
+        }
+    }
+
+    /**
+     * After a blocking caller gave up: the permit if the grant won the race, else {@code null} once Redis confirmed
+     * the withdrawal (so the semaphore is as before the call). The withdrawal runs after the request itself on the
+     * same connection (see SemaphoreScript for the one exception), so its answer also means Redis answered the request;
+     * if it does not come within the command timeout, Redis is frozen or gone: {@link SemaphoreUnavailableException}.
+     */
+    private Permit outcomeAfterGivingUp(Request request) {
+        if (!request.result.isCompletedExceptionally()) {
+            return request.result.join(); // granted (or refused by Redis) before the caller gave up
+        }
+        try {
+            Throwable cause = request.result.handle((p, e) -> SemaphoreScript.unwrap(e)).join();
+            if (!(cause instanceof GaveUp) && cause instanceof RuntimeException r) {
+                throw r; // Redis did not answer, or refused the request
+            }
+            CompletableFuture<?> withdrawal = request.withdrawal;
+            if (withdrawal != null) {
+                withdrawal.get(); // ends within the command timeout
+            }
+            return null;
+        } catch (ExecutionException e) {
+            throw new SemaphoreUnavailableException("Cluster semaphore '" + instance.name() + "': Redis did not"
+                    + " answer within " + instance.commandTimeout.toMillis() + " ms (command timeout) after the"
+                    + " request gave up; nothing is held (what Redis runs late is withdrawn, or expires after the lease"
+                    + " time)", SemaphoreScript.unwrap(e));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
+    /**
+     * Runs once per request, when its result settles: a request that ended without a permit, unless Redis said it
+     * holds nothing for it, is withdrawn by a cancel script (which also returns a grant that lost the race).
+     */
+    private void settled(Request request, Permit permit, Throwable failure) {
+        table.remove(request.id, request);
+        if (permit == null && !request.nothingHeld) {
+            leases.remove(request.id);
+            request.withdrawal = instance.script.run("cancel", request.id);
+        }
+        if (listener != null) {
+            notifyListener(request, permit, failure);
+        }
+    }
+
+    private void notifyListener(Request request, Permit permit, Throwable failure) {
+        Throwable cause = failure == null ? null : SemaphoreScript.unwrap(failure);
+        AcquireOutcome outcome;
+        if (permit != null) {
+            outcome = AcquireOutcome.ACQUIRED;
+        } else if (cause instanceof GaveUp g) {
+            outcome = g.outcome;
+        } else if (cause instanceof CancellationException) {
+            outcome = AcquireOutcome.CANCELLED;
+        } else if (cause instanceof SemaphoreUnavailableException) {
+            outcome = AcquireOutcome.TIMEOUT;
+        } else {
+            outcome = AcquireOutcome.REJECTED; // refused by tryAcquire, or larger than the size
+        }
+        try {
+            listener.requestSettled(request.weight, System.nanoTime() - request.startNanos, outcome);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "SemaphoreListener of '" + instance.name() + "' failed", e);
+        }
+    }
+
+    /** The caller stopped waiting (timeout or interrupt); internal, never thrown to users. */
+    private static final class GaveUp extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        final transient AcquireOutcome outcome;
+
+        GaveUp(AcquireOutcome outcome) {
+            super(null, null, false, false);
+            this.outcome = outcome;
+        }
+    }
+}

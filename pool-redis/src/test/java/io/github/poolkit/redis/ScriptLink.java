@@ -1,0 +1,80 @@
+package io.github.poolkit.redis;
+
+import io.lettuce.core.RedisConnectionException;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
+
+/**
+ * What lies between one semaphore instance and Redis, for faults that a real link shows: {@link #cut()} (the instance
+ * is dead to Redis, as a killed process: every script call fails at once, as on a closed connection),
+ * {@link #dropHeartbeats()} (the instance stalls: it renews nothing, while its other calls go through) and
+ * {@link #sendTwice} (Lettuce's at-least-once re-send after a reconnect: the call runs, its answer is lost, and the
+ * very same call is sent again; the instance reads only the second answer).
+ *
+ * <pre>{@code ScriptLink link = new ScriptLink(); semaphores.open(builder, link);}</pre>
+ */
+final class ScriptLink implements UnaryOperator<ScriptCalls> {
+
+    private volatile boolean cut;
+    private volatile boolean heartbeatsDropped;
+    private volatile Set<String> sentTwice = Set.of();
+    private volatile BiConsumer<String[], List<Object>> watcher = (argv, answer) -> { };
+
+    @Override
+    public ScriptCalls apply(ScriptCalls redis) {
+        return new ScriptCalls() {
+            @Override
+            public CompletionStage<List<Object>> evalsha(String sha, String[] keys, String[] argv) {
+                return send(argv, () -> redis.evalsha(sha, keys, argv));
+            }
+
+            @Override
+            public CompletionStage<List<Object>> eval(String source, String[] keys, String[] argv) {
+                return send(argv, () -> redis.eval(source, keys, argv));
+            }
+        };
+    }
+
+    /** From now on {@code watcher} is shown every call's arguments (ARGV) with the answer the instance reads. */
+    void watch(BiConsumer<String[], List<Object>> watcher) {
+        this.watcher = watcher;
+    }
+
+    /** From now on every call fails at once, as on a connection the process closed when it died. */
+    void cut() {
+        cut = true;
+    }
+
+    /** From now on every heartbeat (renewal) fails at once; the other calls go through. */
+    void dropHeartbeats() {
+        heartbeatsDropped = true;
+    }
+
+    /** From now on every call of these script operations ("acquire", "release", ...) runs twice; see the class. */
+    void sendTwice(String... ops) {
+        sentTwice = Set.of(ops);
+    }
+
+    private CompletionStage<List<Object>> send(String[] argv, Supplier<CompletionStage<List<Object>>> call) {
+        String op = argv[0];
+        if (cut || (heartbeatsDropped && op.equals("heartbeat"))) {
+            return CompletableFuture.failedFuture(new RedisConnectionException("Connection closed (ScriptLink)"));
+        }
+        CompletionStage<List<Object>> answer = call.get();
+        if (sentTwice.contains(op)) {
+            // the first answer is lost on the way back; the same call is sent again once it has run
+            answer = answer.handle((lost, failure) -> null).thenCompose(nothing -> call.get());
+        }
+        BiConsumer<String[], List<Object>> seen = watcher;
+        return answer.whenComplete((value, failure) -> {
+            if (value != null) {
+                seen.accept(argv, value);
+            }
+        });
+    }
+}
