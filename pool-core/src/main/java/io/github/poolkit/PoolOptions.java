@@ -97,7 +97,7 @@ public final class PoolOptions {
             UnaryOperator.class, null, FIXED, Builder::taskDecorator, NO_RULE);
 
     /** Every option, in the order in which {@link #validate(int)} checks them. */
-    public static final List<PoolOption<?>> OPTIONS = List.of(EXPIRY, MAX_BLOCKING_TASKS, QUEUE_CAPACITY, MAX_WAIT,
+    public static final List<PoolOption<?>> OPTIONS = List.of(EXPIRY, MAX_WAIT, MAX_BLOCKING_TASKS, QUEUE_CAPACITY,
             PRE_ALLOC, ADAPTIVE_CAPACITY, THREAD_FACTORY, RUN_TIMEOUT, QUEUE_TIMEOUT, INTERRUPT_OVERDUE, NAME,
             NONBLOCKING, DISABLE_PURGE, VIRTUAL_THREADS, PANIC_HANDLER, LISTENER, TASK_DECORATOR);
 

@@ -38,7 +38,7 @@ class LiveOptionsTest {
     void onlyTheWaitRulesAreLive() {
         assertThat(LiveOptions.LIVE).extracting(PoolOption::name)
                 .containsExactlyInAnyOrder("maxWait", "maxBlockingTasks", "nonblocking");
-        assertThat(LiveOptions.names(LiveOptions.LIVE)).isEqualTo("maxBlockingTasks, maxWait and nonblocking");
+        assertThat(LiveOptions.names(LiveOptions.LIVE)).isEqualTo("maxWait, maxBlockingTasks and nonblocking");
     }
 
     @Test
