@@ -25,7 +25,6 @@ import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolOption;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
-import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 
 /**
  * The effective settings of one worker-pool bean: a named pool's own keys over {@code poolkit.pool}'s, and keys unset
@@ -37,7 +36,7 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
  * {@link InvalidPoolkitPropertyException} naming the property the value came from ({@code poolkit.pools.<name>.key}
  * when the named pool sets it, {@code poolkit.pool.key} when it inherits it).
  *
- * <p>Immutable; reads its two {@link Pool}s, which are not changed after binding.
+ * <p>Immutable; reads its two {@link PoolProperties}s, which are not changed after binding.
  */
 final class PoolSettings {
 
@@ -48,7 +47,7 @@ final class PoolSettings {
     static final int DEFAULT_CAPACITY = 256;
 
     /** The properties of a pool (those named as an option of the core library bind it). */
-    private static final Set<String> BOUND = Arrays.stream(BeanUtils.getPropertyDescriptors(Pool.class))
+    private static final Set<String> BOUND = Arrays.stream(BeanUtils.getPropertyDescriptors(PoolProperties.class))
             .filter(property -> property.getReadMethod() != null && property.getWriteMethod() != null)
             .map(PropertyDescriptor::getName)
             .collect(Collectors.toUnmodifiableSet());
@@ -57,10 +56,10 @@ final class PoolSettings {
 
     /** Where keys set on this entry live ({@code poolkit.pool} or {@code poolkit.pools.<name>}). */
     private final String prefix;
-    private final Pool own;
-    private final Pool primary;
+    private final PoolProperties own;
+    private final PoolProperties primary;
 
-    private PoolSettings(String beanName, String prefix, Pool own, Pool primary) {
+    private PoolSettings(String beanName, String prefix, PoolProperties own, PoolProperties primary) {
         this.beanName = beanName;
         this.prefix = prefix;
         this.own = own;
@@ -72,7 +71,7 @@ final class PoolSettings {
      * @param pool     {@code poolkit.pool}
      * @return the primary pool's settings
      */
-    static PoolSettings primary(String beanName, Pool pool) {
+    static PoolSettings primary(String beanName, PoolProperties pool) {
         return new PoolSettings(beanName, PRIMARY_PREFIX, pool, pool);
     }
 
@@ -82,12 +81,12 @@ final class PoolSettings {
      * @param primary {@code poolkit.pool}, for the keys {@code own} leaves unset
      * @return the named pool's settings
      */
-    static PoolSettings named(String name, Pool own, Pool primary) {
+    static PoolSettings named(String name, PoolProperties own, PoolProperties primary) {
         return new PoolSettings(name, "poolkit.pools." + name, own, primary);
     }
 
     /** @return the own value of a key, else the inherited one, else {@code null} (unset) */
-    private <T> T value(Function<Pool, T> key) {
+    private <T> T value(Function<PoolProperties, T> key) {
         T value = key.apply(own);
         return (value != null) ? value : key.apply(primary);
     }
@@ -100,7 +99,7 @@ final class PoolSettings {
 
     /** @return the capacity; zero or negative means unlimited */
     int capacity() {
-        Integer capacity = value(Pool::getCapacity);
+        Integer capacity = value(PoolProperties::getCapacity);
         return (capacity != null) ? capacity : DEFAULT_CAPACITY;
     }
 
@@ -109,7 +108,7 @@ final class PoolSettings {
      * @throws InvalidPoolkitPropertyException if it is negative
      */
     Duration shutdownTimeout() {
-        Duration timeout = value(Pool::getShutdownTimeout);
+        Duration timeout = value(PoolProperties::getShutdownTimeout);
         if (timeout != null) {
             String property = property("shutdownTimeout");
             check(!timeout.isNegative(), property, timeout, "the shutdown timeout cannot be negative",
@@ -145,9 +144,9 @@ final class PoolSettings {
      * @return {@code options}
      */
     PoolOptions.Builder overdueOptions(PoolOptions.Builder options) {
-        ifSet(value(Pool::getRunTimeout), options::runTimeout);
-        ifSet(value(Pool::getQueueTimeout), options::queueTimeout);
-        ifSet(value(Pool::getInterruptOverdue), options::interruptOverdue);
+        ifSet(value(PoolProperties::getRunTimeout), options::runTimeout);
+        ifSet(value(PoolProperties::getQueueTimeout), options::queueTimeout);
+        ifSet(value(PoolProperties::getInterruptOverdue), options::interruptOverdue);
         return options;
     }
 
@@ -236,7 +235,7 @@ final class PoolSettings {
     }
 
     /** @return the value of a property of {@code pool} by its path ({@code maxWait}, {@code adaptive.min}), if any */
-    private static @Nullable Object read(Pool pool, String path) {
+    private static @Nullable Object read(PoolProperties pool, String path) {
         BeanWrapper bean = PropertyAccessorFactory.forBeanPropertyAccess(pool);
         return bean.isReadableProperty(path) ? bean.getPropertyValue(path) : null;
     }
@@ -257,7 +256,7 @@ final class PoolSettings {
      * @throws InvalidPoolkitPropertyException if the bounds are invalid
      */
     @Nullable AdaptiveSettings adaptive() {
-        Integer capacity = value(Pool::getCapacity);
+        Integer capacity = value(PoolProperties::getCapacity);
         Integer max = value(p -> p.getAdaptive().getMax());
         return AdaptiveSettings.resolve(value(p -> p.getAdaptive().getAlgorithm()),
                 value(p -> p.getAdaptive().getMin()), property("adaptive.min"),
