@@ -1,7 +1,5 @@
 package io.github.poolkit;
 
-import io.github.poolkit.internal.OptionRules;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -220,7 +218,7 @@ public final class PoolOptions {
     }
 
     /**
-     * Checks these options together, for a pool of {@code capacity} workers: each {@link Option}'s rule, in the
+     * Checks these options together, for a pool of {@code capacity} workers: each option's rule, in the
      * table's order. Every pool calls this when it is created; a tool that builds options from its own configuration
      * may call it earlier, to report every problem at start-up.
      *

@@ -1,8 +1,4 @@
-package io.github.poolkit.internal;
-
-import io.github.poolkit.AdaptiveLimit;
-import io.github.poolkit.InvalidOptionException;
-import io.github.poolkit.PoolOptions;
+package io.github.poolkit;
 
 import java.time.Duration;
 
@@ -10,9 +6,9 @@ import java.time.Duration;
  * The rules of the options that only hold in combination, with another option or with the pool's capacity, as the
  * option table of {@link PoolOptions} refers to them (one rule per option; {@link PoolOptions#validate(int)} runs them
  * in the table's order). Each throws the {@link InvalidOptionException} that names the option at fault, its value and
- * the fix. Internal; not part of poolkit's API.
+ * the fix.
  */
-public final class OptionRules {
+final class OptionRules {
 
     private OptionRules() {
     }
@@ -27,7 +23,7 @@ public final class OptionRules {
      * @param fix     what to do instead
      * @throws InvalidOptionException if {@code invalid}
      */
-    public static void refuse(boolean invalid, String option, Object value, String problem, String fix) {
+    static void refuse(boolean invalid, String option, Object value, String problem, String fix) {
         if (invalid) {
             throw new InvalidOptionException(option, value, problem, fix);
         }
@@ -39,7 +35,7 @@ public final class OptionRules {
      * @param option  the option, as the builder spells it
      * @param timeout its value
      */
-    public static void positive(String option, Duration timeout) {
+    static void positive(String option, Duration timeout) {
         refuse(timeout != null && (timeout.isZero() || timeout.isNegative()), option, timeout, "must be positive",
                 "give a duration > 0, or null to turn it off");
     }
@@ -49,7 +45,7 @@ public final class OptionRules {
      *
      * @param maxWait the negative value
      */
-    public static InvalidOptionException negativeMaxWait(Duration maxWait) {
+    static InvalidOptionException negativeMaxWait(Duration maxWait) {
         return new InvalidOptionException("maxWait", maxWait, "must not be negative",
                 "use Duration.ZERO to fail at once, or null to wait without limit");
     }
@@ -59,7 +55,7 @@ public final class OptionRules {
      *
      * @param maxWait its value, {@code null} for no limit
      */
-    public static void notNegative(Duration maxWait) {
+    static void notNegative(Duration maxWait) {
         if (maxWait != null && maxWait.isNegative()) {
             throw negativeMaxWait(maxWait);
         }
@@ -71,7 +67,7 @@ public final class OptionRules {
      * @param o        the options
      * @param capacity the pool's capacity, {@code <= 0} for unlimited
      */
-    public static void preAlloc(PoolOptions o, int capacity) {
+    static void preAlloc(PoolOptions o, int capacity) {
         refuse(o.preAlloc() && capacity <= 0, "preAlloc", true, "needs a bounded capacity, but capacity was "
                 + capacity + " (unlimited)", "give a capacity > 0, or set preAlloc(false)");
         refuse(o.preAlloc() && capacity > PoolOptions.MAX_PREALLOC_CAPACITY, "capacity", capacity, "is too large to"
@@ -88,7 +84,7 @@ public final class OptionRules {
      * @param o        the options
      * @param capacity the pool's capacity, {@code <= 0} for unlimited
      */
-    public static void adaptiveCapacity(PoolOptions o, int capacity) {
+    static void adaptiveCapacity(PoolOptions o, int capacity) {
         AdaptiveLimit limit = o.adaptiveCapacity();
         refuse(limit != null && capacity <= 0, "adaptiveCapacity", limit, "needs a bounded capacity, but capacity was "
                 + capacity + " (unlimited)", "give a capacity > 0, or drop adaptiveCapacity");
@@ -102,7 +98,7 @@ public final class OptionRules {
      * @param o        the options
      * @param capacity the pool's capacity (unused)
      */
-    public static void threadFactory(PoolOptions o, int capacity) {
+    static void threadFactory(PoolOptions o, int capacity) {
         refuse(o.virtualThreads() && o.threadFactory() != null, "threadFactory", o.threadFactory(), "cannot be"
                 + " combined with virtualThreads (each task starts a virtual thread named <name>-<n>)",
                 "drop the threadFactory, or set virtualThreads(false)");
@@ -114,7 +110,7 @@ public final class OptionRules {
      * @param o        the options
      * @param capacity the pool's capacity (unused)
      */
-    public static void interruptOverdue(PoolOptions o, int capacity) {
+    static void interruptOverdue(PoolOptions o, int capacity) {
         refuse(o.interruptOverdue() && o.runTimeout() == null, "interruptOverdue", true, "needs a runTimeout (it"
                 + " interrupts the worker of a task that runs longer than that)",
                 "set runTimeout(...), or interruptOverdue(false)");
