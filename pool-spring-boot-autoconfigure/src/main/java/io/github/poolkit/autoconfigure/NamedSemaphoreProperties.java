@@ -42,11 +42,6 @@ public class NamedSemaphoreProperties {
     public NamedSemaphoreProperties() {
     }
 
-    /** {@return the adaptive size's settings} */
-    public AdaptiveProperties getAdaptive() {
-        return adaptive;
-    }
-
     /** {@return whether to create this semaphore} */
     public boolean isEnabled() {
         return enabled;
@@ -101,5 +96,10 @@ public class NamedSemaphoreProperties {
      */
     public void setLeaseTime(Duration leaseTime) {
         this.leaseTime = leaseTime;
+    }
+
+    /** {@return the adaptive size's settings} */
+    public AdaptiveProperties getAdaptive() {
+        return adaptive;
     }
 }
