@@ -395,10 +395,12 @@ public final class PoolOptions {
 
         /**
          * Whether tasks run on virtual threads that are not pooled: each accepted task starts a fresh virtual thread
-         * named {@code <name>-<n>} (so ThreadLocals, MDC entries and interrupt status never pass from one task to the
-         * next), and {@code capacity} bounds the tasks in flight. Every blocking, queueing, overload, tune and release
-         * rule is unchanged; {@code expiry} and {@code disablePurge} have no effect. Cannot be combined with
-         * {@code preAlloc} or a {@code threadFactory}.
+         * named {@code <name>-<n>}, and {@code capacity} bounds the tasks in flight. A virtual thread never runs a
+         * second task: when a task ends, the next queued task, or a blocked caller's, starts on a fresh virtual thread
+         * of its own, so ThreadLocals, MDC entries and interrupt status never pass from one task to the next. Every
+         * blocking, queueing, overload, tune and release rule is unchanged; {@code expiry} and {@code disablePurge}
+         * have no effect.
+         * Cannot be combined with {@code preAlloc} or a {@code threadFactory} ({@link PoolOptions#validate(int)}).
          *
          * @param virtualThreads whether to run each task on a fresh virtual thread
          * @return this builder
@@ -426,10 +428,13 @@ public final class PoolOptions {
          * busy workers when it started, itself included, and {@code dropped = false}) and for each task refused for
          * overload ({@link PoolOverloadException}: {@code rttNanos = 0}, {@code dropped = true}), and after each
          * sample {@code tune}s to the new limit when it changed, so {@code capacity()} and {@code stats().capacity()}
-         * report the current limit. A manual {@code tune} holds until the next sample. Cost: each task counts itself
-         * in and out of one shared counter, reads the clock twice and hands the limit a sample; without a limit, the
-         * task path pays nothing. Cannot be combined with an unlimited capacity or {@code preAlloc}, nor changed while
-         * the pool runs; a {@link MultiPool} refuses it (give each pool its own limit).
+         * report the current limit. A manual {@code tune} holds until the next sample.
+         *
+         * <p>Cost: with a limit set, each task counts itself in and out of one shared counter, reads the clock twice
+         * and hands a sample to the limit (the built-in limits take a small lock); {@code tune}, which takes the pool's
+         * lock, runs only when the limit changes. Without one, the task path pays nothing. Cannot be combined with an
+         * unlimited capacity or {@code preAlloc}, nor changed while the pool runs; a {@link MultiPool} refuses it
+         * (give each pool its own limit).
          *
          * @param limit the limit, or {@code null} (the default) for a capacity that changes only through {@code tune}
          * @return this builder
@@ -443,7 +448,9 @@ public final class PoolOptions {
          * to {@link PoolListener#taskOverdue} with its worker's stack, no later than
          * {@code runTimeout + max(runTimeout / 4, 100ms)} after it started, and counted in
          * {@link PoolStats#overdue()}. The task is not stopped (see {@link #interruptOverdue}). Zero or negative is an
-         * error. Each task then costs its worker a read of a coarse shared clock and a few plain stores.
+         * error when the pool is created. Each task then costs its worker a read of a coarse shared clock (advanced
+         * every 4 ms by one daemon thread) and a few plain stores; without
+         * a timeout, nothing.
          *
          * @param runTimeout the longest expected run, or {@code null} (the default) not to watch running tasks
          * @return this builder
@@ -456,7 +463,8 @@ public final class PoolOptions {
          * A task not yet started this long after it was accepted (queued, or its caller blocked in {@code execute})
          * is <em>overdue</em>: it is reported once to {@link PoolListener#taskOverdue}, no later than
          * {@code queueTimeout + max(queueTimeout / 4, 100ms)} after it was accepted, and keeps its place. Zero or
-         * negative is an error. Each queued task then costs a read of the coarse clock and a plain store.
+         * negative is an error when the pool is created. Each queued task then costs a read of the coarse clock and a
+         * plain store.
          *
          * @param queueTimeout the longest expected wait, or {@code null} (the default) not to watch waiting tasks
          * @return this builder
