@@ -2,8 +2,8 @@ package io.github.poolkit.autoconfigure;
 
 import static io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException.check;
 
-import java.time.Duration;
 import java.beans.PropertyDescriptor;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -270,9 +270,11 @@ final class PoolSettings {
      * @return the same refusal, naming the property the value came from
      */
     InvalidPoolkitPropertyException translate(InvalidOptionException ex) {
-        String property = property(ex.option().equals("adaptiveCapacity") ? "adaptive.algorithm" : ex.option());
-        String problem = key(ex.option()) + " " + ex.problem();
-        Object value = ex.option().equals("adaptiveCapacity") ? value(p -> p.getAdaptive().getAlgorithm()) : ex.value();
+        boolean adaptive = ex.option().equals(PoolOptions.ADAPTIVE_CAPACITY.name()); // set by the adaptive keys
+        String path = adaptive ? "adaptive.algorithm" : ex.option();
+        String property = property(path);
+        String problem = DataObjectPropertyName.toDashedForm(path) + " " + ex.problem();
+        Object value = adaptive ? value(p -> p.getAdaptive().getAlgorithm()) : ex.value();
         return new InvalidPoolkitPropertyException(property, value, problem,
                 "change " + property + ": " + ex.fix());
     }
@@ -286,10 +288,5 @@ final class PoolSettings {
         BeanWrapper bean = PropertyAccessorFactory.forBeanPropertyAccess(own);
         boolean setOnOwn = !bean.isReadableProperty(path) || bean.getPropertyValue(path) != null;
         return (setOnOwn ? prefix : PRIMARY_PREFIX) + "." + DataObjectPropertyName.toDashedForm(path);
-    }
-
-    /** @return the key, under the pool's prefix, of a builder option ({@code adaptiveCapacity}: its algorithm) */
-    private static String key(String option) {
-        return option.equals("adaptiveCapacity") ? "adaptive.algorithm" : DataObjectPropertyName.toDashedForm(option);
     }
 }
