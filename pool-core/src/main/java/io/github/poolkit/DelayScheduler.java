@@ -128,14 +128,17 @@ public final class DelayScheduler extends AbstractExecutorService implements Sch
         }
         // The default pool name would give threads that clash with a default-named WorkerPool's.
         String name = options.name().equals(PoolOptions.DEFAULT_NAME) ? DEFAULT_NAME : options.name();
-        PoolOptions poolOptions = options.toBuilder()
+        PoolOptions.Builder builder = options.toBuilder()
                 .name(name)
                 .queueCapacity(-1)
-                .nonblocking(false)
-                .maxBlockingTasks(0)
                 .preAlloc(false)
-                .taskDecorator(null) // jobs are decorated when scheduled, on the scheduling thread, not by the timer
-                .build();
+                .taskDecorator(null); // jobs are decorated when scheduled, on the scheduling thread, not by the timer
+        for (PoolOption<?> option : PoolOptions.OPTIONS) {
+            if (option.live()) { // the rules of a caller that must wait: with an unbounded queue, none ever does
+                option.set(builder, option.defaultValue());
+            }
+        }
+        PoolOptions poolOptions = builder.build();
         WorkerPool pool = WorkerPool.create(workers, poolOptions);
         return new DelayScheduler(JobTimer.start(name, pool, options.taskDecorator()), pool);
     }

@@ -1,95 +1,120 @@
 package io.github.poolkit;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
+import java.util.StringJoiner;
 import java.util.concurrent.ThreadFactory;
 import java.util.function.Consumer;
+import java.util.function.ObjIntConsumer;
 import java.util.function.UnaryOperator;
 
 /**
  * The immutable options of a {@link WorkerPool}, {@link FuncPool}, {@link MultiPool} or {@link DelayScheduler}, named
- * after their counterparts in ants. Build them with {@link #builder()}, or take {@link #defaults()}.
+ * after their counterparts in ants. Build them with {@link #builder()}, or take {@link #defaults()}; {@link #OPTIONS}
+ * lists them all, each with its meaning and default.
  *
  * <p>Options are checked together, against the pool's capacity, by {@link #validate(int)}, which every pool calls when
  * it is created: {@code expiry(-1s)} is fine with {@code disablePurge(true)}, and {@code preAlloc} is checked against the
  * capacity. An invalid option or combination throws an {@link InvalidOptionException} that names the option (as the
  * builder spells it, or {@code "capacity"}), the value and the fix.
- *
- * <table>
- *   <caption>Options and defaults</caption>
- *   <tr><th>option</th><th>default</th><th>meaning</th></tr>
- *   <tr><td>{@code expiry}</td><td>1s</td><td>idle workers unused for longer are stopped, checked every expiry</td></tr>
- *   <tr><td>{@code preAlloc}</td><td>false</td><td>allocate the idle-worker store for the capacity up front</td></tr>
- *   <tr><td>{@code maxBlockingTasks}</td><td>0</td><td>at most this many callers blocked in execute; 0 = no limit</td></tr>
- *   <tr><td>{@code nonblocking}</td><td>false</td><td>execute never blocks, it throws {@link PoolOverloadException}</td></tr>
- *   <tr><td>{@code panicHandler}</td><td>log it</td><td>called once for each task that throws</td></tr>
- *   <tr><td>{@code disablePurge}</td><td>false</td><td>idle workers are never stopped</td></tr>
- *   <tr><td>{@code queueCapacity}</td><td>0</td><td>0: no queue; n: a FIFO queue of n tasks; -1: unbounded</td></tr>
- *   <tr><td>{@code threadFactory}</td><td>platform threads {@code <name>-<n>}</td><td>where workers run</td></tr>
- *   <tr><td>{@code name}</td><td>{@code pool}</td><td>used in thread names, logs and metrics</td></tr>
- *   <tr><td>{@code listener}</td><td>none</td><td>told of every finished and refused task</td></tr>
- *   <tr><td>{@code maxWait}</td><td>none</td><td>the longest a caller blocks in execute; then
- *       {@link PoolOverloadException}; zero: do not wait</td></tr>
- *   <tr><td>{@code virtualThreads}</td><td>false</td><td>each task on a fresh, unpooled virtual thread</td></tr>
- *   <tr><td>{@code taskDecorator}</td><td>none</td><td>wraps every task when it is submitted</td></tr>
- *   <tr><td>{@code adaptiveCapacity}</td><td>none</td><td>the capacity follows an {@link AdaptiveLimit}</td></tr>
- *   <tr><td>{@code runTimeout}</td><td>none</td><td>a task still running after this long is reported, once, as
- *       overdue ({@link PoolListener#taskOverdue})</td></tr>
- *   <tr><td>{@code queueTimeout}</td><td>none</td><td>a task not started this long after it was accepted (queued, or
- *       its caller blocked) is reported, once, as overdue; it keeps its place</td></tr>
- *   <tr><td>{@code interruptOverdue}</td><td>false</td><td>also interrupt the worker of a task overdue by
- *       {@code runTimeout}</td></tr>
- * </table>
  */
 public final class PoolOptions {
 
+    private static final boolean LIVE = true;
+    private static final boolean FIXED = false;
+    private static final ObjIntConsumer<PoolOptions> NO_RULE = (o, capacity) -> { };
+
+    /*
+     * The option table: every option of a pool, described once, as a PoolOption constant holding its name (as the
+     * builder and the accessor spell it), the type of its values, its default, whether a running pool may change it
+     * (LIVE, an allow-list: FIXED unless it says otherwise), its builder method and its rule. PoolOptions and its
+     * builder keep one value per option; the defaults, validate (the rules, in OPTIONS' order, which is the order in
+     * which problems are reported), toString, the pools' reconfigure (only LIVE options may differ), and the Spring
+     * Boot starter's binding of properties, refresh of changed properties and endpoint writes all iterate OPTIONS
+     * instead of naming options. Adding an option: a constant here, in OPTIONS, an accessor and a builder method (and,
+     * for the starter, a property of the same name in its properties class); a pool reads it where it applies.
+     */
+
+    /** Idle workers unused for longer are stopped, checked every expiry; default 1s (also for zero). */
+    public static final PoolOption<Duration> EXPIRY = new PoolOption<>("expiry", Duration.class, Duration.ofSeconds(1),
+            FIXED, Builder::expiry, (o, capacity) -> OptionRules.refuse(o.expiry().isNegative() && !o.disablePurge(),
+                    "expiry", o.expiry(), "must not be negative",
+                    "give a positive duration (zero means the default, 1s), or set disablePurge(true)"));
+    /** At most this many callers blocked in {@code execute}; 0 (the default) means no limit. Changes live. */
+    public static final PoolOption<Integer> MAX_BLOCKING_TASKS = new PoolOption<>("maxBlockingTasks", Integer.class, 0,
+            LIVE, Builder::maxBlockingTasks, (o, capacity) -> OptionRules.refuse(o.maxBlockingTasks() < 0,
+                    "maxBlockingTasks", o.maxBlockingTasks(), "must be >= 0",
+                    "use 0 for no limit, or the most callers that may wait at once"));
+    /** 0 (the default): no queue; n: a FIFO queue of n tasks; -1: an unbounded one. */
+    public static final PoolOption<Integer> QUEUE_CAPACITY = new PoolOption<>("queueCapacity", Integer.class, 0, FIXED,
+            Builder::queueCapacity, (o, capacity) -> OptionRules.refuse(o.queueCapacity() < -1, "queueCapacity",
+                    o.queueCapacity(), "must be -1, 0 or positive",
+                    "use -1 for an unbounded queue, 0 for none, or the most tasks the queue holds"));
+    /** The longest a caller blocks in {@code execute}; {@code null} (the default): no limit. Changes live. */
+    public static final PoolOption<Duration> MAX_WAIT = new PoolOption<>("maxWait", Duration.class, null, LIVE,
+            Builder::maxWait, (o, capacity) -> OptionRules.notNegative(o.maxWait()));
+    /** Whether the idle-worker store is allocated for the capacity up front; default false. */
+    public static final PoolOption<Boolean> PRE_ALLOC = new PoolOption<>("preAlloc", Boolean.class, false, FIXED,
+            Builder::preAlloc, OptionRules::preAlloc);
+    /** The limit the capacity follows; {@code null} (the default): the capacity changes only by {@code tune}. */
+    public static final PoolOption<AdaptiveLimit> ADAPTIVE_CAPACITY = new PoolOption<>("adaptiveCapacity",
+            AdaptiveLimit.class, null, FIXED, Builder::adaptiveCapacity, OptionRules::adaptiveCapacity);
+    /** Where workers run; {@code null} (the default): platform threads named {@code <name>-<n>}. */
+    public static final PoolOption<ThreadFactory> THREAD_FACTORY = new PoolOption<>("threadFactory",
+            ThreadFactory.class, null, FIXED, Builder::threadFactory, OptionRules::threadFactory);
+    /** A task running longer is reported as overdue; {@code null} (the default): not watched. */
+    public static final PoolOption<Duration> RUN_TIMEOUT = new PoolOption<>("runTimeout", Duration.class, null, FIXED,
+            Builder::runTimeout, (o, capacity) -> OptionRules.positive("runTimeout", o.runTimeout()));
+    /** A task waiting longer to start is reported as overdue; {@code null} (the default): not watched. */
+    public static final PoolOption<Duration> QUEUE_TIMEOUT = new PoolOption<>("queueTimeout", Duration.class, null,
+            FIXED, Builder::queueTimeout, (o, capacity) -> OptionRules.positive("queueTimeout", o.queueTimeout()));
+    /** Whether the worker of a task overdue by {@code runTimeout} is also interrupted; default false. */
+    public static final PoolOption<Boolean> INTERRUPT_OVERDUE = new PoolOption<>("interruptOverdue", Boolean.class,
+            false, FIXED, Builder::interruptOverdue, OptionRules::interruptOverdue);
+    /** The pool's name, used in thread names, logs and metrics; default {@code pool}. */
+    public static final PoolOption<String> NAME = new PoolOption<>("name", String.class, "pool", FIXED, Builder::name,
+            NO_RULE);
+    /** Whether {@code execute} fails instead of blocking; default false. Changes live. */
+    public static final PoolOption<Boolean> NONBLOCKING = new PoolOption<>("nonblocking", Boolean.class, false, LIVE,
+            Builder::nonblocking, NO_RULE);
+    /** Whether idle workers are kept forever; default false. */
+    public static final PoolOption<Boolean> DISABLE_PURGE = new PoolOption<>("disablePurge", Boolean.class, false,
+            FIXED, Builder::disablePurge, NO_RULE);
+    /** Whether each task runs on a fresh, unpooled virtual thread; default false. */
+    public static final PoolOption<Boolean> VIRTUAL_THREADS = new PoolOption<>("virtualThreads", Boolean.class, false,
+            FIXED, Builder::virtualThreads, NO_RULE);
+    /** Called with what a task threw; {@code null} (the default): logged. */
+    public static final PoolOption<Consumer<Throwable>> PANIC_HANDLER = new PoolOption<>("panicHandler",
+            Consumer.class, null, FIXED, Builder::panicHandler, NO_RULE);
+    /** Told of every finished and refused task; {@code null} (the default): none. */
+    public static final PoolOption<PoolListener> LISTENER = new PoolOption<>("listener", PoolListener.class, null,
+            FIXED, Builder::listener, NO_RULE);
+    /** Wraps every task when it is submitted; {@code null} (the default): none. */
+    public static final PoolOption<UnaryOperator<Runnable>> TASK_DECORATOR = new PoolOption<>("taskDecorator",
+            UnaryOperator.class, null, FIXED, Builder::taskDecorator, NO_RULE);
+
+    /** Every option, in the order in which {@link #validate(int)} checks them. */
+    public static final List<PoolOption<?>> OPTIONS = List.of(EXPIRY, MAX_WAIT, MAX_BLOCKING_TASKS, QUEUE_CAPACITY,
+            PRE_ALLOC, ADAPTIVE_CAPACITY, THREAD_FACTORY, RUN_TIMEOUT, QUEUE_TIMEOUT, INTERRUPT_OVERDUE, NAME,
+            NONBLOCKING, DISABLE_PURGE, VIRTUAL_THREADS, PANIC_HANDLER, LISTENER, TASK_DECORATOR);
+
     /** The expiry used when none (or zero) is given. */
-    public static final Duration DEFAULT_EXPIRY = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_EXPIRY = EXPIRY.defaultValue();
 
     /** The name used when none is given. */
-    public static final String DEFAULT_NAME = "pool";
+    public static final String DEFAULT_NAME = NAME.defaultValue();
 
     /** The largest capacity that an idle-worker store can be pre-allocated for ({@code preAlloc}). */
     public static final int MAX_PREALLOC_CAPACITY = 1 << 24;
 
     private static final PoolOptions DEFAULTS = new Builder().build();
 
-    private final Duration expiry;
-    private final boolean preAlloc;
-    private final int maxBlockingTasks;
-    private final boolean nonblocking;
-    private final Consumer<Throwable> panicHandler;
-    private final boolean disablePurge;
-    private final int queueCapacity;
-    private final ThreadFactory threadFactory;
-    private final String name;
-    private final PoolListener listener;
-    private final Duration maxWait;
-    private final boolean virtualThreads;
-    private final UnaryOperator<Runnable> taskDecorator;
-    private final AdaptiveLimit adaptiveCapacity;
-    private final Duration runTimeout;
-    private final Duration queueTimeout;
-    private final boolean interruptOverdue;
+    /** One value per option, at its {@link PoolOption#index}. */
+    final Object[] values;
 
     private PoolOptions(Builder b) {
-        this.expiry = b.expiry;
-        this.preAlloc = b.preAlloc;
-        this.maxBlockingTasks = b.maxBlockingTasks;
-        this.nonblocking = b.nonblocking;
-        this.panicHandler = b.panicHandler;
-        this.disablePurge = b.disablePurge;
-        this.queueCapacity = b.queueCapacity;
-        this.threadFactory = b.threadFactory;
-        this.name = b.name;
-        this.listener = b.listener;
-        this.maxWait = b.maxWait;
-        this.virtualThreads = b.virtualThreads;
-        this.taskDecorator = b.taskDecorator;
-        this.adaptiveCapacity = b.adaptiveCapacity;
-        this.runTimeout = b.runTimeout;
-        this.queueTimeout = b.queueTimeout;
-        this.interruptOverdue = b.interruptOverdue;
+        this.values = b.values.clone();
     }
 
     /** {@return the default options} */
@@ -109,239 +134,134 @@ public final class PoolOptions {
 
     /** {@return how long a worker may stay idle before it is stopped, and how often that is checked} */
     public Duration expiry() {
-        return expiry;
+        return EXPIRY.get(this);
     }
 
     /** {@return whether the idle-worker store is allocated for the full capacity up front} */
     public boolean preAlloc() {
-        return preAlloc;
+        return PRE_ALLOC.get(this);
     }
 
     /** {@return the most callers that may be blocked in {@code execute} at once; 0 means no limit} */
     public int maxBlockingTasks() {
-        return maxBlockingTasks;
+        return MAX_BLOCKING_TASKS.get(this);
     }
 
     /** {@return whether {@code execute} throws {@link PoolOverloadException} instead of blocking} */
     public boolean nonblocking() {
-        return nonblocking;
+        return NONBLOCKING.get(this);
     }
 
     /** {@return the handler for tasks that throw, or {@code null} to log them through {@link System.Logger}} */
     public Consumer<Throwable> panicHandler() {
-        return panicHandler;
+        return PANIC_HANDLER.get(this);
     }
 
     /** {@return whether idle workers are kept forever} */
     public boolean disablePurge() {
-        return disablePurge;
+        return DISABLE_PURGE.get(this);
     }
 
     /** {@return 0 for no queue, {@code n > 0} for a FIFO queue of n tasks, -1 for an unbounded one} */
     public int queueCapacity() {
-        return queueCapacity;
+        return QUEUE_CAPACITY.get(this);
     }
 
     /** {@return the factory of worker threads, or {@code null} for platform threads named {@code <name>-<n>}} */
     public ThreadFactory threadFactory() {
-        return threadFactory;
+        return THREAD_FACTORY.get(this);
     }
 
     /** {@return the name used in thread names, logs and metrics} */
     public String name() {
-        return name;
+        return NAME.get(this);
     }
 
     /** {@return the task listener, or {@code null}} */
     public PoolListener listener() {
-        return listener;
+        return LISTENER.get(this);
     }
 
-    /**
-     * Returns the longest a caller blocks in {@code execute}/{@code invoke}.
-     *
-     * @return the longest wait, or {@code null} when callers wait without limit
-     */
+    /** {@return the longest a caller blocks in {@code execute}/{@code invoke}, or {@code null} for no limit} */
     public Duration maxWait() {
-        return maxWait;
+        return MAX_WAIT.get(this);
     }
 
-    /**
-     * Returns whether each task runs on a fresh, unpooled virtual thread.
-     *
-     * @return {@code true} for unpooled virtual threads
-     */
+    /** {@return {@code true} when each task runs on a fresh, unpooled virtual thread} */
     public boolean virtualThreads() {
-        return virtualThreads;
+        return VIRTUAL_THREADS.get(this);
     }
 
-    /**
-     * Returns the decorator applied to every task when it is submitted.
-     *
-     * @return the decorator, or {@code null} for none
-     */
+    /** {@return the decorator applied to every task when it is submitted, or {@code null} for none} */
     public UnaryOperator<Runnable> taskDecorator() {
-        return taskDecorator;
+        return TASK_DECORATOR.get(this);
     }
 
-    /**
-     * Returns the limit the pool's capacity follows.
-     *
-     * @return the limit, or {@code null} for a capacity that changes only through {@code tune}
-     */
+    /** {@return the limit the capacity follows, or {@code null} for one that changes only through {@code tune}} */
     public AdaptiveLimit adaptiveCapacity() {
-        return adaptiveCapacity;
+        return ADAPTIVE_CAPACITY.get(this);
     }
 
-    /**
-     * Returns how long a task may run before it is reported as overdue.
-     *
-     * @return the run timeout, or {@code null} when running tasks are not watched
-     */
+    /** {@return how long a task may run before it is reported overdue, or {@code null} when not watched} */
     public Duration runTimeout() {
-        return runTimeout;
+        return RUN_TIMEOUT.get(this);
     }
 
-    /**
-     * Returns how long an accepted task may wait to start before it is reported as overdue.
-     *
-     * @return the queue timeout, or {@code null} when waiting tasks are not watched
-     */
+    /** {@return how long an accepted task may wait to start before it is reported overdue, or {@code null}} */
     public Duration queueTimeout() {
-        return queueTimeout;
+        return QUEUE_TIMEOUT.get(this);
     }
 
-    /**
-     * Returns whether the worker of a task overdue by {@link #runTimeout()} is also interrupted.
-     *
-     * @return {@code true} to interrupt it
-     */
+    /** {@return {@code true} when the worker of a task overdue by {@link #runTimeout()} is also interrupted} */
     public boolean interruptOverdue() {
-        return interruptOverdue;
+        return INTERRUPT_OVERDUE.get(this);
     }
 
     /**
-     * Checks these options together, for a pool of {@code capacity} workers. Every pool calls this when it is created;
-     * a tool that builds options from its own configuration may call it earlier, to report every problem at start-up.
+     * Checks these options together, for a pool of {@code capacity} workers: each option's rule, in the
+     * table's order. Every pool calls this when it is created; a tool that builds options from its own configuration
+     * may call it earlier, to report every problem at start-up.
      *
      * @param capacity the pool's capacity; {@code <= 0} means unlimited
      * @throws InvalidOptionException naming the first invalid option (or {@code "capacity"}), its value and the fix
      */
     public void validate(int capacity) {
-        if (expiry.isNegative() && !disablePurge) {
-            throw new InvalidOptionException("expiry", expiry, "must not be negative",
-                    "give a positive duration (zero means the default, 1s), or set disablePurge(true)");
-        }
-        if (maxBlockingTasks < 0) {
-            throw new InvalidOptionException("maxBlockingTasks", maxBlockingTasks, "must be >= 0",
-                    "use 0 for no limit, or the most callers that may wait at once");
-        }
-        if (queueCapacity < -1) {
-            throw new InvalidOptionException("queueCapacity", queueCapacity, "must be -1, 0 or positive",
-                    "use -1 for an unbounded queue, 0 for none, or the most tasks the queue holds");
-        }
-        if (maxWait != null && maxWait.isNegative()) {
-            throw negativeMaxWait(maxWait);
-        }
-        if (preAlloc && capacity <= 0) {
-            throw new InvalidOptionException("preAlloc", true, "needs a bounded capacity, but capacity was " + capacity
-                    + " (unlimited)", "give a capacity > 0, or set preAlloc(false)");
-        }
-        if (preAlloc && capacity > MAX_PREALLOC_CAPACITY) {
-            throw new InvalidOptionException("capacity", capacity, "is too large to pre-allocate for (preAlloc)",
-                    "use a capacity <= " + MAX_PREALLOC_CAPACITY + ", or set preAlloc(false)");
-        }
-        if (virtualThreads && preAlloc) {
-            throw new InvalidOptionException("preAlloc", true, "cannot be combined with virtualThreads (virtual"
-                    + " threads are not pooled: there is no idle-worker store)",
-                    "set preAlloc(false), or virtualThreads(false)");
-        }
-        if (adaptiveCapacity != null && capacity <= 0) {
-            throw new InvalidOptionException("adaptiveCapacity", adaptiveCapacity, "needs a bounded capacity, but"
-                    + " capacity was " + capacity + " (unlimited)", "give a capacity > 0, or drop adaptiveCapacity");
-        }
-        if (adaptiveCapacity != null && preAlloc) {
-            throw new InvalidOptionException("adaptiveCapacity", adaptiveCapacity, "cannot be combined with preAlloc"
-                    + " (a pre-allocated pool cannot change its capacity)",
-                    "set preAlloc(false), or drop adaptiveCapacity");
-        }
-        if (virtualThreads && threadFactory != null) {
-            throw new InvalidOptionException("threadFactory", threadFactory, "cannot be combined with virtualThreads"
-                    + " (each task starts a virtual thread named <name>-<n>)",
-                    "drop the threadFactory, or set virtualThreads(false)");
-        }
-        requirePositive("runTimeout", runTimeout);
-        requirePositive("queueTimeout", queueTimeout);
-        if (interruptOverdue && runTimeout == null) {
-            throw new InvalidOptionException("interruptOverdue", true, "needs a runTimeout (it interrupts the worker"
-                    + " of a task that runs longer than that)", "set runTimeout(...), or interruptOverdue(false)");
+        for (PoolOption<?> option : OPTIONS) {
+            option.check(this, capacity);
         }
     }
 
-    private static void requirePositive(String option, Duration timeout) {
-        if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
-            throw new InvalidOptionException(option, timeout, "must be positive",
-                    "give a duration > 0, or null to turn it off");
-        }
-    }
-
-    private static InvalidOptionException negativeMaxWait(Duration maxWait) {
-        return new InvalidOptionException("maxWait", maxWait, "must not be negative",
-                "use Duration.ZERO to fail at once, or null to wait without limit");
-    }
-
+    /** {@return every option that is set (not {@code null}), in the table's order} */
     @Override
     public String toString() {
-        return "PoolOptions[name=" + name + ", expiry=" + expiry + ", preAlloc=" + preAlloc
-                + ", maxBlockingTasks=" + maxBlockingTasks + ", nonblocking=" + nonblocking
-                + ", disablePurge=" + disablePurge + ", queueCapacity=" + queueCapacity + ", maxWait=" + maxWait
-                + ", virtualThreads=" + virtualThreads + ", runTimeout=" + runTimeout + ", queueTimeout=" + queueTimeout
-                + ", interruptOverdue=" + interruptOverdue
-                + (adaptiveCapacity == null ? "" : ", adaptiveCapacity=" + adaptiveCapacity) + "]";
+        StringJoiner text = new StringJoiner(", ", "PoolOptions[", "]");
+        for (PoolOption<?> option : OPTIONS) {
+            if (values[option.index] != null) {
+                text.add(option.name() + "=" + values[option.index]);
+            }
+        }
+        return text.toString();
     }
 
     /** Builds {@link PoolOptions}. Not thread-safe; {@link #build()} may be called more than once. */
     public static final class Builder {
 
-        private Duration expiry = DEFAULT_EXPIRY;
-        private boolean preAlloc;
-        private int maxBlockingTasks;
-        private boolean nonblocking;
-        private Consumer<Throwable> panicHandler;
-        private boolean disablePurge;
-        private int queueCapacity;
-        private ThreadFactory threadFactory;
-        private String name = DEFAULT_NAME;
-        private PoolListener listener;
-        private Duration maxWait;
-        private boolean virtualThreads;
-        private UnaryOperator<Runnable> taskDecorator;
-        private AdaptiveLimit adaptiveCapacity;
-        private Duration runTimeout;
-        private Duration queueTimeout;
-        private boolean interruptOverdue;
+        private final Object[] values;
 
         private Builder() {
+            values = new Object[OPTIONS.size()];
+            for (PoolOption<?> option : OPTIONS) {
+                values[option.index] = option.defaultValue();
+            }
         }
 
         private Builder(PoolOptions o) {
-            this.expiry = o.expiry;
-            this.preAlloc = o.preAlloc;
-            this.maxBlockingTasks = o.maxBlockingTasks;
-            this.nonblocking = o.nonblocking;
-            this.panicHandler = o.panicHandler;
-            this.disablePurge = o.disablePurge;
-            this.queueCapacity = o.queueCapacity;
-            this.threadFactory = o.threadFactory;
-            this.name = o.name;
-            this.listener = o.listener;
-            this.maxWait = o.maxWait;
-            this.virtualThreads = o.virtualThreads;
-            this.taskDecorator = o.taskDecorator;
-            this.adaptiveCapacity = o.adaptiveCapacity;
-            this.runTimeout = o.runTimeout;
-            this.queueTimeout = o.queueTimeout;
-            this.interruptOverdue = o.interruptOverdue;
+            values = o.values.clone();
+        }
+
+        private Builder put(PoolOption<?> option, Object value) {
+            values[option.index] = value;
+            return this;
         }
 
         /**
@@ -353,8 +273,7 @@ public final class PoolOptions {
          */
         public Builder expiry(Duration expiry) {
             Objects.requireNonNull(expiry, "expiry");
-            this.expiry = expiry.isZero() ? DEFAULT_EXPIRY : expiry;
-            return this;
+            return put(EXPIRY, expiry.isZero() ? DEFAULT_EXPIRY : expiry);
         }
 
         /**
@@ -365,8 +284,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder preAlloc(boolean preAlloc) {
-            this.preAlloc = preAlloc;
-            return this;
+            return put(PRE_ALLOC, preAlloc);
         }
 
         /**
@@ -377,8 +295,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder maxBlockingTasks(int maxBlockingTasks) {
-            this.maxBlockingTasks = maxBlockingTasks;
-            return this;
+            return put(MAX_BLOCKING_TASKS, maxBlockingTasks);
         }
 
         /**
@@ -389,8 +306,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder nonblocking(boolean nonblocking) {
-            this.nonblocking = nonblocking;
-            return this;
+            return put(NONBLOCKING, nonblocking);
         }
 
         /**
@@ -401,8 +317,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder panicHandler(Consumer<Throwable> panicHandler) {
-            this.panicHandler = panicHandler;
-            return this;
+            return put(PANIC_HANDLER, panicHandler);
         }
 
         /**
@@ -412,8 +327,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder disablePurge(boolean disablePurge) {
-            this.disablePurge = disablePurge;
-            return this;
+            return put(DISABLE_PURGE, disablePurge);
         }
 
         /**
@@ -425,8 +339,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder queueCapacity(int queueCapacity) {
-            this.queueCapacity = queueCapacity;
-            return this;
+            return put(QUEUE_CAPACITY, queueCapacity);
         }
 
         /**
@@ -437,8 +350,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder threadFactory(ThreadFactory threadFactory) {
-            this.threadFactory = threadFactory;
-            return this;
+            return put(THREAD_FACTORY, threadFactory);
         }
 
         /**
@@ -452,8 +364,7 @@ public final class PoolOptions {
             if (name.isBlank()) {
                 throw new IllegalArgumentException("name must not be blank");
             }
-            this.name = name;
-            return this;
+            return put(NAME, name);
         }
 
         /**
@@ -463,8 +374,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder listener(PoolListener listener) {
-            this.listener = listener;
-            return this;
+            return put(LISTENER, listener);
         }
 
         /**
@@ -478,10 +388,9 @@ public final class PoolOptions {
          */
         public Builder maxWait(Duration maxWait) {
             if (maxWait != null && maxWait.isNegative()) {
-                throw negativeMaxWait(maxWait);
+                throw OptionRules.negativeMaxWait(maxWait);
             }
-            this.maxWait = maxWait;
-            return this;
+            return put(MAX_WAIT, maxWait);
         }
 
         /**
@@ -497,8 +406,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder virtualThreads(boolean virtualThreads) {
-            this.virtualThreads = virtualThreads;
-            return this;
+            return put(VIRTUAL_THREADS, virtualThreads);
         }
 
         /**
@@ -511,8 +419,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder taskDecorator(UnaryOperator<Runnable> taskDecorator) {
-            this.taskDecorator = taskDecorator;
-            return this;
+            return put(TASK_DECORATOR, taskDecorator);
         }
 
         /**
@@ -533,8 +440,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder adaptiveCapacity(AdaptiveLimit limit) {
-            this.adaptiveCapacity = limit;
-            return this;
+            return put(ADAPTIVE_CAPACITY, limit);
         }
 
         /**
@@ -550,8 +456,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder runTimeout(Duration runTimeout) {
-            this.runTimeout = runTimeout;
-            return this;
+            return put(RUN_TIMEOUT, runTimeout);
         }
 
         /**
@@ -565,8 +470,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder queueTimeout(Duration queueTimeout) {
-            this.queueTimeout = queueTimeout;
-            return this;
+            return put(QUEUE_TIMEOUT, queueTimeout);
         }
 
         /**
@@ -578,8 +482,7 @@ public final class PoolOptions {
          * @return this builder
          */
         public Builder interruptOverdue(boolean interruptOverdue) {
-            this.interruptOverdue = interruptOverdue;
-            return this;
+            return put(INTERRUPT_OVERDUE, interruptOverdue);
         }
 
         /** {@return the options (checked when a pool is created, see {@link PoolOptions#validate(int)})} */

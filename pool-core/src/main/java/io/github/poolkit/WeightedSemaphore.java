@@ -2,7 +2,6 @@ package io.github.poolkit;
 
 import static io.github.poolkit.internal.semaphore.SemaphoreErrors.checkNotNegative;
 import static io.github.poolkit.internal.semaphore.SemaphoreErrors.checkSize;
-import static io.github.poolkit.internal.semaphore.SemaphoreErrors.tooLarge;
 import static io.github.poolkit.internal.semaphore.SemaphoreLine.USED;
 
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
@@ -90,9 +89,9 @@ public final class WeightedSemaphore implements PermitSemaphore {
      *
      * This class keeps the state word and runs the lock-free fast paths on it. Everything that needs the lock is in
      * io.github.poolkit.internal.semaphore: SemaphoreLine (the lock, the FIFO line, grants, withdrawals, releases to
-     * waiters and resizes; the word's layout; invariants I1, I2 and I4..I8), ThreadWaiter (a blocked acquire or timed
-     * tryAcquire), AsyncWaiter (a queued acquireAsync), SemaphoreReporter (the listener) and SemaphoreErrors
-     * (argument checks and their messages). 'state' (used | LOCKED) and 'cap' (the highest size ever set) live here
+     * waiters and resizes; the word's layout; invariants I1, I2 and I4..I8), ThreadWaiter (the slow paths of acquire
+     * and timed tryAcquire, and a blocked one), AsyncWaiter (a queued acquireAsync), SemaphoreReporter (the listener)
+     * and SemaphoreErrors (argument checks and their messages). 'state' (used | LOCKED) and 'cap' (the highest size ever set) live here
      * so that the fast paths read them without an indirection; Line, below, gives SemaphoreLine access to them.
      *
      * Fast paths. acquire and both tryAcquire forms read 'state' and then 'cap', and CAS 'state'; release reads and
@@ -213,26 +212,12 @@ public final class WeightedSemaphore implements PermitSemaphore {
     @Override
     public void acquire(long n) throws InterruptedException {
         // The uncontended path, kept small so that it inlines: a fast-path grant implies 0 <= n <= size() (I7); every
-        // other case (bad argument, interrupt, contention) goes to acquireSlowly, which checks in the documented order.
+        // other case (bad argument, interrupt, contention) goes to the slow path, which checks in the documented order.
         if (n >= 0 && !Thread.currentThread().isInterrupted() && tryAcquireFast(n)) {
             settleAtOnce(n, AcquireOutcome.ACQUIRED);
             return;
         }
-        acquireSlowly(n);
-    }
-
-    /** acquire(n) when the fast path did not grant: argument checks, then the interrupt, then the line. */
-    private void acquireSlowly(long n) throws InterruptedException {
-        checkGrantable(n);
-        if (Thread.interrupted()) {
-            settleAtOnce(n, AcquireOutcome.INTERRUPTED);
-            throw new InterruptedException();
-        }
-        if (tryAcquireFast(n)) {
-            settleAtOnce(n, AcquireOutcome.ACQUIRED);
-        } else {
-            ThreadWaiter.await(line, n);
-        }
+        ThreadWaiter.acquire(line, n);
     }
 
     /**
@@ -274,7 +259,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
      */
     @Override
     public CompletableFuture<Permit> acquireAsync(long n) {
-        checkGrantable(n);
+        line.checkGrantable(n);
         if (tryAcquireFast(n)) {
             settleAtOnce(n, AcquireOutcome.ACQUIRED);
             return CompletableFuture.completedFuture(new Permit(this, n));
@@ -319,25 +304,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
     public boolean tryAcquire(long n, Duration timeout) throws InterruptedException {
         checkNotNegative(n, "tryAcquire");
         Objects.requireNonNull(timeout, "timeout must not be null; use Duration.ZERO not to wait");
-        if (n > line.size()) {
-            settleAtOnce(n, AcquireOutcome.REJECTED);
-            return false;
-        }
-        if (Thread.interrupted()) {
-            settleAtOnce(n, AcquireOutcome.INTERRUPTED);
-            throw new InterruptedException();
-        }
-        if (tryAcquireFast(n)) {
-            settleAtOnce(n, AcquireOutcome.ACQUIRED);
-            return true;
-        }
-        long nanos = Durations.toNanosSaturated(timeout);
-        if (nanos <= 0) {
-            boolean acquired = line.tryAcquireLocked(n);
-            settleAtOnce(n, acquired ? AcquireOutcome.ACQUIRED : AcquireOutcome.REJECTED);
-            return acquired;
-        }
-        return ThreadWaiter.awaitNanos(line, n, nanos);
+        return ThreadWaiter.tryAcquire(line, n, Durations.toNanosSaturated(timeout));
     }
 
     /**
@@ -467,21 +434,13 @@ public final class WeightedSemaphore implements PermitSemaphore {
         }
     }
 
-    // ---- listener and checks ----
+    // ---- listener ----
 
     /** Reports a request settled without waiting; costs one field read when there is no listener. */
     private void settleAtOnce(long n, AcquireOutcome outcome) {
         SemaphoreReporter.settle(reporter, n, 0L, outcome);
     }
 
-    private void checkGrantable(long n) {
-        checkNotNegative(n, "acquire");
-        long current = line.size();
-        if (n > current) {
-            settleAtOnce(n, AcquireOutcome.REJECTED);
-            throw tooLarge(n, current);
-        }
-    }
 
     /** This semaphore's SemaphoreLine, with access to its state word and high mark. */
     private final class Line extends SemaphoreLine {
@@ -513,6 +472,11 @@ public final class WeightedSemaphore implements PermitSemaphore {
         @Override
         protected void setCap(long next) {
             cap = next;
+        }
+
+        @Override
+        protected boolean tryAcquireFast(long n) {
+            return WeightedSemaphore.this.tryAcquireFast(n);
         }
 
         @Override

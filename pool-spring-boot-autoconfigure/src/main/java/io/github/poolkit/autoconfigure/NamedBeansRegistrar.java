@@ -17,8 +17,6 @@ import org.springframework.core.type.AnnotationMetadata;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Algorithm;
-import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
-import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
 
 /**
@@ -40,7 +38,7 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
  * application's bean wins; logged at WARN, naming the key and the bean). A semaphore of {@code scope: cluster} is left
  * to the pool-redis module's auto-configuration.
  *
- * <p>Pool beans get {@code release} as their destroy method instead of the inferred {@code close()}, which would
+ * <p>PoolProperties beans get {@code release} as their destroy method instead of the inferred {@code close()}, which would
  * wait without a limit: {@link PoolkitLifecycle} has already released them with a timeout by then, and a second
  * {@code release()} is a no-op.
  */
@@ -67,8 +65,8 @@ class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
     @Override
     public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
         PoolkitProperties properties = PoolkitConfigurationCheck.check(environment, classLoader);
-        Map<String, Pool> pools = properties.getPools();
-        Map<String, NamedSemaphore> semaphores = properties.getSemaphores();
+        Map<String, PoolProperties> pools = properties.getPools();
+        Map<String, NamedSemaphoreProperties> semaphores = properties.getSemaphores();
         pools.forEach((name, pool) -> {
             if (pool.isEnabled()) {
                 register(registry, "poolkit.pools." + name, name, WorkerPool.class, "namedPool", "release");
@@ -87,7 +85,7 @@ class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
         });
     }
 
-    private static void requireFixedSize(String name, NamedSemaphore semaphore) {
+    private static void requireFixedSize(String name, NamedSemaphoreProperties semaphore) {
         String property = "poolkit.semaphores." + name + ".adaptive.algorithm";
         Algorithm algorithm = semaphore.getAdaptive().getAlgorithm();
         InvalidPoolkitPropertyException.check(algorithm == null || algorithm == Algorithm.NONE,

@@ -2,8 +2,10 @@ package io.github.poolkit.autoconfigure;
 
 import static io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException.check;
 
+import java.beans.PropertyDescriptor;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -11,14 +13,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
+import org.springframework.beans.BeanUtils;
+import org.springframework.beans.BeanWrapper;
+import org.springframework.beans.PropertyAccessorFactory;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolkit.InvalidOptionException;
+import io.github.poolkit.PoolOption;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
-import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 
 /**
  * The effective settings of one worker-pool bean: a named pool's own keys over {@code poolkit.pool}'s, and keys unset
@@ -30,7 +36,7 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
  * {@link InvalidPoolkitPropertyException} naming the property the value came from ({@code poolkit.pools.<name>.key}
  * when the named pool sets it, {@code poolkit.pool.key} when it inherits it).
  *
- * <p>Immutable; reads its two {@link Pool}s, which are not changed after binding.
+ * <p>Immutable; reads its two {@link PoolProperties}s, which are not changed after binding.
  */
 final class PoolSettings {
 
@@ -40,14 +46,20 @@ final class PoolSettings {
     /** The capacity of a pool whose {@code capacity} is unset. */
     static final int DEFAULT_CAPACITY = 256;
 
+    /** The properties of a pool (those named as an option of the core library bind it). */
+    private static final Set<String> BOUND = Arrays.stream(BeanUtils.getPropertyDescriptors(PoolProperties.class))
+            .filter(property -> property.getReadMethod() != null && property.getWriteMethod() != null)
+            .map(PropertyDescriptor::getName)
+            .collect(Collectors.toUnmodifiableSet());
+
     final String beanName;
 
     /** Where keys set on this entry live ({@code poolkit.pool} or {@code poolkit.pools.<name>}). */
     private final String prefix;
-    private final Pool own;
-    private final Pool primary;
+    private final PoolProperties own;
+    private final PoolProperties primary;
 
-    private PoolSettings(String beanName, String prefix, Pool own, Pool primary) {
+    private PoolSettings(String beanName, String prefix, PoolProperties own, PoolProperties primary) {
         this.beanName = beanName;
         this.prefix = prefix;
         this.own = own;
@@ -59,7 +71,7 @@ final class PoolSettings {
      * @param pool     {@code poolkit.pool}
      * @return the primary pool's settings
      */
-    static PoolSettings primary(String beanName, Pool pool) {
+    static PoolSettings primary(String beanName, PoolProperties pool) {
         return new PoolSettings(beanName, PRIMARY_PREFIX, pool, pool);
     }
 
@@ -69,12 +81,12 @@ final class PoolSettings {
      * @param primary {@code poolkit.pool}, for the keys {@code own} leaves unset
      * @return the named pool's settings
      */
-    static PoolSettings named(String name, Pool own, Pool primary) {
+    static PoolSettings named(String name, PoolProperties own, PoolProperties primary) {
         return new PoolSettings(name, "poolkit.pools." + name, own, primary);
     }
 
     /** @return the own value of a key, else the inherited one, else {@code null} (unset) */
-    private <T> T value(Function<Pool, T> key) {
+    private <T> T value(Function<PoolProperties, T> key) {
         T value = key.apply(own);
         return (value != null) ? value : key.apply(primary);
     }
@@ -87,7 +99,7 @@ final class PoolSettings {
 
     /** @return the capacity; zero or negative means unlimited */
     int capacity() {
-        Integer capacity = value(Pool::getCapacity);
+        Integer capacity = value(PoolProperties::getCapacity);
         return (capacity != null) ? capacity : DEFAULT_CAPACITY;
     }
 
@@ -96,7 +108,7 @@ final class PoolSettings {
      * @throws InvalidPoolkitPropertyException if it is negative
      */
     Duration shutdownTimeout() {
-        Duration timeout = value(Pool::getShutdownTimeout);
+        Duration timeout = value(PoolProperties::getShutdownTimeout);
         if (timeout != null) {
             String property = property("shutdownTimeout");
             check(!timeout.isNegative(), property, timeout, "the shutdown timeout cannot be negative",
@@ -132,9 +144,9 @@ final class PoolSettings {
      * @return {@code options}
      */
     PoolOptions.Builder overdueOptions(PoolOptions.Builder options) {
-        ifSet(value(Pool::getRunTimeout), options::runTimeout);
-        ifSet(value(Pool::getQueueTimeout), options::queueTimeout);
-        ifSet(value(Pool::getInterruptOverdue), options::interruptOverdue);
+        ifSet(value(PoolProperties::getRunTimeout), options::runTimeout);
+        ifSet(value(PoolProperties::getQueueTimeout), options::queueTimeout);
+        ifSet(value(PoolProperties::getInterruptOverdue), options::interruptOverdue);
         return options;
     }
 
@@ -197,24 +209,35 @@ final class PoolSettings {
         }
     }
 
-    /** @return one setter per option, by the option's name in the core library, each applying this pool's value */
+    /**
+     * @return one setter per option of the core library's option table that a property of the same name binds, by
+     *         the option's name, each applying this pool's value (own or inherited) when it is set; plus
+     *         {@code virtualThreads}, which follows {@code spring.threads.virtual.enabled} when unset, and
+     *         {@code adaptiveCapacity}, built from the {@code adaptive} keys
+     */
     private Map<String, Consumer<PoolOptions.Builder>> setters(boolean virtualThreadsByDefault) {
-        Boolean virtualThreads = value(Pool::getVirtualThreads);
         Map<String, Consumer<PoolOptions.Builder>> setters = new LinkedHashMap<>();
-        setters.put("expiry", options -> ifSet(value(Pool::getExpiry), options::expiry));
-        setters.put("nonblocking", options -> ifSet(value(Pool::getNonblocking), options::nonblocking));
-        setters.put("maxBlockingTasks", options -> ifSet(value(Pool::getMaxBlockingTasks), options::maxBlockingTasks));
-        setters.put("maxWait", options -> ifSet(value(Pool::getMaxWait), options::maxWait));
-        setters.put("preAlloc", options -> ifSet(value(Pool::getPreAlloc), options::preAlloc));
-        setters.put("disablePurge", options -> ifSet(value(Pool::getDisablePurge), options::disablePurge));
-        setters.put("queueCapacity", options -> ifSet(value(Pool::getQueueCapacity), options::queueCapacity));
-        setters.put("virtualThreads",
-                options -> options.virtualThreads((virtualThreads != null) ? virtualThreads : virtualThreadsByDefault));
-        setters.put("adaptiveCapacity", options -> ifSet(adaptiveOrNull(), a -> options.adaptiveCapacity(a.toLimit())));
-        setters.put("runTimeout", options -> ifSet(value(Pool::getRunTimeout), options::runTimeout));
-        setters.put("queueTimeout", options -> ifSet(value(Pool::getQueueTimeout), options::queueTimeout));
-        setters.put("interruptOverdue", options -> ifSet(value(Pool::getInterruptOverdue), options::interruptOverdue));
+        for (PoolOption<?> option : PoolOptions.OPTIONS) {
+            if (option == PoolOptions.VIRTUAL_THREADS) {
+                Object virtualThreads = value(pool -> read(pool, option.name()));
+                setters.put(option.name(), options -> option.set(options,
+                        (virtualThreads != null) ? virtualThreads : virtualThreadsByDefault));
+            }
+            else if (option == PoolOptions.ADAPTIVE_CAPACITY) {
+                setters.put(option.name(), options -> ifSet(adaptiveOrNull(), a -> option.set(options, a.toLimit())));
+            }
+            else if (BOUND.contains(option.name())) {
+                setters.put(option.name(), options -> ifSet(value(pool -> read(pool, option.name())),
+                        value -> option.set(options, value)));
+            }
+        }
         return setters;
+    }
+
+    /** @return the value of a property of {@code pool} by its path ({@code maxWait}, {@code adaptive.min}), if any */
+    private static @Nullable Object read(PoolProperties pool, String path) {
+        BeanWrapper bean = PropertyAccessorFactory.forBeanPropertyAccess(pool);
+        return bean.isReadableProperty(path) ? bean.getPropertyValue(path) : null;
     }
 
     /** {@link #adaptive()}, or {@code null} when its bounds are invalid (reported on their own, {@link #problems}). */
@@ -233,7 +256,7 @@ final class PoolSettings {
      * @throws InvalidPoolkitPropertyException if the bounds are invalid
      */
     @Nullable AdaptiveSettings adaptive() {
-        Integer capacity = value(Pool::getCapacity);
+        Integer capacity = value(PoolProperties::getCapacity);
         Integer max = value(p -> p.getAdaptive().getMax());
         return AdaptiveSettings.resolve(value(p -> p.getAdaptive().getAlgorithm()),
                 value(p -> p.getAdaptive().getMin()), property("adaptive.min"),
@@ -247,46 +270,23 @@ final class PoolSettings {
      * @return the same refusal, naming the property the value came from
      */
     InvalidPoolkitPropertyException translate(InvalidOptionException ex) {
-        String property = property(key(ex.option()));
-        String problem = key(ex.option()) + " " + ex.problem();
-        Object value = ex.option().equals("adaptiveCapacity") ? value(p -> p.getAdaptive().getAlgorithm()) : ex.value();
+        boolean adaptive = ex.option().equals(PoolOptions.ADAPTIVE_CAPACITY.name()); // set by the adaptive keys
+        String path = adaptive ? "adaptive.algorithm" : ex.option();
+        String property = property(path);
+        String problem = DataObjectPropertyName.toDashedForm(path) + " " + ex.problem();
+        Object value = adaptive ? value(p -> p.getAdaptive().getAlgorithm()) : ex.value();
         return new InvalidPoolkitPropertyException(property, value, problem,
                 "change " + property + ": " + ex.fix());
     }
 
     /**
-     * @param option an option as the core library's builder spells it, such as {@code queueCapacity}
+     * @param path a property of a pool, such as {@code queueCapacity} (as the core library's builder spells an
+     *             option) or {@code adaptive.min}
      * @return the full property key its value came from, such as {@code poolkit.pools.reports.queue-capacity}
      */
-    String property(String option) {
-        String key = DataObjectPropertyName.toDashedForm(option);
-        return (isSetOnOwn(key) ? prefix : PRIMARY_PREFIX) + "." + key;
-    }
-
-    /** @return the key, under the pool's prefix, of a builder option ({@code adaptiveCapacity}: its algorithm) */
-    private static String key(String option) {
-        return option.equals("adaptiveCapacity") ? "adaptive.algorithm" : DataObjectPropertyName.toDashedForm(option);
-    }
-
-    private boolean isSetOnOwn(String key) {
-        return switch (key) {
-            case "capacity" -> own.getCapacity() != null;
-            case "expiry" -> own.getExpiry() != null;
-            case "nonblocking" -> own.getNonblocking() != null;
-            case "max-blocking-tasks" -> own.getMaxBlockingTasks() != null;
-            case "max-wait" -> own.getMaxWait() != null;
-            case "pre-alloc" -> own.getPreAlloc() != null;
-            case "disable-purge" -> own.getDisablePurge() != null;
-            case "queue-capacity" -> own.getQueueCapacity() != null;
-            case "virtual-threads" -> own.getVirtualThreads() != null;
-            case "shutdown-timeout" -> own.getShutdownTimeout() != null;
-            case "adaptive.algorithm" -> own.getAdaptive().getAlgorithm() != null;
-            case "adaptive.min" -> own.getAdaptive().getMin() != null;
-            case "adaptive.max" -> own.getAdaptive().getMax() != null;
-            case "run-timeout" -> own.getRunTimeout() != null;
-            case "queue-timeout" -> own.getQueueTimeout() != null;
-            case "interrupt-overdue" -> own.getInterruptOverdue() != null;
-            default -> true;
-        };
+    String property(String path) {
+        BeanWrapper bean = PropertyAccessorFactory.forBeanPropertyAccess(own);
+        boolean setOnOwn = !bean.isReadableProperty(path) || bean.getPropertyValue(path) != null;
+        return (setOnOwn ? prefix : PRIMARY_PREFIX) + "." + DataObjectPropertyName.toDashedForm(path);
     }
 }

@@ -18,7 +18,6 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyN
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
-import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
 import io.github.poolkit.autoconfigure.redis.ClusterSemaphoreChecks;
 
@@ -72,7 +71,7 @@ final class PoolkitConfigurationCheck {
     private static List<InvalidPoolkitPropertyException> poolProblems(PoolkitProperties properties,
             boolean virtualThreadsByDefault) {
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
-        Pool primary = properties.getPool();
+        PoolProperties primary = properties.getPool();
         if (primary.isEnabled()) {
             problems.addAll(PoolSettings.primary(PoolkitAutoConfiguration.WORKER_POOL, primary)
                     .problems(virtualThreadsByDefault));

@@ -15,8 +15,6 @@ import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
-import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
-import io.github.poolkit.autoconfigure.PoolkitProperties.Scheduler;
 
 /**
  * Builds every bean poolkit's auto-configuration contributes, primary and named alike, from
@@ -119,7 +117,7 @@ final class PoolkitFactory {
      * @return that named semaphore, its size taken from {@code poolkit.semaphore} when unset
      */
     WeightedSemaphore namedSemaphore(String name) {
-        NamedSemaphore own = properties.getSemaphores().get(name);
+        NamedSemaphoreProperties own = properties.getSemaphores().get(name);
         long size = (own.getSize() != null) ? own.getSize() : properties.getSemaphore().getSize();
         String sizeProperty = sizeProperty(properties, name);
         checkSize(sizeProperty, size);
@@ -165,7 +163,7 @@ final class PoolkitFactory {
      * @param scheduler {@code poolkit.scheduler}
      * @return every problem of its values, each naming its property; empty when the scheduler can be created
      */
-    static List<InvalidPoolkitPropertyException> schedulerProblems(Scheduler scheduler) {
+    static List<InvalidPoolkitPropertyException> schedulerProblems(SchedulerProperties scheduler) {
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
         if (scheduler.getWorkers() <= 0) {
             problems.add(new InvalidPoolkitPropertyException("poolkit.scheduler.workers", scheduler.getWorkers(),
@@ -186,7 +184,7 @@ final class PoolkitFactory {
      *         context's {@code stop()}, outside the application's decorators and customizers
      */
     DelayScheduler delayScheduler() {
-        Scheduler scheduler = properties.getScheduler();
+        SchedulerProperties scheduler = properties.getScheduler();
         List<InvalidPoolkitPropertyException> problems = schedulerProblems(scheduler);
         if (!problems.isEmpty()) {
             throw problems.get(0);

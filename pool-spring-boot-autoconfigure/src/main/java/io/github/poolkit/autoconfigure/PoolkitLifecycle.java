@@ -79,7 +79,7 @@ public class PoolkitLifecycle implements SmartLifecycle, ApplicationContextAware
 
     /** Creates a lifecycle that manages nothing yet, whose deadline is 30 s unless a shutdown timeout is set. */
     public PoolkitLifecycle() {
-        this(Duration.ofSeconds(30));
+        this(PoolkitAutoConfiguration.DEFAULT_LIFECYCLE_TIMEOUT);
     }
 
     /**

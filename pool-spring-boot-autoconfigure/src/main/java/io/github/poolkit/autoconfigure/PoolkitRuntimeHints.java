@@ -5,8 +5,6 @@ import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.RuntimeHintsRegistrar;
 import org.springframework.boot.context.properties.bind.BindableRuntimeHintsRegistrar;
 
-import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
-import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 
 /**
  * What poolkit's auto-configuration reaches by reflection, for Spring AOT and native images: the property classes that
@@ -18,7 +16,7 @@ class PoolkitRuntimeHints implements RuntimeHintsRegistrar {
 
     @Override
     public void registerHints(RuntimeHints hints, ClassLoader classLoader) {
-        BindableRuntimeHintsRegistrar.forTypes(PoolkitProperties.class, Pool.class, NamedSemaphore.class)
+        BindableRuntimeHintsRegistrar.forTypes(PoolkitProperties.class, PoolProperties.class, NamedSemaphoreProperties.class)
                 .registerHints(hints, classLoader);
         hints.reflection().registerType(PoolkitPropertyFailureAnalyzer.class,
                 MemberCategory.INVOKE_PUBLIC_CONSTRUCTORS);

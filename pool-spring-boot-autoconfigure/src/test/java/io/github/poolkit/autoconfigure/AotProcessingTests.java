@@ -18,7 +18,6 @@ import org.springframework.context.aot.ApplicationContextAotGenerator;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.javapoet.ClassName;
 
-import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 
 /**
  * Spring's AOT engine can turn the bean definitions of named pools and semaphores into code: they name a factory
@@ -61,6 +60,6 @@ class AotProcessingTests {
         assertThat(code.toString()).contains("registerBeanDefinition(\"reports\"")
                 .contains("registerBeanDefinition(\"gpu-memory\"").contains("namedPool")
                 .contains("namedSemaphore");
-        assertThat(RuntimeHintsPredicates.reflection().onType(Pool.class)).accepts(generation.getRuntimeHints());
+        assertThat(RuntimeHintsPredicates.reflection().onType(PoolProperties.class)).accepts(generation.getRuntimeHints());
     }
 }

@@ -3,12 +3,17 @@ package io.github.poolkit.autoconfigure;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
+import org.springframework.boot.convert.DurationStyle;
 
+import io.github.poolkit.PoolOption;
+import io.github.poolkit.PoolOptions;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -47,6 +52,24 @@ class ConfigurationMetadataTests {
             assertThat((String) properties.get(key).get("description")).as(key)
                     .contains("spring.lifecycle.timeout-per-shutdown-phase").contains("interrupted");
         }
+    }
+
+    @Test
+    void everyDefaultInTheMetadataIsTheOneTheCodeUses() throws Exception {
+        Map<String, Map<String, Object>> properties = properties();
+        int checked = 0;
+        for (PoolOption<?> option : PoolOptions.OPTIONS) {
+            Map<String, Object> property = properties.get(
+                    "poolkit.pool." + DataObjectPropertyName.toDashedForm(option.name()));
+            if (property != null && property.containsKey("defaultValue")) {
+                Object stated = property.get("defaultValue");
+                Object value = (option.type() == Duration.class) ? DurationStyle.detectAndParse((String) stated) : stated;
+                assertThat(value).as(option.name()).isEqualTo(option.defaultValue());
+                checked++;
+            }
+        }
+        assertThat(checked).as("options whose default the metadata states").isGreaterThanOrEqualTo(6);
+        assertThat(properties.get("poolkit.pool.capacity").get("defaultValue")).isEqualTo(PoolSettings.DEFAULT_CAPACITY);
     }
 
     @Test

@@ -6,8 +6,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.aot.hint.RuntimeHints;
 import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 
-import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
-import io.github.poolkit.autoconfigure.PoolkitProperties.Pool;
 
 /** The runtime hints cover what the binder and {@code spring.factories} reach by reflection. */
 class PoolkitRuntimeHintsTests {
@@ -16,10 +14,10 @@ class PoolkitRuntimeHintsTests {
     void propertyClassesAndTheFailureAnalyzerAreReflectable() throws Exception {
         RuntimeHints hints = new RuntimeHints();
         new PoolkitRuntimeHints().registerHints(hints, getClass().getClassLoader());
-        for (Class<?> type : new Class<?>[] { PoolkitProperties.class, Pool.class, NamedSemaphore.class }) {
+        for (Class<?> type : new Class<?>[] { PoolkitProperties.class, PoolProperties.class, NamedSemaphoreProperties.class }) {
             assertThat(RuntimeHintsPredicates.reflection().onType(type)).as(type.getName()).accepts(hints);
         }
-        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(Pool.class, "setMaxWait")).accepts(hints);
+        assertThat(RuntimeHintsPredicates.reflection().onMethodInvocation(PoolProperties.class, "setMaxWait")).accepts(hints);
         assertThat(RuntimeHintsPredicates.reflection()
                 .onConstructorInvocation(PoolkitPropertyFailureAnalyzer.class.getConstructor())).accepts(hints);
     }

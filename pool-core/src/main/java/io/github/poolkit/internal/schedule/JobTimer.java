@@ -152,9 +152,9 @@ public final class JobTimer {
     }
 
     /**
-     * Stops accepting jobs and cancels every periodic job that is not done: pending, or due and waiting for a worker, at
-     * once; a running one when its current run ends (until then it is not done); pending one-shot jobs still run. If no one-shot job is pending
-     * the timer finishes before this returns. Returns without waiting for any job. Idempotent.
+     * Stops accepting jobs and cancels every periodic job that is not done: pending or due ones at once, a running one
+     * when its run ends (not before). Pending one-shot jobs still run; with none, the timer finishes before this
+     * returns, without waiting for any job. Idempotent.
      */
     public void shutdown() {
         List<ScheduledJob<?>> periodic;
@@ -246,11 +246,7 @@ public final class JobTimer {
 
     @Override
     public String toString() {
-        String state = switch (runState) {
-            case RUNNING -> "running";
-            case SHUTDOWN -> "shutting down";
-            default -> "stopped";
-        };
+        String state = (runState == RUNNING) ? "running" : (runState == SHUTDOWN) ? "shutting down" : "stopped";
         return "JobTimer[" + name + ", " + (isTerminated() ? "terminated" : state) + ", pending=" + pending() + "]";
     }
 

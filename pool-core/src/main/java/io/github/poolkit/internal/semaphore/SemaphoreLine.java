@@ -135,6 +135,30 @@ public abstract class SemaphoreLine {
     protected abstract void setCap(long cap);
 
     /**
+     * Takes {@code n} permits by CAS if the lock is not needed and they fit (the semaphore's lock-free fast path).
+     *
+     * @param n the permits, {@code >= 0}
+     * @return whether they were taken
+     */
+    protected abstract boolean tryAcquireFast(long n);
+
+    /**
+     * Checks a request that must wait for its grant: a weight {@code >= 0} and at most the size (a larger one could
+     * never be granted, and is reported as refused).
+     *
+     * @param n the permits requested
+     * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()}
+     */
+    public final void checkGrantable(long n) {
+        SemaphoreErrors.checkNotNegative(n, "acquire");
+        long current = size();
+        if (n > current) {
+            SemaphoreReporter.settle(reporter, n, 0L, AcquireOutcome.REJECTED);
+            throw SemaphoreErrors.tooLarge(n, current);
+        }
+    }
+
+    /**
      * Gives back permits granted to a requester that gave up meanwhile, as the semaphore's {@code release} does.
      *
      * @param n the permits granted

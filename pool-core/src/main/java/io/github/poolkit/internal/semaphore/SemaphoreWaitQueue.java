@@ -7,7 +7,7 @@ package io.github.poolkit.internal.semaphore;
  *
  * <p>Not thread-safe: every method but {@link #size()} must be called with the owning semaphore's lock held.
  */
-public final class SemaphoreWaitQueue {
+final class SemaphoreWaitQueue {
 
     /*
      * Implementation overview.

@@ -9,7 +9,7 @@ package io.github.poolkit.internal.semaphore;
  * It is volatile so that the requester may poll it without the lock: reading "granted" happens-after the grant (and
  * therefore after the release that made it possible).
  */
-public abstract class SemaphoreWaiter {
+abstract class SemaphoreWaiter {
 
     /*
      * Implementation overview.

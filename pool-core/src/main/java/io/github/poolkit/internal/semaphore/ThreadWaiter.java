@@ -6,7 +6,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * A thread blocked in a {@code WeightedSemaphore}'s {@code acquire} or timed {@code tryAcquire} until its request is
- * granted, times out, is interrupted or is refused by a shrink; woken by unparking it. Internal; not part of
+ * granted, times out, is interrupted or is refused by a shrink; woken by unparking it. Also the slow paths of those
+ * two calls, which end here: what happens after their lock-free fast path did not grant. Internal; not part of
  * poolkit's API.
  */
 public final class ThreadWaiter extends SemaphoreWaiter {
@@ -30,6 +31,64 @@ public final class ThreadWaiter extends SemaphoreWaiter {
     @Override
     public void wake() {
         LockSupport.unpark(thread);
+    }
+
+    /**
+     * A blocking acquire that the lock-free fast path did not grant: the argument checks, then the interrupt, then
+     * one more fast try, then the line.
+     *
+     * @param line the semaphore's line
+     * @param n    the permits requested
+     * @throws IllegalArgumentException if {@code n < 0} or {@code n > size}, also when the semaphore shrinks below
+     *                                  {@code n} while the request waits
+     * @throws InterruptedException     if the thread is interrupted on entry or while waiting (it then holds none of
+     *                                  the permits)
+     */
+    public static void acquire(SemaphoreLine line, long n) throws InterruptedException {
+        line.checkGrantable(n);
+        if (Thread.interrupted()) {
+            SemaphoreReporter.settle(line.reporter, n, 0L, AcquireOutcome.INTERRUPTED);
+            throw new InterruptedException();
+        }
+        if (line.tryAcquireFast(n)) {
+            SemaphoreReporter.settle(line.reporter, n, 0L, AcquireOutcome.ACQUIRED);
+        } else {
+            await(line, n);
+        }
+    }
+
+    /**
+     * A timed tryAcquire: refused at once if {@code n > size}; then the interrupt, a fast try, and the line for at
+     * most {@code nanos} (a zero or negative wait tries once under the lock).
+     *
+     * @param line  the semaphore's line
+     * @param n     the permits requested, {@code >= 0}
+     * @param nanos how long to wait at most
+     * @return {@code true} if granted, {@code false} if refused or timed out
+     * @throws InterruptedException     if the thread is interrupted on entry or while waiting (it then holds none of
+     *                                  the permits)
+     * @throws IllegalArgumentException if the semaphore shrinks below {@code n} while the request waits
+     */
+    public static boolean tryAcquire(SemaphoreLine line, long n, long nanos) throws InterruptedException {
+        if (n > line.size()) {
+            SemaphoreReporter.settle(line.reporter, n, 0L, AcquireOutcome.REJECTED);
+            return false;
+        }
+        if (Thread.interrupted()) {
+            SemaphoreReporter.settle(line.reporter, n, 0L, AcquireOutcome.INTERRUPTED);
+            throw new InterruptedException();
+        }
+        if (line.tryAcquireFast(n)) {
+            SemaphoreReporter.settle(line.reporter, n, 0L, AcquireOutcome.ACQUIRED);
+            return true;
+        }
+        if (nanos <= 0) {
+            boolean acquired = line.tryAcquireLocked(n);
+            SemaphoreReporter.settle(line.reporter, n, 0L,
+                    acquired ? AcquireOutcome.ACQUIRED : AcquireOutcome.REJECTED);
+            return acquired;
+        }
+        return awaitNanos(line, n, nanos);
     }
 
     /**

@@ -185,7 +185,7 @@ public class PoolsEndpoint {
      */
     public WebEndpointResponse<Object> change(String name, @Nullable String capacity, @Nullable String maxWait,
             @Nullable String maxBlockingTasks, @Nullable String nonblocking, @Nullable String size) {
-        SettingsChange change = new SettingsChange(capacity, maxWait, maxBlockingTasks, nonblocking, size);
+        SettingsChange change = new SettingsChange(fields(capacity, null, maxWait, maxBlockingTasks, nonblocking, size));
         try {
             Pool pool = beans.pools().get(name);
             if (pool != null) {
@@ -213,9 +213,10 @@ public class PoolsEndpoint {
         }
     }
 
-    private static WebEndpointResponse<Object> changeExecutor(ExecutorAdapter executor, @Nullable String capacity,
+    /** @return the write's fields by name, in the operation's order (a {@code null} value: not given) */
+    private static Map<String, @Nullable String> fields(@Nullable String capacity, @Nullable String coreSize,
             @Nullable String maxWait, @Nullable String maxBlockingTasks, @Nullable String nonblocking,
-            @Nullable String size, @Nullable String coreSize) {
+            @Nullable String size) {
         Map<String, @Nullable String> fields = new LinkedHashMap<>();
         fields.put("capacity", capacity);
         fields.put("coreSize", coreSize);
@@ -223,8 +224,15 @@ public class PoolsEndpoint {
         fields.put("maxBlockingTasks", maxBlockingTasks);
         fields.put("nonblocking", nonblocking);
         fields.put("size", size);
+        return fields;
+    }
+
+    private static WebEndpointResponse<Object> changeExecutor(ExecutorAdapter executor, @Nullable String capacity,
+            @Nullable String maxWait, @Nullable String maxBlockingTasks, @Nullable String nonblocking,
+            @Nullable String size, @Nullable String coreSize) {
         try {
-            new ExecutorChange(fields).applyTo(executor);
+            new ExecutorChange(fields(capacity, coreSize, maxWait, maxBlockingTasks, nonblocking, size))
+                    .applyTo(executor);
             return new WebEndpointResponse<>(ExecutorDescriptor.of(executor));
         }
         catch (InvalidSettingException ex) {

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
 
@@ -14,16 +15,17 @@ import org.springframework.boot.convert.DurationStyle;
 import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
+import io.github.poolkit.PoolOption;
 import io.github.poolkit.PoolOptions;
 
 /**
  * A run-time change of a pool's or a semaphore's settings, as text (from an HTTP write or a refreshed property),
  * checked whole before anything changes.
  *
- * <p>A pool takes {@code capacity} (positive), {@code maxWait} (a duration such as {@code "200ms"} or {@code "2s"};
- * empty or {@code "-1"} for no limit, {@code "0"} to fail at once), {@code maxBlockingTasks} ({@code >= 0}, 0 for no
- * limit) and {@code nonblocking} ({@code true}/{@code false}); a semaphore takes {@code size} ({@code >= 0}). A field
- * left {@code null} keeps its value.
+ * <p>A pool takes {@code capacity} (positive) and each option its option table ({@link PoolOptions#OPTIONS}) marks
+ * live, parsed by the option's type: a duration such as {@code "200ms"} or {@code "2s"} (empty or {@code "-1"} for
+ * none, {@code "0"} to fail at once), a whole number, or {@code true}/{@code false}; the option's own rules apply. A
+ * semaphore takes {@code size} ({@code >= 0}). A field left out keeps its value.
  *
  * <p>Rule: every value is parsed and the pool's new options are built (which applies {@link PoolOptions}' own checks)
  * before the first change, and the one call that can still refuse ({@link Pool#reconfigure}) comes before
@@ -31,8 +33,9 @@ import io.github.poolkit.PoolOptions;
  */
 public final class SettingsChange {
 
-    /** The fields a change of a pool may give. */
-    static final List<String> POOL_FIELDS = List.of("capacity", "maxWait", "maxBlockingTasks", "nonblocking");
+    /** The fields a change of a pool may give: its capacity, then its live options in the option table's order. */
+    public static final List<String> POOL_FIELDS = Stream.concat(Stream.of("capacity"),
+            PoolOptions.OPTIONS.stream().filter(PoolOption::live).map(PoolOption::name)).toList();
 
     /** The fields a change of a semaphore may give. */
     static final List<String> SEMAPHORE_FIELDS = List.of("size");
@@ -40,27 +43,18 @@ public final class SettingsChange {
     private final Map<String, String> values = new LinkedHashMap<>();
 
     /**
-     * Creates a change; a {@code null} field keeps its value.
+     * Creates a change; a field that is absent or {@code null} keeps its value.
      *
-     * @param capacity         a pool's capacity, or {@code null}
-     * @param maxWait          a pool's longest wait, or {@code null}
-     * @param maxBlockingTasks a pool's limit of blocked callers, or {@code null}
-     * @param nonblocking      whether a pool refuses at once, or {@code null}
-     * @param size             a semaphore's size, or {@code null}
+     * @param fields the new values by field name ({@link #POOL_FIELDS}, {@code size}); other fields are ignored here
+     *               (the endpoint refuses them before)
      */
-    public SettingsChange(@Nullable String capacity, @Nullable String maxWait, @Nullable String maxBlockingTasks,
-            @Nullable String nonblocking, @Nullable String size) {
-        put("capacity", capacity);
-        put("maxWait", maxWait);
-        put("maxBlockingTasks", maxBlockingTasks);
-        put("nonblocking", nonblocking);
-        put("size", size);
-    }
-
-    private void put(String field, @Nullable String value) {
-        if (value != null) {
-            values.put(field, value.trim());
-        }
+    public SettingsChange(Map<String, ? extends @Nullable String> fields) {
+        Stream.concat(POOL_FIELDS.stream(), SEMAPHORE_FIELDS.stream()).forEach(field -> {
+            String value = fields.get(field);
+            if (value != null) {
+                values.put(field, value.trim());
+            }
+        });
     }
 
     /** @return the first field given, or {@code "capacity"} when none */
@@ -80,8 +74,9 @@ public final class SettingsChange {
             throw new InvalidSettingException("size", "a pool has no size; change its capacity instead");
         }
         if (values.isEmpty()) {
-            throw new InvalidSettingException("capacity",
-                    "nothing to change: give capacity, maxWait, maxBlockingTasks or nonblocking");
+            throw new InvalidSettingException("capacity", "nothing to change: give "
+                    + String.join(", ", POOL_FIELDS.subList(0, POOL_FIELDS.size() - 1)) + " or "
+                    + POOL_FIELDS.get(POOL_FIELDS.size() - 1));
         }
         Integer capacity = parse("capacity", Integer::valueOf, "a whole number such as 16");
         if (capacity != null) {
@@ -103,31 +98,40 @@ public final class SettingsChange {
         }
     }
 
+    /** @return the pool's options with the live options given here, each parsed by its type; {@code null}: none */
     private @Nullable PoolOptions newOptions(PoolOptions current) {
-        Duration maxWait = parse("maxWait", SettingsChange::duration, "a duration such as 200ms or 2s, or -1");
-        Integer maxBlockingTasks = parse("maxBlockingTasks", Integer::valueOf, "a whole number such as 8");
-        Boolean nonblocking = parse("nonblocking", SettingsChange::bool, "true or false");
-        if (!values.containsKey("maxWait") && maxBlockingTasks == null && nonblocking == null) {
+        Map<PoolOption<?>, @Nullable Object> changed = new LinkedHashMap<>();
+        for (PoolOption<?> option : PoolOptions.OPTIONS) {
+            if (option.live() && values.containsKey(option.name())) {
+                changed.put(option, parse(option));
+            }
+        }
+        if (changed.isEmpty()) {
             return null;
         }
         try {
             PoolOptions.Builder builder = current.toBuilder();
-            if (values.containsKey("maxWait")) {
-                builder.maxWait(maxWait);
-            }
-            if (maxBlockingTasks != null) {
-                require(maxBlockingTasks >= 0, "maxBlockingTasks",
-                        "cannot be negative, was " + maxBlockingTasks + "; use 0 for no limit");
-                builder.maxBlockingTasks(maxBlockingTasks);
-            }
-            if (nonblocking != null) {
-                builder.nonblocking(nonblocking);
-            }
+            changed.forEach((option, value) -> option.set(builder, value));
             return builder.build();
         }
         catch (InvalidOptionException ex) {
             throw new InvalidSettingException(ex.option(), ex.getMessage());
         }
+    }
+
+    /** @return the value given for a live option, parsed by the option's type ({@code null}: none, for a duration) */
+    private @Nullable Object parse(PoolOption<?> option) {
+        if (option.type() == Duration.class) {
+            return parse(option.name(), SettingsChange::duration, "a duration such as 200ms or 2s, or -1");
+        }
+        if (option.type() == Integer.class) {
+            return parse(option.name(), Integer::valueOf, "a whole number such as 8");
+        }
+        if (option.type() == Boolean.class) {
+            return parse(option.name(), SettingsChange::bool, "true or false");
+        }
+        throw new IllegalStateException("a live option of type " + option.type().getSimpleName() + " (" + option
+                + ") cannot be given as text; teach SettingsChange to parse it");
     }
 
     private void reconfigure(Pool pool, PoolOptions options) {

@@ -11,7 +11,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeanUtils;
 
 import io.github.poolkit.autoconfigure.NearestName;
-import io.github.poolkit.autoconfigure.PoolkitProperties;
+import io.github.poolkit.autoconfigure.NamedSemaphoreProperties;
+import io.github.poolkit.autoconfigure.PoolProperties;
+import io.github.poolkit.autoconfigure.SchedulerProperties;
 
 /**
  * Refuses a write to the {@code pools} endpoint whose body has a field that its target cannot change: a field that is
@@ -59,13 +61,13 @@ final class WriteFieldsCheck extends PoolsWriteCheck {
 
     private @Nullable Target target(String name) {
         if (beans.pools().containsKey(name)) {
-            return new Target("pool", SettingsChange.POOL_FIELDS, PoolkitProperties.Pool.class);
+            return new Target("pool", SettingsChange.POOL_FIELDS, PoolProperties.class);
         }
         if (beans.semaphores().containsKey(name)) {
-            return new Target("semaphore", SettingsChange.SEMAPHORE_FIELDS, PoolkitProperties.NamedSemaphore.class);
+            return new Target("semaphore", SettingsChange.SEMAPHORE_FIELDS, NamedSemaphoreProperties.class);
         }
         if (beans.schedulers().containsKey(name)) {
-            return new Target("scheduler", List.of(), PoolkitProperties.Scheduler.class);
+            return new Target("scheduler", List.of(), SchedulerProperties.class);
         }
         return null;
     }

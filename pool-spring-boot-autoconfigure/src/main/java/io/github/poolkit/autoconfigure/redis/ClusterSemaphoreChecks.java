@@ -2,7 +2,7 @@ package io.github.poolkit.autoconfigure.redis;
 
 import io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException;
 import io.github.poolkit.autoconfigure.PoolkitProperties;
-import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
+import io.github.poolkit.autoconfigure.NamedSemaphoreProperties;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -28,7 +28,7 @@ public final class ClusterSemaphoreChecks {
      */
     public static List<InvalidPoolkitPropertyException> problems(PoolkitProperties properties, String name) {
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
-        NamedSemaphore settings = properties.getSemaphores().get(name);
+        NamedSemaphoreProperties settings = properties.getSemaphores().get(name);
         String sizeProperty = (settings.getSize() != null)
                 ? "poolkit.semaphores." + name + ".size" : "poolkit.semaphore.size";
         long size = size(properties, name);

@@ -1,6 +1,6 @@
 package io.github.poolkit.autoconfigure.redis;
 
-import io.github.poolkit.autoconfigure.PoolkitProperties.NamedSemaphore;
+import io.github.poolkit.autoconfigure.NamedSemaphoreProperties;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import java.util.Map;
@@ -40,8 +40,8 @@ class ClusterSemaphoresRegistrar implements ImportBeanDefinitionRegistrar, Envir
 
     @Override
     public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-        Map<String, NamedSemaphore> semaphores = Binder.get(environment)
-                .bind("poolkit.semaphores", Bindable.mapOf(String.class, NamedSemaphore.class))
+        Map<String, NamedSemaphoreProperties> semaphores = Binder.get(environment)
+                .bind("poolkit.semaphores", Bindable.mapOf(String.class, NamedSemaphoreProperties.class))
                 .orElse(Map.of());
         semaphores.forEach((name, semaphore) -> {
             if (!semaphore.isEnabled() || semaphore.getScope() != Scope.CLUSTER) {

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -22,6 +23,7 @@ import org.springframework.core.env.Environment;
 
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
+import io.github.poolkit.PoolOptions;
 import io.github.poolkit.autoconfigure.PoolTaskListeners;
 import io.github.poolkit.autoconfigure.PoolkitKeys;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
@@ -33,8 +35,9 @@ import io.github.poolkit.autoconfigure.actuate.SettingsChange;
  * Applies changed {@code poolkit.*} keys in place when Spring Cloud reports them ({@link EnvironmentChangeEvent}:
  * a config-server refresh, a Kubernetes ConfigMap reload, {@code POST /actuator/refresh}).
  *
- * <p>Keys that can change live: a pool's {@code capacity}, {@code max-wait}, {@code max-blocking-tasks} and
- * {@code nonblocking}, and a semaphore's {@code size}. A key of {@code poolkit.pool} (or {@code poolkit.semaphore})
+ * <p>Keys that can change live: a pool's {@code capacity} and the options its option table marks live
+ * ({@link PoolOptions#OPTIONS}: {@code max-wait}, {@code max-blocking-tasks}, {@code nonblocking}), and a semaphore's
+ * {@code size}. A key of {@code poolkit.pool} (or {@code poolkit.semaphore})
  * changes the primary bean and every named one that does not set that key itself, as at start-up. The changes of one
  * bean are checked together, with the same rules as the {@code pools} endpoint's writes; an invalid value is logged as
  * a WARN naming the key and the bean keeps its settings. Every other key (queue capacity, virtual threads,
@@ -48,9 +51,9 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
 
     private static final Log logger = LogFactory.getLog(PoolkitRefreshListener.class);
 
-    /** The keys a pool can change live, kebab-case, to the endpoint's field names. */
-    private static final Map<String, String> POOL_FIELDS = Map.of("capacity", "capacity", "max-wait", "maxWait",
-            "max-blocking-tasks", "maxBlockingTasks", "nonblocking", "nonblocking");
+    /** The keys a pool can change live, kebab-case, to the endpoint's field names (its capacity and live options). */
+    private static final Map<String, String> POOL_FIELDS = SettingsChange.POOL_FIELDS.stream()
+            .collect(Collectors.toMap(DataObjectPropertyName::toDashedForm, field -> field));
 
     private final Environment environment;
     private final PoolkitBeans beans;
@@ -163,8 +166,7 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
 
     private static void apply(String bean, Map<String, String> fields,
             Consumer<SettingsChange> application) {
-        SettingsChange change = new SettingsChange(fields.get("capacity"), fields.get("maxWait"),
-                fields.get("maxBlockingTasks"), fields.get("nonblocking"), fields.get("size"));
+        SettingsChange change = new SettingsChange(fields);
         try {
             application.accept(change);
             logger.info("Applied " + fields + " to '" + bean + "' after a configuration refresh");

@@ -1,0 +1,43 @@
+package io.github.poolkit.autoconfigure;
+
+/** Settings of the primary weighted semaphore ({@code poolkit.semaphore}), inherited by the named ones. */
+public class SemaphoreProperties {
+
+    /** Whether to create the primary WeightedSemaphore bean "weightedSemaphore". */
+    private boolean enabled = true;
+
+    /** Total weight of the permits; must not be negative. */
+    private long size = 64;
+
+    /** Creates the primary semaphore's settings, every key at its default. */
+    public SemaphoreProperties() {
+    }
+
+    /** {@return whether to create the primary semaphore} */
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    /**
+     * Sets whether to create the primary semaphore.
+     *
+     * @param enabled whether to create the primary semaphore
+     */
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    /** {@return the total weight of the permits} */
+    public long getSize() {
+        return size;
+    }
+
+    /**
+     * Sets the total weight of the permits.
+     *
+     * @param size the total weight of the permits
+     */
+    public void setSize(long size) {
+        this.size = size;
+    }
+}
