@@ -348,20 +348,11 @@ public final class MultiPool extends PoolExecutorService implements Pool {
      */
     @Override
     public void close() {
-        boolean interrupted = false;
-        release();
-        while (!isTerminated()) {
-            try {
-                awaitTermination(1, TimeUnit.DAYS);
-            } catch (InterruptedException e) {
-                if (!interrupted) {
-                    shutdownNow();
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        release(); // every pool stops taking tasks before any is waited for
+        for (WorkerPool p : pools) {
+            // Each waits as ExecutorService#close does; after an interrupt the status it leaves set makes every later
+            // pool stop at once too, so all of them are stopped, as shutdownNow() would, and the status stays set.
+            p.close();
         }
     }
 
