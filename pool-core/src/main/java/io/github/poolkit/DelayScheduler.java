@@ -118,6 +118,7 @@ public final class DelayScheduler extends AbstractExecutorService implements Sch
      *                (the default name {@code pool} becomes {@value #DEFAULT_NAME})
      * @return the scheduler, ready to accept jobs
      * @throws IllegalArgumentException if {@code workers <= 0}, or the options are invalid for a {@link WorkerPool}
+     * @throws InvalidOptionException   if the options set an {@code adaptiveCapacity}: a scheduler's workers are fixed
      * @throws NullPointerException     if {@code options} is null
      */
     public static DelayScheduler create(int workers, PoolOptions options) {
@@ -125,6 +126,11 @@ public final class DelayScheduler extends AbstractExecutorService implements Sch
         if (workers <= 0) {
             throw new IllegalArgumentException("workers must be at least 1, was " + workers
                     + ": a DelayScheduler needs a worker to run its jobs");
+        }
+        if (options.adaptiveCapacity() != null) {
+            throw new InvalidOptionException("adaptiveCapacity", options.adaptiveCapacity(),
+                    "is not supported by a DelayScheduler", "its jobs run on the fixed number of workers given to"
+                    + " create(workers, options); leave adaptiveCapacity unset");
         }
         // The default pool name would give threads that clash with a default-named WorkerPool's.
         String name = options.name().equals(PoolOptions.DEFAULT_NAME) ? DEFAULT_NAME : options.name();

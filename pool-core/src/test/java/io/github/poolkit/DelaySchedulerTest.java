@@ -57,6 +57,17 @@ class DelaySchedulerTest {
     }
 
     @Test
+    void anAdaptiveCapacityIsRefusedNamingTheOptionAndTheFix() {
+        PoolOptions adaptive = PoolOptions.builder().adaptiveCapacity(AdaptiveLimit.gradient(1, 8)).build();
+        assertThatThrownBy(() -> DelayScheduler.create(2, adaptive)).isInstanceOfSatisfying(InvalidOptionException.class,
+                e -> {
+                    assertThat(e.option()).isEqualTo("adaptiveCapacity");
+                    assertThat(e.problem()).contains("not supported by a DelayScheduler");
+                    assertThat(e.fix()).contains("leave adaptiveCapacity unset");
+                });
+    }
+
+    @Test
     void optionsThatWouldBlockOrRejectAreOverridden() throws Exception {
         DelayScheduler scheduler = fixture.create(1,
                 PoolOptions.builder().nonblocking(true).queueCapacity(1).maxBlockingTasks(1).preAlloc(true));
