@@ -54,11 +54,13 @@ public interface AdaptiveLimit {
      * counted as at most twice the average so that a lone outlier cannot move it far. The baseline
      * starts at the first sample, follows the short-term time down quickly (weight 1/4), and up slowly (1/64) only
      * while the limit is at {@code min} or less than half of it is in use: otherwise a rising latency is taken to be
-     * caused by the limit, not by the resource. With {@code L} the limit as a real number:
-     * while the short-term time is within 10% of the baseline and at least half of {@code L} is in flight,
+     * caused by the limit, not by the resource. The comparisons below are with a reference: the baseline plus a third
+     * of the samples' noise (the average distance of a sample from the short-term average while not congested), so
+     * that ordinary swings of a noisy resource are not taken for congestion. With {@code L} the limit as a real
+     * number: while the short-term time is within 10% of the reference and at least half of {@code L} is in flight,
      * {@code L += 1 / L} (about one per round trip, as about {@code L} samples arrive per round trip); between 10% and
-     * 20% over the baseline, {@code L} holds; beyond 20%, {@code L *= gradient^(1/L)} with
-     * {@code gradient = max(0.5, 1.2 * baseline / short)} (about {@code L * gradient} per round trip, at most halving
+     * 20% over it, {@code L} holds; beyond 20%, {@code L *= gradient^(1/L)} with
+     * {@code gradient = max(0.5, 1.2 * reference / short)} (about {@code L * gradient} per round trip, at most halving
      * it). {@code limit()} is
      * {@code L} rounded down, within [{@code min}, {@code max}]. Dropped samples do not move it: a rejection only says
      * the limit was reached, which is its job.

@@ -83,12 +83,20 @@ public class AdaptiveKnee {
     @Param({"10"})
     int seconds;
 
-    private final KneeDownstream downstream = new KneeDownstream();
+    /**
+     * The sigma of a log-normal factor (mean 1) on each call's service time: 0, a steady downstream; 0.3, one whose
+     * calls vary as real ones do, where an adaptive limit must tell noise from congestion.
+     */
+    @Param({"0"})
+    double noise;
+
+    private KneeDownstream downstream;
     private Admission admission;
     private Recorder recorder;
 
     @Setup(Level.Trial)
     public void setUp() {
+        downstream = new KneeDownstream(noise);
         admission = Admission.of(peer);
     }
 

@@ -1,5 +1,6 @@
 package io.github.poolkit.benchmarks;
 
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -24,6 +25,13 @@ final class KneeDownstream {
     static final double KNEE_RATE = KNEE * 1e9 / BASE_NANOS;
 
     private final AtomicInteger inFlight = new AtomicInteger();
+    /** The sigma of the log-normal factor each call's service time is multiplied by (mean 1); 0: none. */
+    private final double noise;
+
+    /** @param noise the sigma of a log-normal factor (mean 1) on each call's service time; 0 for none */
+    KneeDownstream(double noise) {
+        this.noise = noise;
+    }
 
     /** @return the service time of a call that starts with {@code concurrent} calls in flight, itself included */
     static long serviceNanos(int concurrent) {
@@ -33,6 +41,9 @@ final class KneeDownstream {
     /** Makes one call: sleeps for its service time. */
     void call() {
         long nanos = serviceNanos(inFlight.incrementAndGet());
+        if (noise > 0) {
+            nanos = (long) (nanos * Math.exp(noise * ThreadLocalRandom.current().nextGaussian() - noise * noise / 2));
+        }
         try {
             TimeUnit.NANOSECONDS.sleep(nanos);
         } catch (InterruptedException e) {

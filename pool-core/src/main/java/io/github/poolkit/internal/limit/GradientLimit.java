@@ -9,7 +9,7 @@ import io.github.poolkit.AdaptiveLimit;
  * <p>Per timed sample, with {@code L} the limit as a real number (starting at {@code min}), {@link RttBaseline}
  * updated first:
  * <pre>
- *   ratio = short / baseline
+ *   ratio = short / reference          (the baseline, plus a third of the samples' noise: see RttBaseline)
  *   ratio &gt; TOLERANCE (1.2):                          L *= max(0.5, TOLERANCE / ratio) ^ (1 / L)  (cut, per round trip)
  *   ratio &lt;= GROWTH_BOUND (1.1), inFlight * 2 &gt;= L:  L += 1 / L                                 (about +1 per round trip)
  *   otherwise (between the two, or little in use):  L unchanged                                (hold)
@@ -50,7 +50,7 @@ public final class GradientLimit extends EstimatedLimit {
     @Override
     double next(double l, boolean inUse, long rttNanos, boolean dropped) {
         RttBaseline rtt = timed(rttNanos, l, inUse);
-        double ratio = rtt.shortRtt() / rtt.baseline();
+        double ratio = rtt.shortRtt() / rtt.reference();
         if (ratio > TOLERANCE) {
             return l * StrictMath.pow(Math.max(0.5, TOLERANCE / ratio), 1.0 / l);
         }
