@@ -26,10 +26,10 @@ package io.github.poolkit.internal.limit;
  * <p>The reference a gradient compares with is {@code baseline + noise / 3} ({@link #reference()}). Why: the baseline
  * follows the short-term average down at once but up only at the floor, so when the resource's latency is noisy it
  * settles near the low end of the short-term average's swings, a few standard deviations below its mean, and every
- * ordinary swing up then looks like congestion. In the {@code AdaptiveKnee} probe with a service time drawn from a
- * log-normal distribution (sigma 0.3), the gradient limit compared with the bare baseline fell to its floor and served
- * 0.36x to 0.64x the calls of a fixed limit at the knee; with the allowance, 0.95x to 0.99x. A resource without noise
- * has no allowance, so the limit behaves as before there.
+ * ordinary swing up then looks like congestion. In front of the {@code AdaptiveKnee} benchmark's downstream with
+ * service times drawn from a log-normal distribution (sigma 0.3), the gradient limit compared with the bare baseline
+ * fell to its floor and served about 0.37x the calls of a fixed limit at the knee; with the allowance, 0.85x to 0.99x.
+ * A resource without noise has no allowance, so the limit behaves as before there.
  */
 final class RttBaseline {
 
