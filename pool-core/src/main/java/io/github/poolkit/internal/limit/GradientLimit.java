@@ -4,7 +4,7 @@ import io.github.poolkit.AdaptiveLimit;
 
 /**
  * The gradient limit ({@link AdaptiveLimit#gradient}): the limit is scaled, about once per round trip, by the ratio of
- * the baseline round-trip time (with a tolerance) to the short-term one, so it settles where latency starts to grow.
+ * the reference round-trip time (with a tolerance) to the short-term one, so it settles where latency starts to grow.
  *
  * <p>Per timed sample, with {@code L} the limit as a real number (starting at {@code min}), {@link RttBaseline}
  * updated first:
@@ -15,7 +15,7 @@ import io.github.poolkit.AdaptiveLimit;
  *   otherwise (between the two, or little in use):  L unchanged                                (hold)
  *   L = clamp(L, min, max); limit() = floor(L)
  * </pre>
- * The band between the two bounds is where the limit rests: growth stops once latency is 10% over the baseline, so
+ * The band between the two bounds is where the limit rests: growth stops once latency is 10% over the reference, so
  * the round trip's lag (the latency a growth step causes is measured a round trip later) overshoots into the band
  * rather than past the cut. Without it (growth up to the cut), the simulated downstream of the {@code AdaptiveKnee}
  * benchmark saw the limit swing between 15 and 22 with the knee at 16, and a p99 latency up to 2.4 times a fixed
@@ -23,19 +23,18 @@ import io.github.poolkit.AdaptiveLimit;
  * Each finished piece of work is one sample, so about {@code L} samples arrive per round trip: dividing each step by
  * {@code L} keeps the change per round trip independent of the limit and of the load, which keeps the limit from
  * overshooting before the latency its growth causes is measured. (Growing by {@code sqrt(L)} per round trip instead
- * overshot the knee of a simulated downstream enough to cost 10% of its throughput and 60% more p99 latency; the
- * tolerance of 1.2 and the short-term weight of 1/8 held up best there when the service time was noisy.) Dropped samples and samples without timing change
- * nothing. {@link StrictMath} makes the sequence of limits the same on every JVM.
+ * overshot the knee of a simulated downstream enough to cost 10% of its throughput and 60% more p99 latency.)
+ * Dropped samples and samples without timing change nothing. {@link StrictMath} makes the sequence of limits the same on every JVM.
  *
  * <p>Thread-safe: a sample updates the state under a small lock held for a few arithmetic operations (the pool and the
  * semaphore take it only when they are adaptive); {@link #limit()} is a volatile read (see {@code EstimatedLimit}).
  */
 public final class GradientLimit extends EstimatedLimit {
 
-    /** How much slower than the baseline the short-term round-trip time may be before the limit falls. */
+    /** How much slower than the reference the short-term round-trip time may be before the limit falls. */
     static final double TOLERANCE = 1.2;
 
-    /** How much slower than the baseline the short-term round-trip time may be while the limit still grows. */
+    /** How much slower than the reference the short-term round-trip time may be while the limit still grows. */
     static final double GROWTH_BOUND = 1.1;
 
     /**
