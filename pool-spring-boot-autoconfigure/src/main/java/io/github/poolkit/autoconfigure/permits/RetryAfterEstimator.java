@@ -1,6 +1,8 @@
 package io.github.poolkit.autoconfigure.permits;
 
+import java.util.Collections;
 import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -8,7 +10,6 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
-import org.springframework.util.ConcurrentReferenceHashMap;
 
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
@@ -50,8 +51,13 @@ public final class RetryAfterEstimator implements SmartInitializingSingleton {
 
     private final @Nullable ListableBeanFactory beanFactory;
     private final @Nullable PoolTaskListeners poolListeners;
-    private final Map<PoolOverloadException, LongSupplier> sources = new ConcurrentReferenceHashMap<>(16,
-            ConcurrentReferenceHashMap.ReferenceType.WEAK);
+    /**
+     * Each refusal's source, until its exception is collected. Weak keys only: the entry lives exactly as long as the
+     * exception (Spring's {@code ConcurrentReferenceHashMap} holds its entries, not its keys, weakly, so any
+     * collection between a refusal and its answer lost the source there, and the client got 1 s). The values
+     * never refer to their exception. Written once per refusal and read once per answer: a lock is cheap enough.
+     */
+    private final Map<PoolOverloadException, LongSupplier> sources = Collections.synchronizedMap(new WeakHashMap<>());
     private final Map<PermitSemaphore, RecentMean> holdTimes = new ConcurrentHashMap<>();
 
     /**

@@ -43,6 +43,19 @@ class RetryAfterEstimatorTests {
     }
 
     @Test
+    void aRefusalKeepsItsSourceAcrossGarbageCollectionsWhileItsExceptionLives() {
+        RetryAfterEstimator estimator = new RetryAfterEstimator(null, null);
+        WeightedSemaphore gpu = new WeightedSemaphore(10);
+        estimator.holdTimes(gpu).record(10 * SECOND);
+        PoolOverloadException refused = new PoolOverloadException("refused");
+        estimator.refusedBySemaphore(refused, gpu, 10);
+        for (int i = 0; i < 3; i++) {
+            System.gc(); // a map that held its entries (not its keys) weakly lost the source here: 1 s instead of 10
+            assertThat(estimator.retryAfterSeconds(refused)).isEqualTo(10);
+        }
+    }
+
+    @Test
     void aSemaphoreTurnsOverTheWeightAskedForByTheLineAndTheRefusedRequest() throws Exception {
         RetryAfterEstimator estimator = new RetryAfterEstimator(null, null);
         WeightedSemaphore gpu = new WeightedSemaphore(10);
