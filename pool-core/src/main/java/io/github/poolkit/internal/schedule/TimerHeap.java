@@ -217,12 +217,10 @@ public final class TimerHeap<E extends TimerHeap.Entry> {
             if (!before(e, p)) {
                 break;
             }
-            q[i] = p;
-            p.heapIndex = i;
+            place(q, i, p);
             i = parent;
         }
-        q[i] = e;
-        e.heapIndex = i;
+        place(q, i, e);
     }
 
     /** Moves {@code e} from the hole at {@code i} towards the leaves until no child is before it. */
@@ -240,10 +238,14 @@ public final class TimerHeap<E extends TimerHeap.Entry> {
             if (!before(c, e)) {
                 break;
             }
-            q[i] = c;
-            c.heapIndex = i;
+            place(q, i, c);
             i = child;
         }
+        place(q, i, e);
+    }
+
+    /** Puts {@code e} in slot {@code i}, keeping the invariant that an entry knows its own slot. */
+    private static void place(Entry[] q, int i, Entry e) {
         q[i] = e;
         e.heapIndex = i;
     }
