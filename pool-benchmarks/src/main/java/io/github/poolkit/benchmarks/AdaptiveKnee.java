@@ -162,10 +162,19 @@ public class AdaptiveKnee {
         /** @return the limit now */
         int limit();
 
-        /** Waits until no admitted call runs. */
-        void awaitIdle();
+        /** @return how many admitted calls have not yet finished */
+        int running();
 
-        void close();
+        /** Waits until no admitted call runs, looking every millisecond. */
+        default void awaitIdle() {
+            while (running() > 0) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+        }
+
+        /** Frees what the limit holds; nothing by default. */
+        default void close() {
+        }
 
         static Admission of(Peer peer) {
             return switch (peer) {
@@ -204,10 +213,8 @@ public class AdaptiveKnee {
         }
 
         @Override
-        public void awaitIdle() {
-            while (pool.stats().busy() > 0) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-            }
+        public int running() {
+            return pool.stats().busy();
         }
 
         @Override
@@ -247,14 +254,8 @@ public class AdaptiveKnee {
         }
 
         @Override
-        public void awaitIdle() {
-            while (running.get() > 0) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-            }
-        }
-
-        @Override
-        public void close() {
+        public int running() {
+            return running.get();
         }
     }
 

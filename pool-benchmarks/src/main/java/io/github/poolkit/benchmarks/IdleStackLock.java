@@ -37,8 +37,8 @@ public class IdleStackLock {
     @Setup(Level.Trial)
     public void create() {
         stack = switch (peer) {
-            case REENTRANT -> new ReentrantGuarded();
-            case SPIN -> new SpinGuarded();
+            case REENTRANT -> new LockGuarded(new ReentrantBareLock());
+            case SPIN -> new LockGuarded(new SpinLock());
             case SYNCHRONIZED -> new SynchronizedGuarded();
         };
         for (int i = 0; i < 32; i++) {
@@ -94,32 +94,27 @@ public class IdleStackLock {
         }
     }
 
-    static final class ReentrantGuarded extends GuardedStack {
-        private final ReentrantLock lock = new ReentrantLock();
+    /** The two calls {@link LockGuarded} makes on a lock: all that {@link ReentrantLock} and {@link SpinLock} share. */
+    interface BareLock {
+        void lock();
 
-        @Override
-        Object pop() {
-            lock.lock();
-            try {
-                return popUnguarded();
-            } finally {
-                lock.unlock();
-            }
-        }
-
-        @Override
-        void push(Object item) {
-            lock.lock();
-            try {
-                pushUnguarded(item);
-            } finally {
-                lock.unlock();
-            }
-        }
+        void unlock();
     }
 
-    static final class SpinGuarded extends GuardedStack {
-        private final SpinLock lock = new SpinLock();
+    /** {@link ReentrantLock} itself, with nothing overridden, seen as a {@link BareLock}. */
+    static final class ReentrantBareLock extends ReentrantLock implements BareLock {
+    }
+
+    /**
+     * The stack guarded by an explicit lock, taken and released around each operation. A fork makes one kind of lock
+     * only, so the JIT inlines its {@code lock()} and {@code unlock()} behind a type check.
+     */
+    static final class LockGuarded extends GuardedStack {
+        private final BareLock lock;
+
+        LockGuarded(BareLock lock) {
+            this.lock = lock;
+        }
 
         @Override
         Object pop() {

@@ -27,7 +27,10 @@ import org.openjdk.jmh.annotations.Threads;
  */
 public class RedisSemaphoreBenchmark {
 
-    /** One semaphore of one peer, under a fresh name per trial. */
+    /**
+     * One semaphore of one peer, under a fresh name per trial. Each subclass has its own {@code peer} parameter (the
+     * peers it can run) and opens the semaphore in its trial set-up.
+     */
     @State(Scope.Benchmark)
     public abstract static class Semaphore {
 
@@ -37,14 +40,9 @@ public class RedisSemaphoreBenchmark {
 
         RedisSemaphorePeer.Permits permits;
 
-        abstract RedisSemaphorePeer peer();
-
-        abstract int size();
-
-        /** Connects. */
-        @Setup(Level.Trial)
-        public void open() {
-            permits = peer().open(port, "bench-" + UUID.randomUUID(), size());
+        /** Connects {@code peer}'s semaphore of {@code size} permits. */
+        void connect(RedisSemaphorePeer peer, int size) {
+            permits = peer.open(port, "bench-" + UUID.randomUUID(), size);
         }
 
         /** Disconnects. */
@@ -59,14 +57,10 @@ public class RedisSemaphoreBenchmark {
         @Param
         RedisSemaphorePeer peer;
 
-        @Override
-        RedisSemaphorePeer peer() {
-            return peer;
-        }
-
-        @Override
-        int size() {
-            return 64;
+        /** Connects. */
+        @Setup(Level.Trial)
+        public void open() {
+            connect(peer, 64);
         }
     }
 
@@ -75,14 +69,10 @@ public class RedisSemaphoreBenchmark {
         @Param({"POOLKIT", "REDISSON_SEMAPHORE", "REDISSON_PERMIT_EXPIRABLE"})
         RedisSemaphorePeer peer;
 
-        @Override
-        RedisSemaphorePeer peer() {
-            return peer;
-        }
-
-        @Override
-        int size() {
-            return 2;
+        /** Connects. */
+        @Setup(Level.Trial)
+        public void open() {
+            connect(peer, 2);
         }
     }
 

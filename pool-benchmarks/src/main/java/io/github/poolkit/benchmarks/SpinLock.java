@@ -1,7 +1,6 @@
 package io.github.poolkit.benchmarks;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The lock ants guards its pool with ({@code internal/sync/spinlock.go}), in Java, for {@link IdleStackLock}: a
@@ -9,31 +8,22 @@ import java.lang.invoke.VarHandle;
  * {@code runtime.Gosched()}), doubling up to {@value #MAX_BACKOFF}, before the next try. Not reentrant, not fair,
  * no conditions: enough for a pool's O(1) critical sections, nothing more.
  *
- * <p>Implementation overview: {@code locked} is 0 when free and 1 when held. {@link #lock} moves it 0 to 1 with a
+ * <p>Implementation overview: the lock is its one word, as ants' {@code type spinLock uint32} is: it extends
+ * {@link AtomicInteger} (whose value sits in the object itself, no field points elsewhere), 0 when free and 1 when
+ * held; nothing but {@link #lock} and {@link #unlock} may touch the value. {@link #lock} moves it 0 to 1 with a
  * volatile CAS (acquire semantics), {@link #unlock} back to 0 with a release store, so the critical sections are
  * totally ordered and each happens-before the next. A waiter only reads and CASes the word; it never parks, so an
  * owner descheduled in its critical section makes every waiter burn its time slice yielding.
  */
-final class SpinLock {
+final class SpinLock extends AtomicInteger implements IdleStackLock.BareLock {
 
     private static final int MAX_BACKOFF = 16;
-    private static final VarHandle LOCKED;
-
-    static {
-        try {
-            LOCKED = MethodHandles.lookup().findVarHandle(SpinLock.class, "locked", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    @SuppressWarnings("unused") // accessed through LOCKED
-    private volatile int locked;
 
     /** Takes the lock, yielding with exponential backoff while another thread holds it. */
-    void lock() {
+    @Override
+    public void lock() {
         int backoff = 1;
-        while (!LOCKED.compareAndSet(this, 0, 1)) {
+        while (!compareAndSet(0, 1)) {
             for (int i = 0; i < backoff; i++) {
                 Thread.yield();
             }
@@ -44,7 +34,8 @@ final class SpinLock {
     }
 
     /** Releases the lock; only its holder may call this. */
-    void unlock() {
-        LOCKED.setRelease(this, 0);
+    @Override
+    public void unlock() {
+        setRelease(0);
     }
 }

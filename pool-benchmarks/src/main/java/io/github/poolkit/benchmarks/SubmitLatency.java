@@ -9,10 +9,8 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -25,7 +23,7 @@ import java.util.concurrent.TimeUnit;
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Threads(1)
-public class SubmitLatency {
+public class SubmitLatency extends ExecutorTrial {
 
     @Param({"2"})
     int workers;
@@ -33,23 +31,12 @@ public class SubmitLatency {
     @Param({"0", "50"})
     long idleGapMicros;
 
-    @Param
-    ExecutorPeer peer;
-
-    private Executor executor;
     private volatile boolean started;
     private final Runnable probe = () -> started = true;
 
-    /** Makes the executor under test. */
-    @Setup(Level.Trial)
-    public void open() {
-        executor = peer.open(workers);
-    }
-
-    /** Shuts the executor down. */
-    @TearDown(Level.Trial)
-    public void close() {
-        ExecutorPeer.close(executor);
+    @Override
+    int workers() {
+        return workers;
     }
 
     /** Lets the executor settle (not timed). */

@@ -2,18 +2,14 @@ package io.github.poolkit.benchmarks;
 
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
-import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
-import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 
-import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -24,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
-public class TinyTaskThroughput {
+public class TinyTaskThroughput extends ExecutorTrial {
 
     /** Tasks per batch (per benchmark invocation). */
     static final int BATCH = 1000;
@@ -32,27 +28,15 @@ public class TinyTaskThroughput {
     @Param({"2", "64"})
     int workers;
 
-    @Param
-    ExecutorPeer peer;
-
-    private Executor executor;
-
     /** One producer's batch counter. */
     @State(Scope.Thread)
     public static class Producer {
         final Countdown batch = new Countdown();
     }
 
-    /** Makes the executor under test. */
-    @Setup(Level.Trial)
-    public void open() {
-        executor = peer.open(workers);
-    }
-
-    /** Shuts the executor down, waiting for its tasks. */
-    @TearDown(Level.Trial)
-    public void close() {
-        ExecutorPeer.close(executor);
+    @Override
+    int workers() {
+        return workers;
     }
 
     /**
