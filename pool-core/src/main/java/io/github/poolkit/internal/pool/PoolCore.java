@@ -385,8 +385,17 @@ final class PoolCore {
         }
     }
 
-    /** A worker thread leaves; if it died abnormally it is retired here and replaced when tasks are queued. */
+    /**
+     * A worker thread leaves; if it died abnormally it is retired here and replaced when tasks are queued. An unpooled
+     * worker whose task ended has retired itself on its own thread ({@link UnpooledPath#passOn}), so it leaves without
+     * the lock: the pool's lock stays off the per-task path of a virtual thread. (Retirement is final, so a
+     * {@code true} read here is never stale; a pooled worker retired by another thread may read {@code false} here and
+     * then finds {@code true} under the lock.)
+     */
     void workerExited(Worker w) {
+        if (w.retired) {
+            return;
+        }
         Worker replacement;
         lock.lock();
         try {

@@ -82,7 +82,8 @@ final class Worker implements Runnable {
 
     /**
      * Whether the pool no longer counts this worker; guarded by the pool lock, except for an unpooled worker, which
-     * sets it on its own thread ({@link UnpooledPath#passOn}), the only thread that reads it then.
+     * sets it on its own thread ({@link UnpooledPath#passOn}), the only thread that reads it then. Never reset, so
+     * {@link PoolCore#workerExited} may read it first without the lock.
      */
     boolean retired;
 
