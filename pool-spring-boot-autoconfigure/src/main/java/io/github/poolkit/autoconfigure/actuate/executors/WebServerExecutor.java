@@ -67,7 +67,10 @@ final class WebServerExecutor implements ExecutorAdapter {
         return (current != null) ? figure.apply(current) : null;
     }
 
-    /** {@return the current pool, to change it} @throws IllegalStateException while there is none */
+    /**
+     * @return the current pool, to change it
+     * @throws IllegalStateException while there is none
+     */
     private ExecutorAdapter toChange() {
         ExecutorAdapter current = current();
         if (current == null) {
