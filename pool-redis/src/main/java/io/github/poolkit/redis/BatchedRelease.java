@@ -77,11 +77,11 @@ final class BatchedRelease {
     private void apply(long n, List<String> args, List<Lease> used) {
         List<Object> reply;
         try {
-            reply = instance.call(instance.script.runOperation("releaseFrom", instance.nextId(),
+            reply = instance.call(instance.script().runOperation("releaseFrom", instance.nextId(),
                     args.toArray(String[]::new)));
         } catch (SemaphoreUnavailableException e) {
             throw new SemaphoreUnavailableException("Cluster semaphore '" + instance.name() + "': release(" + n
-                    + ") got no answer from Redis within " + instance.commandTimeout.toMillis() + " ms (command"
+                    + ") got no answer from Redis within " + instance.commandTimeout().toMillis() + " ms (command"
                     + " timeout), so it may or may not have been applied; it is never applied twice: calling release("
                     + n + ") again applies it, or fails naming a grant it changed already", e);
         }

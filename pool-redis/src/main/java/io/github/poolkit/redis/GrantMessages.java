@@ -19,8 +19,8 @@ final class GrantMessages {
 
     /** Subscribes this instance's grant channel on the pub/sub connection. */
     void listen(Connections connections, Instance instance) {
-        connections.listen(instance.keys.grantChannelPrefix() + instance.owner, this::onMessage, instance.keys,
-                instance.commandTimeout);
+        connections.listen(instance.keys().grantChannelPrefix() + instance.owner(), this::onMessage, instance.keys(),
+                instance.commandTimeout());
     }
 
     private void onMessage(String message) {

@@ -13,27 +13,18 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Ids are {@code "owner:counter"}: the owner is this instance's random id (its grant channel ends with it), and the
  * counter only grows, so an id names one request or one operation of one instance, never two (the script relies on
  * it: see "Operation ids" in semaphore.lua).
+ *
+ * @param keys           the semaphore's Redis keys
+ * @param leaseTime      how long a grant outlives its holder's last renewal
+ * @param commandTimeout how long a script run may take
+ * @param completions    where futures handed to callers complete, so that their dependents never run on Redis's I/O
+ *                       thread
+ * @param script         the semaphore's script
+ * @param owner          this instance's random id
+ * @param ids            the counter of {@link #nextId()}, which only grows
  */
-final class Instance {
-
-    final SemaphoreKeys keys;
-    final Duration leaseTime;
-    final Duration commandTimeout;
-    /** Where futures handed to callers complete, so that their dependents never run on Redis's I/O thread. */
-    final Executor completions;
-    final SemaphoreScript script;
-    final String owner;
-    private final AtomicLong ids = new AtomicLong();
-
-    Instance(SemaphoreKeys keys, Duration leaseTime, Duration commandTimeout, Executor completions,
-            SemaphoreScript script, String owner) {
-        this.keys = keys;
-        this.leaseTime = leaseTime;
-        this.commandTimeout = commandTimeout;
-        this.completions = completions;
-        this.script = script;
-        this.owner = owner;
-    }
+record Instance(SemaphoreKeys keys, Duration leaseTime, Duration commandTimeout, Executor completions,
+        SemaphoreScript script, String owner, AtomicLong ids) {
 
     /** {@return the semaphore's name} */
     String name() {

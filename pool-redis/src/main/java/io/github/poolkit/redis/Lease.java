@@ -33,11 +33,16 @@ final class Lease {
     final CompletableFuture<Void> lost = new CompletableFuture<>();
     private final AtomicInteger state = new AtomicInteger(HELD);
 
-    Lease(String id, long weight, long token, boolean handleLess, long confirmedNanos) {
-        this.id = id;
-        this.weight = weight;
+    /**
+     * The lease of a granted request: the request's id, weight and handle-less mark, and the token of the grant.
+     *
+     * @param confirmedNanos when Redis confirmed the grant (System.nanoTime)
+     */
+    Lease(Request granted, long token, long confirmedNanos) {
+        this.id = granted.id;
+        this.weight = granted.weight;
+        this.handleLess = granted.handleLess;
         this.token = token;
-        this.handleLess = handleLess;
         this.confirmedNanos = confirmedNanos;
     }
 

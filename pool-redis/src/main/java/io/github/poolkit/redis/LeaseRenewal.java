@@ -105,7 +105,7 @@ final class LeaseRenewal {
             return;
         }
         long sent = System.nanoTime();
-        instance.script.run("heartbeat", args.toArray(String[]::new)).whenComplete((reply, failure) -> {
+        instance.script().run("heartbeat", args.toArray(String[]::new)).whenComplete((reply, failure) -> {
             try {
                 if (failure != null) {
                     LOG.log(Level.FINE, "Cluster semaphore '" + instance.name() + "': heartbeat failed; retrying",
@@ -162,7 +162,7 @@ final class LeaseRenewal {
      */
     private void loseSilentLeases(long now) {
         for (Lease lease : leases.all()) {
-            if (!lease.handleLess && now - lease.confirmedNanos > instance.leaseTime.toNanos()) {
+            if (!lease.handleLess && now - lease.confirmedNanos > instance.leaseTime().toNanos()) {
                 leases.remove(lease);
                 leases.lose(lease, false, "may have expired: Redis confirmed no renewal for longer than the lease time"
                         + " (" + instance.leaseMillis() + " ms)");
@@ -177,7 +177,7 @@ final class LeaseRenewal {
      */
     private void failPlacesLost(long now) {
         for (Request request : requests.all()) {
-            if (request.queued && now - request.placeConfirmedNanos > instance.leaseTime.toNanos()) {
+            if (request.queued && now - request.placeConfirmedNanos > instance.leaseTime().toNanos()) {
                 requests.giveUp(request, new SemaphoreUnavailableException("Cluster semaphore '" + instance.name()
                         + "': Redis did not answer this instance's renewals for longer than the lease time ("
                         + instance.leaseMillis() + " ms), so this request lost its place in line. Check that Redis is"

@@ -70,14 +70,14 @@ final class Leases {
         String operation = instance.nextId();
         if (!lease.close()) {
             try {
-                instance.call(instance.script.runOperation("release", operation, lease.id));
+                instance.call(instance.script().runOperation("release", operation, lease.id));
             } catch (RuntimeException e) {
                 LOG.log(Level.FINE, "Cluster semaphore '" + instance.name() + "': release of a lost lease failed;"
                         + " Redis gives its permits back after the lease time", e);
             }
             return;
         }
-        List<Object> reply = instance.call(instance.script.runOperation("release", operation, lease.id));
+        List<Object> reply = instance.call(instance.script().runOperation("release", operation, lease.id));
         if (SemaphoreScript.asLong(reply.get(0)) == 0) {
             lose(lease, true, "had expired before its release (it was not renewed within " + instance.leaseMillis()
                     + " ms, the lease time), so Redis had given its permits back already; nothing was released");
@@ -86,7 +86,7 @@ final class Leases {
 
     /** Marks a lease lost (once: its Permit turns invalid and its lost() stage completes) and logs why. */
     void lose(Lease lease, boolean byRelease, String why) {
-        if (lease.markLost(byRelease, instance.completions)) {
+        if (lease.markLost(byRelease, instance.completions())) {
             LOG.warning("Cluster semaphore '" + instance.name() + "': a grant of " + lease.weight + " permits (fencing"
                     + " token " + lease.token + ") was lost: it " + why + ". Other instances may hold these permits"
                     + " now; lengthen the lease time if holders or Redis pause for that long");

@@ -16,6 +16,7 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -132,7 +133,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         SemaphoreScript script = new SemaphoreScript(link.apply(ScriptCalls.of(connections.scripting())), keys,
                 builder.size, builder.leaseTime, timeout, builder.client.getResources().timer());
         this.instance = new Instance(keys, builder.leaseTime, timeout, builder.completions, script,
-                UUID.randomUUID().toString());
+                UUID.randomUUID().toString(), new AtomicLong());
         Leases leases = new Leases(instance);
         this.requests = new Requests(instance, leases, builder.listener);
         this.batchedRelease = new BatchedRelease(instance, leases);
@@ -318,7 +319,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     @Override
     public void resize(long size) {
         Checks.size(instance.name(), size);
-        instance.call(instance.script.run("resize", Long.toString(size)));
+        instance.call(instance.script().run("resize", Long.toString(size)));
     }
 
     /**
@@ -330,7 +331,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      */
     @Override
     public SemaphoreStats stats() {
-        List<Object> state = instance.call(instance.script.run("state"));
+        List<Object> state = instance.call(instance.script().run("state"));
         return new SemaphoreStats(SemaphoreScript.asLong(state.get(0)), SemaphoreScript.asLong(state.get(1)),
                 (int) SemaphoreScript.asLong(state.get(2)));
     }
@@ -368,7 +369,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
 
     /** {@return how long a grant outlives its holder's last renewal} */
     public Duration leaseTime() {
-        return instance.leaseTime;
+        return instance.leaseTime();
     }
 
     /**
@@ -388,7 +389,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
 
     @Override
     public String toString() {
-        return "RedisPermitSemaphore[name=" + instance.name() + ", leaseTime=" + instance.leaseTime + "]";
+        return "RedisPermitSemaphore[name=" + instance.name() + ", leaseTime=" + instance.leaseTime() + "]";
     }
 
 }

@@ -70,7 +70,7 @@ final class Requests {
         table.put(request.id, request);
         request.result.whenComplete((permit, failure) -> settled(request, permit, failure));
         String weight = Long.toString(request.weight);
-        instance.script.run("acquire", request.id, weight, mode).whenComplete((reply, failure) -> {
+        instance.script().run("acquire", request.id, weight, mode).whenComplete((reply, failure) -> {
             if (failure != null) {
                 giveUp(request, (RuntimeException) SemaphoreScript.unwrap(failure)); // Redis may still run it
                 return;
@@ -81,7 +81,7 @@ final class Requests {
                 // acquire (one connection keeps the order) unless Redis had lost the script: then this acquire was
                 // sent again whole once its first try failed, maybe behind the cancel. Withdrawing once more, now
                 // that Redis has run it, returns what it holds in every case (otherwise this cancel finds nothing).
-                request.withdrawal = instance.script.run("cancel", request.id);
+                request.withdrawal = instance.script().run("cancel", request.id);
             }
             if (status == 1) {
                 granted(request, SemaphoreScript.asLong(reply.get(1)));
@@ -127,7 +127,7 @@ final class Requests {
         }
         try {
             CompletableFuture.allOf(withdrawals.toArray(CompletableFuture[]::new))
-                    .get(instance.commandTimeout.toNanos(), TimeUnit.NANOSECONDS);
+                    .get(instance.commandTimeout().toNanos(), TimeUnit.NANOSECONDS);
         } catch (Exception e) {
             LOG.log(Level.FINE, "Cluster semaphore '" + instance.name() + "': withdrawals on close did not finish", e);
         }
@@ -173,13 +173,12 @@ final class Requests {
         if (request.handleLess && request.weight == 0) {
             // nothing to hold: give the empty lease straight back (if the request gave up, its cancel does)
             if (request.result.complete(HANDLE_LESS)) {
-                instance.script.runOperation("release", instance.nextId(), request.id);
+                instance.script().runOperation("release", instance.nextId(), request.id);
             }
             return;
         }
         // confirmed when the acquire was sent if Redis granted it in its answer (the script ran after that), else now
-        Lease lease = new Lease(request.id, request.weight, token, request.handleLess,
-                request.queued ? System.nanoTime() : request.startNanos);
+        Lease lease = new Lease(request, token, request.queued ? System.nanoTime() : request.startNanos);
         if (request.result.isDone() || !leases.add(lease)) {
             return; // told twice (message and heartbeat), or the request gave up: its cancel returns the lease
         }
@@ -191,7 +190,7 @@ final class Requests {
             }
         };
         if (request.async) {
-            instance.completions.execute(complete);
+            instance.completions().execute(complete);
         } else {
             complete.run();
         }
@@ -208,7 +207,7 @@ final class Requests {
             }
         };
         if (request.async) {
-            instance.completions.execute(complete);
+            instance.completions().execute(complete);
         } else {
             complete.run();
         }
@@ -254,7 +253,7 @@ final class Requests {
             return null;
         } catch (ExecutionException e) {
             throw new SemaphoreUnavailableException("Cluster semaphore '" + instance.name() + "': Redis did not"
-                    + " answer within " + instance.commandTimeout.toMillis() + " ms (command timeout) after the"
+                    + " answer within " + instance.commandTimeout().toMillis() + " ms (command timeout) after the"
                     + " request gave up; nothing is held (what Redis runs late is withdrawn, or expires after the lease"
                     + " time)", SemaphoreScript.unwrap(e));
         } catch (InterruptedException e) {
@@ -271,7 +270,7 @@ final class Requests {
         table.remove(request.id, request);
         if (permit == null && !request.nothingHeld) {
             leases.remove(request.id);
-            request.withdrawal = instance.script.run("cancel", request.id);
+            request.withdrawal = instance.script().run("cancel", request.id);
         }
         if (listener != null) {
             notifyListener(request, permit, failure);

@@ -1,6 +1,5 @@
 package io.github.poolkit.autoconfigure.actuate;
 
-import java.util.LinkedHashMap;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -28,7 +27,7 @@ public final class ExecutorChange {
     /** Orders the changes: each one reads the current sizes, checks and sets them as a whole. */
     private static final Object CHANGES = new Object();
 
-    private final Map<String, String> values = new LinkedHashMap<>();
+    private final WriteValues values;
 
     /**
      * Creates a change from the fields of a write, by name; a {@code null} value was not given.
@@ -36,11 +35,7 @@ public final class ExecutorChange {
      * @param fields the fields of the write, such as {@code capacity} and {@code coreSize}
      */
     public ExecutorChange(Map<String, @Nullable String> fields) {
-        fields.forEach((field, value) -> {
-            if (value != null) {
-                values.put(field, value.trim());
-            }
-        });
+        this.values = new WriteValues(fields, fields.keySet());
     }
 
     /**
@@ -57,14 +52,15 @@ public final class ExecutorChange {
 
     private void checkAndSet(ExecutorAdapter executor) {
         String type = ExecutorDescriptor.read(executor::type);
-        for (String field : values.keySet()) {
+        for (String field : values.fields()) {
             require(field.equals(ExecutorAdapter.CAPACITY) || field.equals(ExecutorAdapter.CORE_SIZE), field,
                     "a " + type + " takes only capacity and coreSize; " + field + " belongs to poolkit's own pools "
                             + "and semaphores");
         }
-        require(!values.isEmpty(), ExecutorAdapter.CAPACITY, "nothing to change: give capacity or coreSize");
-        Integer capacity = parse(ExecutorAdapter.CAPACITY, type);
-        Integer coreSize = parse(ExecutorAdapter.CORE_SIZE, type);
+        require(!values.fields().isEmpty(), ExecutorAdapter.CAPACITY, "nothing to change: give capacity or coreSize");
+        String wholeNumber = "a whole number such as 16 for a " + type;
+        Integer capacity = values.parse(ExecutorAdapter.CAPACITY, Integer::valueOf, wholeNumber);
+        Integer coreSize = values.parse(ExecutorAdapter.CORE_SIZE, Integer::valueOf, wholeNumber);
         if (capacity != null) {
             require(executor.canSetCapacity(), ExecutorAdapter.CAPACITY,
                     "a " + type + " cannot change its capacity while it runs");
@@ -133,20 +129,6 @@ public final class ExecutorChange {
         }
         catch (RuntimeException ex) {
             throw new InvalidSettingException(field, "the " + type + " refused " + field + " " + value + ": " + ex);
-        }
-    }
-
-    private @Nullable Integer parse(String field, @Nullable String type) {
-        String text = values.get(field);
-        if (text == null) {
-            return null;
-        }
-        try {
-            return Integer.valueOf(text);
-        }
-        catch (NumberFormatException ex) {
-            throw new InvalidSettingException(field, "'" + text + "' is not valid for a " + type
-                    + ": expected a whole number such as 16");
         }
     }
 

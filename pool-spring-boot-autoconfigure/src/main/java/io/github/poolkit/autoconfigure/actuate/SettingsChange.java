@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -40,7 +39,7 @@ public final class SettingsChange {
     /** The fields a change of a semaphore may give. */
     static final List<String> SEMAPHORE_FIELDS = List.of("size");
 
-    private final Map<String, String> values = new LinkedHashMap<>();
+    private final WriteValues values;
 
     /**
      * Creates a change; a field that is absent or {@code null} keeps its value.
@@ -49,17 +48,12 @@ public final class SettingsChange {
      *               (the endpoint refuses them before)
      */
     public SettingsChange(Map<String, ? extends @Nullable String> fields) {
-        Stream.concat(POOL_FIELDS.stream(), SEMAPHORE_FIELDS.stream()).forEach(field -> {
-            String value = fields.get(field);
-            if (value != null) {
-                values.put(field, value.trim());
-            }
-        });
+        this.values = new WriteValues(fields, Stream.concat(POOL_FIELDS.stream(), SEMAPHORE_FIELDS.stream()).toList());
     }
 
     /** @return the first field given, or {@code "capacity"} when none */
     String firstField() {
-        return values.isEmpty() ? "capacity" : values.keySet().iterator().next();
+        return values.fields().isEmpty() ? "capacity" : values.fields().iterator().next();
     }
 
     /**
@@ -70,15 +64,15 @@ public final class SettingsChange {
      *                                 pool cannot make the change live; nothing is changed then
      */
     public void applyTo(Pool pool) {
-        if (values.containsKey("size")) {
+        if (values.fields().contains("size")) {
             throw new InvalidSettingException("size", "a pool has no size; change its capacity instead");
         }
-        if (values.isEmpty()) {
+        if (values.fields().isEmpty()) {
             throw new InvalidSettingException("capacity", "nothing to change: give "
                     + String.join(", ", POOL_FIELDS.subList(0, POOL_FIELDS.size() - 1)) + " or "
                     + POOL_FIELDS.get(POOL_FIELDS.size() - 1));
         }
-        Integer capacity = parse("capacity", Integer::valueOf, "a whole number such as 16");
+        Integer capacity = values.parse("capacity", Integer::valueOf, "a whole number such as 16");
         if (capacity != null) {
             require(capacity > 0, "capacity", "must be positive, was " + capacity);
             require(pool.capacity() >= 0, "capacity", "the pool is unlimited, so its capacity cannot change; "
@@ -102,7 +96,7 @@ public final class SettingsChange {
     private @Nullable PoolOptions newOptions(PoolOptions current) {
         Map<PoolOption<?>, @Nullable Object> changed = new LinkedHashMap<>();
         for (PoolOption<?> option : PoolOptions.OPTIONS) {
-            if (option.live() && values.containsKey(option.name())) {
+            if (option.live() && values.fields().contains(option.name())) {
                 changed.put(option, parse(option));
             }
         }
@@ -122,13 +116,13 @@ public final class SettingsChange {
     /** @return the value given for a live option, parsed by the option's type ({@code null}: none, for a duration) */
     private @Nullable Object parse(PoolOption<?> option) {
         if (option.type() == Duration.class) {
-            return parse(option.name(), SettingsChange::duration, "a duration such as 200ms or 2s, or -1");
+            return values.parse(option.name(), SettingsChange::duration, "a duration such as 200ms or 2s, or -1");
         }
         if (option.type() == Integer.class) {
-            return parse(option.name(), Integer::valueOf, "a whole number such as 8");
+            return values.parse(option.name(), Integer::valueOf, "a whole number such as 8");
         }
         if (option.type() == Boolean.class) {
-            return parse(option.name(), SettingsChange::bool, "true or false");
+            return values.parse(option.name(), SettingsChange::bool, "true or false");
         }
         throw new IllegalStateException("a live option of type " + option.type().getSimpleName() + " (" + option
                 + ") cannot be given as text; teach SettingsChange to parse it");
@@ -148,7 +142,7 @@ public final class SettingsChange {
     }
 
     private String firstOptionField() {
-        return values.keySet().stream().filter(field -> !field.equals("capacity")).findFirst().orElse("maxWait");
+        return values.fields().stream().filter(field -> !field.equals("capacity")).findFirst().orElse("maxWait");
     }
 
     /**
@@ -159,10 +153,10 @@ public final class SettingsChange {
      *                                 changed then
      */
     public void applyTo(PermitSemaphore semaphore) {
-        for (String field : values.keySet()) {
+        for (String field : values.fields()) {
             require(field.equals("size"), field, "a semaphore has only a size to change");
         }
-        Long size = parse("size", Long::valueOf, "a whole number of permits such as 64");
+        Long size = values.parse("size", Long::valueOf, "a whole number of permits such as 64");
         require(size != null, "size", "nothing to change: give the semaphore's new size");
         require(AdaptiveSettings.of(semaphore) == null, "size", "its limit is adaptive: the size follows how long "
                 + "its permits are held; change its adaptive min and max in its configuration, or set "
@@ -177,19 +171,6 @@ public final class SettingsChange {
         }
         catch (IllegalArgumentException ex) {
             throw new InvalidSettingException("size", ex.getMessage());
-        }
-    }
-
-    private <T> @Nullable T parse(String field, Function<String, T> parser, String expected) {
-        String text = values.get(field);
-        if (text == null) {
-            return null;
-        }
-        try {
-            return parser.apply(text);
-        }
-        catch (RuntimeException ex) {
-            throw new InvalidSettingException(field, "'" + text + "' is not valid: expected " + expected);
         }
     }
 

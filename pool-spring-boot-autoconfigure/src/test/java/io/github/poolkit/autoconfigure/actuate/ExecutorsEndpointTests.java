@@ -189,6 +189,8 @@ class ExecutorsEndpointTests {
             assertProblem(endpoint.change("jdkPool", "0", null, null, null, null), "capacity", "positive");
             assertProblem(endpoint.change("jdkPool", null, null, null, null, null, "-1"), "coreSize", "negative");
             assertProblem(endpoint.change("jdkPool", "many", null, null, null, null), "capacity", "whole number");
+            assertProblem(endpoint.change("jdkPool", null, null, null, null, null, "2.5"), "coreSize",
+                    "'2.5' is not valid: expected a whole number such as 16 for a ThreadPoolExecutor");
             assertProblem(endpoint.change("jdkPool", "6", "1s", null, null, null), "maxWait", "ThreadPoolExecutor");
             assertProblem(endpoint.change("jdkPool", null, null, null, "true", null), "nonblocking",
                     "ThreadPoolExecutor");

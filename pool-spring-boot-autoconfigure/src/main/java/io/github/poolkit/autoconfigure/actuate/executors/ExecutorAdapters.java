@@ -36,25 +36,19 @@ public final class ExecutorAdapters {
      * @return the adapter of its kind; one that tells only the type for an unknown kind
      */
     public static ExecutorAdapter of(Executor executor) {
-        // A scheduled pool is a ThreadPoolExecutor whose maximum has no effect: test it first.
-        if (executor instanceof ScheduledThreadPoolExecutor scheduled) {
-            return new ScheduledThreadPoolAdapter(scheduled);
-        }
-        if (executor instanceof ThreadPoolExecutor pool) {
-            return new ThreadPoolExecutorAdapter(pool);
-        }
-        if (executor instanceof ForkJoinPool pool) {
-            return new ForkJoinPoolAdapter(pool);
-        }
-        if (executor instanceof ThreadPoolTaskExecutor spring) {
-            return new ThreadPoolTaskExecutorAdapter(spring);
-        }
-        if (executor instanceof ThreadPoolTaskScheduler spring) {
-            return new ThreadPoolTaskSchedulerAdapter(spring);
-        }
-        if (executor instanceof SimpleAsyncTaskExecutor spring) {
-            return new SimpleAsyncTaskExecutorAdapter(spring);
-        }
+        // A scheduled pool is a ThreadPoolExecutor whose maximum has no effect: its case comes first.
+        return switch (executor) {
+            case ScheduledThreadPoolExecutor scheduled -> new ScheduledThreadPoolAdapter(scheduled);
+            case ThreadPoolExecutor pool -> new ThreadPoolExecutorAdapter(pool);
+            case ForkJoinPool pool -> new ForkJoinPoolAdapter(pool);
+            case ThreadPoolTaskExecutor spring -> new ThreadPoolTaskExecutorAdapter(spring);
+            case ThreadPoolTaskScheduler spring -> new ThreadPoolTaskSchedulerAdapter(spring);
+            case SimpleAsyncTaskExecutor spring -> new SimpleAsyncTaskExecutorAdapter(spring);
+            default -> serverOrTypeOnly(executor);
+        };
+    }
+
+    private static ExecutorAdapter serverOrTypeOnly(Executor executor) {
         ExecutorAdapter server = TOMCAT ? TomcatThreadPools.adapt(executor) : null;
         if (server == null && JETTY) {
             server = JettyThreadPools.adapt(executor);

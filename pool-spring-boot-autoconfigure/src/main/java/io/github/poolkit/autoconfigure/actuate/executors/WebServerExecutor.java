@@ -1,6 +1,7 @@
 package io.github.poolkit.autoconfigure.actuate.executors;
 
 import java.util.concurrent.Executor;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.web.server.WebServer;
@@ -60,81 +61,82 @@ final class WebServerExecutor implements ExecutorAdapter {
         return (executor == null && JETTY) ? JettyThreadPools.requestExecutor(server) : executor;
     }
 
+    /** {@return what the current pool tells, or {@code null} while there is none} */
+    private <T> @Nullable T read(Function<ExecutorAdapter, @Nullable T> figure) {
+        ExecutorAdapter current = current();
+        return (current != null) ? figure.apply(current) : null;
+    }
+
+    /**
+     * @return the current pool, to change it
+     * @throws IllegalStateException while there is none
+     */
+    private ExecutorAdapter toChange() {
+        ExecutorAdapter current = current();
+        if (current == null) {
+            throw new IllegalStateException("the web server has no request thread pool now (not started)");
+        }
+        return current;
+    }
+
     @Override
     public String type() {
-        ExecutorAdapter current = current();
-        return (current != null) ? current.type() : "none";
+        String type = read(ExecutorAdapter::type);
+        return (type != null) ? type : "none";
     }
 
     @Override
     public @Nullable Integer capacity() {
-        ExecutorAdapter current = current();
-        return (current != null) ? current.capacity() : null;
+        return read(ExecutorAdapter::capacity);
     }
 
     @Override
     public @Nullable Integer coreSize() {
-        ExecutorAdapter current = current();
-        return (current != null) ? current.coreSize() : null;
+        return read(ExecutorAdapter::coreSize);
     }
 
     @Override
     public @Nullable Integer running() {
-        ExecutorAdapter current = current();
-        return (current != null) ? current.running() : null;
+        return read(ExecutorAdapter::running);
     }
 
     @Override
     public @Nullable Integer busy() {
-        ExecutorAdapter current = current();
-        return (current != null) ? current.busy() : null;
+        return read(ExecutorAdapter::busy);
     }
 
     @Override
     public @Nullable Integer queued() {
-        ExecutorAdapter current = current();
-        return (current != null) ? current.queued() : null;
+        return read(ExecutorAdapter::queued);
     }
 
     @Override
     public @Nullable Integer queueRemaining() {
-        ExecutorAdapter current = current();
-        return (current != null) ? current.queueRemaining() : null;
+        return read(ExecutorAdapter::queueRemaining);
     }
 
     @Override
     public @Nullable Long completed() {
-        ExecutorAdapter current = current();
-        return (current != null) ? current.completed() : null;
+        return read(ExecutorAdapter::completed);
     }
 
     @Override
     public boolean canSetCapacity() {
-        ExecutorAdapter current = current();
-        return current != null && current.canSetCapacity();
+        return Boolean.TRUE.equals(read(ExecutorAdapter::canSetCapacity));
     }
 
     @Override
     public boolean canSetCoreSize() {
-        ExecutorAdapter current = current();
-        return current != null && current.canSetCoreSize();
+        return Boolean.TRUE.equals(read(ExecutorAdapter::canSetCoreSize));
     }
 
     @Override
     public void setCapacity(int capacity) {
-        ExecutorAdapter current = current();
-        if (current == null) {
-            throw new IllegalStateException("the web server has no request thread pool now (not started)");
-        }
-        current.setCapacity(capacity);
+        toChange().setCapacity(capacity);
     }
 
     @Override
     public void setCoreSize(int coreSize) {
-        ExecutorAdapter current = current();
-        if (current == null) {
-            throw new IllegalStateException("the web server has no request thread pool now (not started)");
-        }
-        current.setCoreSize(coreSize);
+        toChange().setCoreSize(coreSize);
     }
 }
