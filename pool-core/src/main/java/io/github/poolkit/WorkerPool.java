@@ -135,12 +135,19 @@ public final class WorkerPool extends PoolExecutorService implements EnginePool 
         return engine.isClosed();
     }
 
+    /**
+     * {@inheritDoc} Also false while accepted tasks wait in the queue with no worker to run them (the thread factory
+     * failed to start one): {@link #shutdownNow()} hands them back, as {@code ThreadPoolExecutor} does.
+     */
     @Override
     public boolean isTerminated() {
         return engine.isTerminated();
     }
 
-    /** Blocks until the pool is closed and every worker has exited, the timeout passes, or the caller is interrupted. */
+    /**
+     * Blocks until the pool is terminated ({@link #isTerminated()}: closed, every worker exited, nothing left queued), the
+     * timeout passes, or the caller is interrupted.
+     */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         return engine.awaitTermination(timeout, unit);

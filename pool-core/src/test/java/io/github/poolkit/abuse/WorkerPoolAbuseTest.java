@@ -175,4 +175,51 @@ class WorkerPoolAbuseTest {
         }
         assertThat(never.getCount()).as("the rejected task never ran").isEqualTo(1);
     }
+
+    /**
+     * A task is queued while the worker reserved before it fails to start, and the replacement the pool then starts
+     * for the queue fails too: the queued task was accepted, so the pool must not report itself terminated around it
+     * (as {@code ThreadPoolExecutor}, it waits until {@code shutdownNow} hands the task back).
+     */
+    @Test
+    void aQueuedTaskThatNoWorkerCouldBeStartedForKeepsThePoolFromTerminatingUntilShutdownNowReturnsIt()
+            throws Exception {
+        CountDownLatch inFactory = new CountDownLatch(1);
+        CountDownLatch fail = new CountDownLatch(1);
+        PoolOptions failing = PoolOptions.builder().queueCapacity(4).threadFactory(r -> {
+            inFactory.countDown();
+            try {
+                fail.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            throw new IllegalStateException("no threads today");
+        }).build();
+        WorkerPool pool = WorkerPool.create(1, failing);
+        Runnable first = () -> { };
+        Runnable queued = () -> { };
+        java.util.concurrent.CompletableFuture<Throwable> firstCaller = java.util.concurrent.CompletableFuture
+                .supplyAsync(() -> {
+                    try {
+                        pool.execute(first);
+                        return null;
+                    } catch (Throwable e) {
+                        return e;
+                    }
+                });
+        inFactory.await(); // the only place is reserved for `first`, whose thread is being made
+        pool.execute(queued); // no room and no idle worker: queued, so accepted
+        assertThat(pool.waiting()).isEqualTo(1);
+        fail.countDown(); // `first`'s thread fails, and so does the replacement started for the queue
+        assertThat(firstCaller.get(10, TimeUnit.SECONDS))
+                .isInstanceOf(java.util.concurrent.RejectedExecutionException.class);
+        assertThat(pool.running()).isZero();
+
+        pool.shutdown();
+        assertThat(pool.isTerminated()).as("an accepted task still waits in the queue").isFalse();
+        assertThat(pool.awaitTermination(50, TimeUnit.MILLISECONDS)).isFalse();
+        assertThat(pool.shutdownNow()).containsExactly(queued);
+        assertThat(pool.isTerminated()).isTrue();
+        assertThat(pool.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+    }
 }

@@ -58,7 +58,9 @@ import java.util.function.Supplier;
  *       next queued task or blocked caller's task goes to a fresh worker that takes over its reservation.</li>
  * </ol>
  *
- * The pool is terminated when it is not open and {@code running == 0} ({@link PoolLifecycle#transitionTo}).
+ * The pool is terminated when it is not open, {@code running == 0} and, unless stopped, nothing is queued
+ * ({@link PoolLifecycle#transitionTo}): queued tasks that no worker could be started for (the thread factory
+ * failed) keep it from terminating until {@code shutdownNow} hands them back, as in {@code ThreadPoolExecutor}.
  *
  * <p>Overdue tasks ({@code runTimeout}, {@code queueTimeout}) are found off the task path by the shared
  * {@link OverdueChecker}, through {@link OverdueWatch}: without a timeout nothing here changes; with one, workers
@@ -489,8 +491,8 @@ final class PoolCore {
         return queue == null ? 0 : queue.size();
     }
 
-    /** {@return whether the pool is closed and every worker has left} */
+    /** {@return whether the pool is closed, every worker has left and no accepted task waits in the queue} */
     boolean isTerminated() {
-        return state != State.OPEN && running.get() == 0;
+        return state != State.OPEN && running.get() == 0 && (state == State.STOP || queuedCount() == 0);
     }
 }

@@ -53,7 +53,11 @@ final class QueuedPath {
         }
         if (!pool.isOpen()) {
             // Taken already means run by a worker, or handed back by shutdownNow: accepted either way.
-            return !queue.withdraw(index, task); // withdrawn: the locked path refuses it
+            if (queue.withdraw(index, task)) {
+                pool.termination.signalIfTerminatedLocking(); // the last worker may have left while it was queued
+                return false; // withdrawn: the locked path refuses it
+            }
+            return true;
         }
         signalAfterAppend();
         return true;
