@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class Runs implements Runnable {
 
+    // Invariant: a run is counted before it counts the latch down, so once the latch has reached zero, count() is at
+    // least the number expected.
     private final AtomicInteger count = new AtomicInteger();
     private final CountDownLatch expected;
 
