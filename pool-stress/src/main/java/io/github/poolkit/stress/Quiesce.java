@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 
@@ -16,15 +15,16 @@ final class Quiesce {
     /** The outcome value an arbiter records when the pool did not terminate in time. */
     static final int STUCK = -1;
 
+    /** How long an arbiter waits for anything: termination, or a task that should run. */
     static final long TIMEOUT_SECONDS = 30;
 
     private Quiesce() {
     }
 
     /**
-     * Releases {@code pool} (a no-op if an actor already did) and waits until all its workers have left.
+     * Shuts {@code pool} down (a no-op if an actor already did) and waits until all its workers have left.
      *
-     * @param pool the pool of one test state
+     * @param pool the pool (or scheduler) of one test state
      * @return whether it terminated in time
      */
     static boolean terminate(ExecutorService pool) {
@@ -38,28 +38,14 @@ final class Quiesce {
     }
 
     /**
-     * Opens {@code gate} so that the tasks waiting on it finish, then {@link #terminate terminates} {@code pool}.
+     * {@link #terminate Terminates} {@code pool}, then reads how many times the test's task ran: every run has ended
+     * by then, so the count is final.
      *
-     * @param gate the latch the test's tasks wait on
-     * @param pool the pool of one test state
-     * @return whether it terminated in time
+     * @param pool the pool of one test state (its gates already open, or the tasks would hold it past the timeout)
+     * @param runs the runs of the test's task
+     * @return the runs, or {@link #STUCK} if the pool did not terminate in time
      */
-    static boolean openAndTerminate(CountDownLatch gate, ExecutorService pool) {
-        gate.countDown();
-        return terminate(pool);
-    }
-
-    /**
-     * Waits for {@code gate}, interruptibly: the body of a task that occupies a worker until the arbiter opens it (or
-     * {@code shutdownNow} interrupts it).
-     *
-     * @param gate the latch to wait on
-     */
-    static void hold(CountDownLatch gate) {
-        try {
-            gate.await();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+    static int runsAfterTermination(ExecutorService pool, Runs runs) {
+        return terminate(pool) ? runs.count() : STUCK;
     }
 }

@@ -9,7 +9,6 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE_INTERESTING;
@@ -39,15 +38,12 @@ public class SchedulerCancelVsFire {
     /** Close to the timer's wake-up latency, so that firing and cancelling overlap. */
     static final long DELAY = 20_000;
 
-    private final AtomicInteger runs = new AtomicInteger();
-    private final long due = System.nanoTime() + DELAY;
-    private final ScheduledFuture<?> job = SharedScheduler.INSTANCE.scheduleOnce(runs::incrementAndGet,
-            Duration.ofNanos(DELAY));
+    private final Runs runs = new Runs();
+    private final Moment due = Moment.after(DELAY);
+    private final ScheduledFuture<?> job = SharedScheduler.INSTANCE.scheduleOnce(runs, Duration.ofNanos(DELAY));
 
     private int cancelAtDue(boolean mayInterrupt) {
-        while (System.nanoTime() - due < 0) {
-            Thread.onSpinWait();
-        }
+        due.spinUntil();
         return job.cancel(mayInterrupt) ? 1 : 0;
     }
 
@@ -66,6 +62,6 @@ public class SchedulerCancelVsFire {
     /** Waits until the job has run or never will, and counts its runs. */
     @Arbiter
     public void arbiter(III_Result r) {
-        r.r3 = SharedScheduler.drain() ? runs.get() : Quiesce.STUCK;
+        r.r3 = SharedScheduler.drain() ? runs.count() : Quiesce.STUCK;
     }
 }

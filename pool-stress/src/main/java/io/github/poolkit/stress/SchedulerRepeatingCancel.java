@@ -9,7 +9,6 @@ import org.openjdk.jcstress.infra.results.III_Result;
 
 import java.time.Duration;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -33,18 +32,15 @@ public class SchedulerRepeatingCancel {
 
     static final long PERIOD = 10_000;
 
-    private final AtomicInteger runs = new AtomicInteger();
-    private final long firstDue = System.nanoTime() + PERIOD;
-    private final ScheduledFuture<?> job = SharedScheduler.INSTANCE.scheduleRepeating(runs::incrementAndGet,
-            Duration.ofNanos(PERIOD));
+    private final Runs runs = new Runs();
+    private final Moment firstDue = Moment.after(PERIOD);
+    private final ScheduledFuture<?> job = SharedScheduler.INSTANCE.scheduleRepeating(runs, Duration.ofNanos(PERIOD));
     private volatile int runsWhenCancelled = -1;
 
     private int cancelAfterFirstRunIsDue(boolean mayInterrupt) {
-        while (System.nanoTime() - firstDue < 0) {
-            Thread.onSpinWait();
-        }
+        firstDue.spinUntil();
         if (job.cancel(mayInterrupt)) {
-            runsWhenCancelled = runs.get();
+            runsWhenCancelled = runs.count();
             return 1;
         }
         return 0;
@@ -66,6 +62,6 @@ public class SchedulerRepeatingCancel {
     @Arbiter
     public void arbiter(III_Result r) {
         int before = runsWhenCancelled;
-        r.r3 = SharedScheduler.drain() && before >= 0 ? runs.get() - before : Quiesce.STUCK;
+        r.r3 = SharedScheduler.drain() && before >= 0 ? runs.count() - before : Quiesce.STUCK;
     }
 }

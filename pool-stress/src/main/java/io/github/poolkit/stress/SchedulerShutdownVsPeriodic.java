@@ -1,7 +1,6 @@
 package io.github.poolkit.stress;
 
 import io.github.poolkit.DelayScheduler;
-import io.github.poolkit.PoolOptions;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -33,21 +32,14 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class SchedulerShutdownVsPeriodic {
 
-    private final DelayScheduler scheduler = DelayScheduler.create(1, PoolOptions.builder()
-            .name("jcs-shutdown")
-            .threadFactory(Thread.ofPlatform().daemon().name("jcs-shutdown-", 1).factory())
-            .build());
+    private final DelayScheduler scheduler = SharedScheduler.create("jcs-shutdown");
     private volatile ScheduledFuture<?> job;
 
     /** Schedules a periodic job that is due at once. */
     @Actor
     public void schedule(III_Result r) {
-        try {
-            job = scheduler.scheduleAtFixedRate(() -> { }, 0, 1, TimeUnit.MILLISECONDS);
-            r.r1 = 1;
-        } catch (RejectedExecutionException rejected) {
-            r.r1 = 0;
-        }
+        r.r1 = Accepted.unless(RejectedExecutionException.class,
+                () -> job = scheduler.scheduleAtFixedRate(() -> { }, 0, 1, TimeUnit.MILLISECONDS));
     }
 
     /** Shuts the scheduler down. */
@@ -56,15 +48,10 @@ public class SchedulerShutdownVsPeriodic {
         scheduler.shutdown();
     }
 
-    /** Checks the job and waits for termination. */
+    /** Waits for termination (the shutdown is done by then) and checks the job. */
     @Arbiter
     public void arbiter(III_Result r) {
-        try {
-            r.r3 = scheduler.awaitTermination(Quiesce.TIMEOUT_SECONDS, TimeUnit.SECONDS) ? 1 : 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            r.r3 = 0;
-        }
+        r.r3 = Quiesce.terminate(scheduler) ? 1 : 0;
         ScheduledFuture<?> accepted = job;
         r.r2 = accepted != null && accepted.isCancelled() ? 1 : 0;
     }

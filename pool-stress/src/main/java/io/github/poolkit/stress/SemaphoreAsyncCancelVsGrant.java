@@ -29,15 +29,11 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class SemaphoreAsyncCancelVsGrant {
 
-    private final WeightedSemaphore semaphore = new WeightedSemaphore(1);
-    private final CompletableFuture<Permit> pending;
+    private final WeightedSemaphore semaphore = Semaphores.inUse(1, 1);
+    private final CompletableFuture<Permit> pending = semaphore.acquireAsync(1);
 
-    /** The permit is held and a request waits for it. */
+    /** The request must wait for the held permit. */
     public SemaphoreAsyncCancelVsGrant() {
-        if (!semaphore.tryAcquire(1)) {
-            throw new IllegalStateException("a new semaphore of size 1 refused its permit");
-        }
-        pending = semaphore.acquireAsync(1);
         if (pending.isDone()) {
             throw new IllegalStateException("a request for a held permit was granted at once");
         }

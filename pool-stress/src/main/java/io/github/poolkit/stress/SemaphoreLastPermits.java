@@ -23,14 +23,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class SemaphoreLastPermits {
 
-    private final WeightedSemaphore semaphore = new WeightedSemaphore(3);
-
     /** One permit starts in use, leaving two. */
-    public SemaphoreLastPermits() {
-        if (!semaphore.tryAcquire(1)) {
-            throw new IllegalStateException("a new semaphore refused a permit");
-        }
-    }
+    private final WeightedSemaphore semaphore = Semaphores.inUse(3, 1);
 
     /** First caller. */
     @Actor

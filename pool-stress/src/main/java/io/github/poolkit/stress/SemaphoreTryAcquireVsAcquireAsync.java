@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.Permit;
 import io.github.poolkit.WeightedSemaphore;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -8,8 +7,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.JJJJ_Result;
-
-import java.util.concurrent.CompletableFuture;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -29,15 +26,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class SemaphoreTryAcquireVsAcquireAsync {
 
-    private final WeightedSemaphore semaphore = new WeightedSemaphore(3);
-    private CompletableFuture<Permit> pending;
-
     /** One permit starts in use, leaving two. */
-    public SemaphoreTryAcquireVsAcquireAsync() {
-        if (!semaphore.tryAcquire(1)) {
-            throw new IllegalStateException("a new semaphore refused a permit");
-        }
-    }
+    private final WeightedSemaphore semaphore = Semaphores.inUse(3, 1);
 
     /** Barges in. */
     @Actor
@@ -48,8 +38,7 @@ public class SemaphoreTryAcquireVsAcquireAsync {
     /** Queues up. */
     @Actor
     public void acquireAsync(JJJJ_Result r) {
-        pending = semaphore.acquireAsync(2);
-        r.r2 = pending.isDone() ? 1 : 0;
+        r.r2 = semaphore.acquireAsync(2).isDone() ? 1 : 0;
     }
 
     /** Reads the books. */

@@ -24,14 +24,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class SemaphoreTryAcquireVsRelease {
 
-    private final WeightedSemaphore semaphore = new WeightedSemaphore(1);
-
     /** The only permit starts held. */
-    public SemaphoreTryAcquireVsRelease() {
-        if (!semaphore.tryAcquire(1)) {
-            throw new IllegalStateException("a new semaphore of size 1 refused its permit");
-        }
-    }
+    private final WeightedSemaphore semaphore = Semaphores.inUse(1, 1);
 
     /** Tries to take the permit. */
     @Actor

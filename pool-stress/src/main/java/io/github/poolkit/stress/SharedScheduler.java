@@ -12,16 +12,26 @@ import java.util.concurrent.TimeoutException;
  * The {@link DelayScheduler} shared by the scheduler tests of one jcstress fork: creating a scheduler (a timer thread
  * and a pool) per test state would measure thread start-up instead of the races under test. It has one worker, so
  * jobs handed to its pool run one at a time, in the order they were handed over, which {@link #drain()} relies on.
- * Its threads are daemons, so they never keep a fork alive.
+ * A test that shuts its scheduler down makes its own, the same way, with {@link #create}.
+ *
+ * <p>Guarantee: the schedulers' threads are daemons, so they never keep a fork alive.
  */
 final class SharedScheduler {
 
-    static final DelayScheduler INSTANCE = DelayScheduler.create(1, PoolOptions.builder()
-            .name("jcs-scheduler")
-            .threadFactory(Thread.ofPlatform().daemon().name("jcs-scheduler-", 1).factory())
-            .build());
+    static final DelayScheduler INSTANCE = create("jcs-scheduler");
 
     private SharedScheduler() {
+    }
+
+    /**
+     * @param name the scheduler's name, which also names its threads ({@code <name>-1}, ...)
+     * @return a new scheduler of one worker, on daemon threads
+     */
+    static DelayScheduler create(String name) {
+        return DelayScheduler.create(1, PoolOptions.builder()
+                .name(name)
+                .threadFactory(Thread.ofPlatform().daemon().name(name + "-", 1).factory())
+                .build());
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -9,8 +8,6 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
@@ -29,29 +26,24 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class VirtualPoolPlaceRace {
 
-    private final WorkerPool pool = WorkerPool.create(1,
-            PoolOptions.builder().name("jcs-virtual-place").virtualThreads(true).build());
-    private final CountDownLatch gate = new CountDownLatch(1);
-    private final CountDownLatch ran = new CountDownLatch(2);
-    private final AtomicInteger failed = new AtomicInteger();
+    private final WorkerPool pool = Pools.create(1, "jcs-virtual-place", options -> options.virtualThreads(true));
+    private final Gate gate = new Gate();
+    private final Runs runs = new Runs(2);
+    private final AtomicInteger accepted = new AtomicInteger();
 
     /** Occupies the only place until the first actor opens the gate. */
     public VirtualPoolPlaceRace() {
-        pool.execute(() -> Quiesce.hold(gate));
+        pool.execute(gate::hold);
     }
 
     private void execute() {
-        try {
-            pool.execute(ran::countDown);
-        } catch (RuntimeException e) {
-            failed.incrementAndGet();
-        }
+        accepted.addAndGet(Accepted.unless(RuntimeException.class, () -> pool.execute(runs)));
     }
 
     /** Lets the first task end (its place is given back), then executes. */
     @Actor
     public void first() {
-        gate.countDown();
+        gate.open();
         execute();
     }
 
@@ -64,13 +56,8 @@ public class VirtualPoolPlaceRace {
     /** Waits for the tasks, then shuts the pool down. */
     @Arbiter
     public void arbiter(II_Result r) {
-        try {
-            ran.await(Quiesce.TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        r.r1 = failed.get();
-        r.r2 = (int) (2 - ran.getCount());
+        r.r1 = 2 - accepted.get();
+        r.r2 = runs.awaitExpected();
         Quiesce.terminate(pool);
     }
 }

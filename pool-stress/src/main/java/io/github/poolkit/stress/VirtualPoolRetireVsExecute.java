@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -9,8 +8,6 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
@@ -31,10 +28,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class VirtualPoolRetireVsExecute {
 
-    private final WorkerPool pool = WorkerPool.create(1,
-            PoolOptions.builder().name("jcs-virtual-retire").virtualThreads(true).build());
-    private final CountDownLatch gate = new CountDownLatch(1);
-    private final CountDownLatch ran = new CountDownLatch(1);
+    private final WorkerPool pool = Pools.create(1, "jcs-virtual-retire", options -> options.virtualThreads(true));
+    private final Gate gate = new Gate();
+    private final Runs runs = new Runs();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
 
@@ -42,7 +38,7 @@ public class VirtualPoolRetireVsExecute {
     public VirtualPoolRetireVsExecute() {
         pool.execute(() -> {
             enter();
-            Quiesce.hold(gate);
+            gate.hold();
             inFlight.decrementAndGet();
         });
     }
@@ -54,7 +50,7 @@ public class VirtualPoolRetireVsExecute {
     /** Lets the first task end, so that its worker retires. */
     @Actor
     public void finish() {
-        gate.countDown();
+        gate.open();
     }
 
     /** Executes the task; it may block until the place is free. */
@@ -63,18 +59,14 @@ public class VirtualPoolRetireVsExecute {
         pool.execute(() -> {
             enter();
             inFlight.decrementAndGet();
-            ran.countDown();
+            runs.run();
         });
     }
 
     /** Waits for the task, then shuts the pool down. */
     @Arbiter
     public void arbiter(II_Result r) {
-        try {
-            r.r1 = ran.await(Quiesce.TIMEOUT_SECONDS, TimeUnit.SECONDS) ? 1 : 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        r.r1 = runs.awaitExpected();
         r.r2 = maxInFlight.get();
         Quiesce.terminate(pool);
     }

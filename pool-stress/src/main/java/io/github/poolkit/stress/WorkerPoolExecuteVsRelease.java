@@ -1,7 +1,6 @@
 package io.github.poolkit.stress;
 
 import io.github.poolkit.PoolClosedException;
-import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -9,8 +8,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
-
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -29,19 +26,13 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolExecuteVsRelease {
 
-    private final WorkerPool pool = WorkerPool.create(1,
-            PoolOptions.builder().name("jcs-exec-release").disablePurge(true).build());
-    private final AtomicInteger runs = new AtomicInteger();
+    private final WorkerPool pool = Pools.create(1, "jcs-exec-release", options -> options);
+    private final Runs runs = new Runs();
 
     /** Submits the task. */
     @Actor
     public void execute(II_Result r) {
-        try {
-            pool.execute(runs::incrementAndGet);
-            r.r1 = 1;
-        } catch (PoolClosedException e) {
-            r.r1 = 0;
-        }
+        r.r1 = Accepted.unless(PoolClosedException.class, () -> pool.execute(runs));
     }
 
     /** Releases the pool. */
@@ -53,6 +44,6 @@ public class WorkerPoolExecuteVsRelease {
     /** Waits for termination and counts the runs. */
     @Arbiter
     public void arbiter(II_Result r) {
-        r.r2 = Quiesce.terminate(pool) ? runs.get() : Quiesce.STUCK;
+        r.r2 = Quiesce.runsAfterTermination(pool, runs);
     }
 }

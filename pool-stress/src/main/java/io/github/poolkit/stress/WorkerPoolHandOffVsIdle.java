@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -8,9 +7,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.I_Result;
-
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -29,36 +25,31 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolHandOffVsIdle {
 
-    private final WorkerPool pool = WorkerPool.create(1,
-            PoolOptions.builder().name("jcs-handoff-idle").disablePurge(true).build());
-    private final CountDownLatch gate = new CountDownLatch(1);
-    private final CountDownLatch ran = new CountDownLatch(1);
+    private final WorkerPool pool = Pools.create(1, "jcs-handoff-idle", options -> options);
+    private final Gate gate = new Gate();
+    private final Runs runs = new Runs();
 
     /** Occupies the only worker until the first actor opens the gate. */
     public WorkerPoolHandOffVsIdle() {
-        pool.execute(() -> Quiesce.hold(gate));
+        pool.execute(gate::hold);
     }
 
     /** Lets the worker finish, so that it goes idle (unless a caller is already blocked). */
     @Actor
     public void finish() {
-        gate.countDown();
+        gate.open();
     }
 
     /** Executes the task; it may block until the worker is free. */
     @Actor
     public void execute() {
-        pool.execute(ran::countDown);
+        pool.execute(runs);
     }
 
     /** Waits for the task, then shuts the pool down. */
     @Arbiter
     public void arbiter(I_Result r) {
-        try {
-            r.r1 = ran.await(Quiesce.TIMEOUT_SECONDS, TimeUnit.SECONDS) ? 1 : 0;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        r.r1 = runs.awaitExpected();
         Quiesce.terminate(pool);
     }
 }

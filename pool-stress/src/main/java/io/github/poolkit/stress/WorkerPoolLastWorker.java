@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
@@ -9,9 +8,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
-
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -31,21 +27,12 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolLastWorker {
 
-    private final WorkerPool pool = WorkerPool.create(1,
-            PoolOptions.builder().name("jcs-last-worker").nonblocking(true).disablePurge(true).build());
-    private final CountDownLatch gate = new CountDownLatch(1);
-    private final AtomicInteger runs = new AtomicInteger();
+    private final WorkerPool pool = Pools.create(1, "jcs-last-worker", options -> options.nonblocking(true));
+    private final Gate gate = new Gate();
+    private final Runs runs = new Runs();
 
     private int submit() {
-        try {
-            pool.execute(() -> {
-                runs.incrementAndGet();
-                Quiesce.hold(gate);
-            });
-            return 1;
-        } catch (PoolOverloadException e) {
-            return 0;
-        }
+        return Accepted.unless(PoolOverloadException.class, () -> pool.execute(gate.holdAfter(runs)));
     }
 
     /** First caller. */
@@ -63,6 +50,7 @@ public class WorkerPoolLastWorker {
     /** Lets the task finish, terminates the pool and counts the runs. */
     @Arbiter
     public void arbiter(III_Result r) {
-        r.r3 = Quiesce.openAndTerminate(gate, pool) ? runs.get() : Quiesce.STUCK;
+        gate.open();
+        r.r3 = Quiesce.runsAfterTermination(pool, runs);
     }
 }

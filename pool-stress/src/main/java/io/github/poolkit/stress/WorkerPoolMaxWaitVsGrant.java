@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
@@ -11,8 +10,6 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -33,40 +30,33 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolMaxWaitVsGrant {
 
-    private final WorkerPool pool = WorkerPool.create(1, PoolOptions.builder().name("jcs-max-wait")
-            .maxWait(Duration.ofNanos(30_000)).disablePurge(true).build());
-    private final CountDownLatch gate = new CountDownLatch(1);
-    private final AtomicInteger runs = new AtomicInteger();
+    private final WorkerPool pool = Pools.create(1, "jcs-max-wait",
+            options -> options.maxWait(Duration.ofNanos(30_000)));
+    private final Gate gate = new Gate();
+    private final Runs runs = new Runs();
 
+    /** Occupies the only worker, and waits until it is busy, so that the caller finds the pool full. */
     public WorkerPoolMaxWaitVsGrant() {
-        CountDownLatch started = new CountDownLatch(1);
-        pool.execute(() -> {
-            started.countDown();
-            Quiesce.hold(gate);
-        });
-        Quiesce.hold(started);
+        Gate started = new Gate();
+        pool.execute(gate.holdAfter(started::open));
+        started.hold();
     }
 
     /** A caller that finds the pool full and waits at most maxWait. */
     @Actor
     public void caller(II_Result r) {
-        try {
-            pool.execute(runs::incrementAndGet);
-            r.r1 = 1;
-        } catch (PoolOverloadException timedOut) {
-            r.r1 = 0;
-        }
+        r.r1 = Accepted.unless(PoolOverloadException.class, () -> pool.execute(runs));
     }
 
     /** Lets the busy task finish; its worker then serves the head of the line. */
     @Actor
     public void finisher() {
-        gate.countDown();
+        gate.open();
     }
 
     /** Terminates the pool and counts the runs of the caller's task. */
     @Arbiter
     public void arbiter(II_Result r) {
-        r.r2 = Quiesce.terminate(pool) ? runs.get() : Quiesce.STUCK;
+        r.r2 = Quiesce.runsAfterTermination(pool, runs);
     }
 }

@@ -1,7 +1,6 @@
 package io.github.poolkit.stress;
 
 import io.github.poolkit.PoolClosedException;
-import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -9,9 +8,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
-
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -32,25 +28,19 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolQueuedExecuteVsRelease {
 
-    private final WorkerPool pool = WorkerPool.create(1,
-            PoolOptions.builder().name("jcs-queued-release").queueCapacity(-1).disablePurge(true).build());
-    private final CountDownLatch gate = new CountDownLatch(1);
-    private final AtomicInteger runs = new AtomicInteger();
+    private final WorkerPool pool = Pools.create(1, "jcs-queued-release", options -> options.queueCapacity(-1));
+    private final Gate gate = new Gate();
+    private final Runs runs = new Runs();
 
     /** Occupies the only worker until the arbiter opens the gate, so that {@code execute} appends to the queue. */
     public WorkerPoolQueuedExecuteVsRelease() {
-        pool.execute(() -> Quiesce.hold(gate));
+        pool.execute(gate::hold);
     }
 
     /** Submits the task. */
     @Actor
     public void execute(II_Result r) {
-        try {
-            pool.execute(runs::incrementAndGet);
-            r.r1 = 1;
-        } catch (PoolClosedException e) {
-            r.r1 = 0;
-        }
+        r.r1 = Accepted.unless(PoolClosedException.class, () -> pool.execute(runs));
     }
 
     /** Releases the pool. */
@@ -62,6 +52,7 @@ public class WorkerPoolQueuedExecuteVsRelease {
     /** Lets the worker go, waits for termination and counts the runs. */
     @Arbiter
     public void arbiter(II_Result r) {
-        r.r2 = Quiesce.openAndTerminate(gate, pool) ? runs.get() : Quiesce.STUCK;
+        gate.open();
+        r.r2 = Quiesce.runsAfterTermination(pool, runs);
     }
 }

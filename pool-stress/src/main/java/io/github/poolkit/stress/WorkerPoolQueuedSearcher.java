@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -8,9 +7,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.I_Result;
-
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -29,40 +25,35 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolQueuedSearcher {
 
-    private final WorkerPool pool = WorkerPool.create(2,
-            PoolOptions.builder().name("jcs-searcher").queueCapacity(-1).disablePurge(true).build());
-    private final CountDownLatch gate = new CountDownLatch(1);
-    private final CountDownLatch ran = new CountDownLatch(2);
+    private final WorkerPool pool = Pools.create(2, "jcs-searcher", options -> options.queueCapacity(-1));
+    private final Gate gate = new Gate();
+    private final Runs runs = new Runs(2);
 
     /** One worker held until the arbiter is done; the other runs a task and goes idle (or is on its way there). */
     public WorkerPoolQueuedSearcher() {
-        CountDownLatch second = new CountDownLatch(1);
-        pool.execute(() -> Quiesce.hold(gate));
-        pool.execute(second::countDown);
-        Quiesce.hold(second);
+        Gate second = new Gate();
+        pool.execute(gate::hold);
+        pool.execute(second::open);
+        second.hold();
     }
 
     /** Appends one task. */
     @Actor
     public void first() {
-        pool.execute(ran::countDown);
+        pool.execute(runs);
     }
 
     /** Appends the other. */
     @Actor
     public void second() {
-        pool.execute(ran::countDown);
+        pool.execute(runs);
     }
 
     /** Counts the tasks that ran while the first worker was still held, then lets it go and shuts the pool down. */
     @Arbiter
     public void arbiter(I_Result r) {
-        try {
-            ran.await(Quiesce.TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        r.r1 = (int) (2 - ran.getCount());
-        Quiesce.openAndTerminate(gate, pool);
+        r.r1 = runs.awaitExpected();
+        gate.open();
+        Quiesce.terminate(pool);
     }
 }

@@ -1,7 +1,6 @@
 package io.github.poolkit.stress;
 
 import io.github.poolkit.PoolClosedException;
-import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -11,8 +10,6 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -33,38 +30,32 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolShutdownNowVsExecute {
 
-    private final WorkerPool pool = WorkerPool.create(1,
-            PoolOptions.builder().name("jcs-stop-exec").queueCapacity(-1).disablePurge(true).build());
-    private final CountDownLatch gate = new CountDownLatch(1);
-    private final AtomicInteger runs = new AtomicInteger();
-    private final Runnable task = runs::incrementAndGet;
+    private final WorkerPool pool = Pools.create(1, "jcs-stop-exec", options -> options.queueCapacity(-1));
+    private final Gate gate = new Gate();
+    private final Runs runs = new Runs();
 
     /** Occupies the only worker until {@code shutdownNow} interrupts it (or the arbiter opens the gate). */
     public WorkerPoolShutdownNowVsExecute() {
-        pool.execute(() -> Quiesce.hold(gate));
+        pool.execute(gate::hold);
     }
 
     /** Submits the task. */
     @Actor
     public void execute(III_Result r) {
-        try {
-            pool.execute(task);
-            r.r1 = 1;
-        } catch (PoolClosedException e) {
-            r.r1 = 0;
-        }
+        r.r1 = Accepted.unless(PoolClosedException.class, () -> pool.execute(runs));
     }
 
     /** Stops the pool and looks for the task among the ones handed back. */
     @Actor
     public void shutdownNow(III_Result r) {
         List<Runnable> handedBack = pool.shutdownNow();
-        r.r2 = handedBack.contains(task) ? 1 : 0;
+        r.r2 = handedBack.contains(runs) ? 1 : 0;
     }
 
     /** Terminates the pool and counts the runs. */
     @Arbiter
     public void arbiter(III_Result r) {
-        r.r3 = Quiesce.openAndTerminate(gate, pool) ? runs.get() : Quiesce.STUCK;
+        gate.open();
+        r.r3 = Quiesce.runsAfterTermination(pool, runs);
     }
 }

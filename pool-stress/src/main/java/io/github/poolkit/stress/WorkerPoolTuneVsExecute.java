@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
@@ -9,9 +8,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
-
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -32,10 +28,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolTuneVsExecute {
 
-    private final WorkerPool pool = WorkerPool.create(2,
-            PoolOptions.builder().name("jcs-tune-exec").nonblocking(true).disablePurge(true).build());
-    private final CountDownLatch gate = new CountDownLatch(1);
-    private final AtomicInteger runs = new AtomicInteger();
+    private final WorkerPool pool = Pools.create(2, "jcs-tune-exec", options -> options.nonblocking(true));
+    private final Gate gate = new Gate();
+    private final Runs runs = new Runs();
 
     /** Shrinks the pool, then looks at how many workers it has. */
     @Actor
@@ -44,20 +39,12 @@ public class WorkerPoolTuneVsExecute {
         r.r1 = pool.running();
     }
 
-    /** Submits two gated tasks. */
+    /** Submits two gated tasks (a refused one was refused because the capacity was reached). */
     @Actor
     public void submit(III_Result r) {
         int accepted = 0;
         for (int i = 0; i < 2; i++) {
-            try {
-                pool.execute(() -> {
-                    runs.incrementAndGet();
-                    Quiesce.hold(gate);
-                });
-                accepted++;
-            } catch (PoolOverloadException e) {
-                // refused: the capacity was reached
-            }
+            accepted += Accepted.unless(PoolOverloadException.class, () -> pool.execute(gate.holdAfter(runs)));
         }
         r.r2 = accepted;
     }
@@ -65,6 +52,7 @@ public class WorkerPoolTuneVsExecute {
     /** Lets the tasks finish, terminates the pool and counts the runs. */
     @Arbiter
     public void arbiter(III_Result r) {
-        r.r3 = Quiesce.openAndTerminate(gate, pool) ? runs.get() : Quiesce.STUCK;
+        gate.open();
+        r.r3 = Quiesce.runsAfterTermination(pool, runs);
     }
 }

@@ -6,5 +6,12 @@
  * {@code @Outcome}, and any other outcome (including an exception thrown by an actor) fails the run. Run them with
  * {@code pool-stress/run.sh [sanity|quick|tough]}; {@code docs/reliability.md} maps guarantees to tests and records the
  * figures of the last runs.
+ *
+ * <p>A test class holds only its state, actors and arbiter; the scaffolding they share is in small helpers: {@code
+ * Pools} (the test's pool), {@code Gate} (holds a worker busy until opened), {@code Runs} (counts a task's runs),
+ * {@code Accepted} (1 if a call was accepted, 0 if refused), {@code Quiesce} (bounded waits for termination), {@code
+ * Semaphores} (a semaphore with permits in use), {@code Moment} (spin until a due time) and {@code SharedScheduler}
+ * (the scheduler tests' scheduler). jcstress finds actors only among the methods a test class declares itself, so tests
+ * that run the same race on differently configured pools repeat their (one-line) actors.
  */
 package io.github.poolkit.stress;

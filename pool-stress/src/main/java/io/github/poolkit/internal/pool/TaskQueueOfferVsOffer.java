@@ -26,7 +26,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class TaskQueueOfferVsOffer {
 
-    private final TaskQueue queue = TaskQueuePollVsPoll.atSegmentEnd();
+    private final TaskQueue queue = OneQueuedTask.atSegmentEnd();
     /** The first appender's task, then the second's. */
     private final Object[] tasks = {new Object(), new Object()};
 

@@ -23,39 +23,24 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class TaskQueuePollVsPoll {
 
-    private final TaskQueue queue = atSegmentEnd();
-    private final Object task = new Object();
-
-    /** Queues the task in the last slot of the first segment. */
-    public TaskQueuePollVsPoll() {
-        queue.offer(task);
-    }
-
-    /** @return an unbounded queue, empty, whose next index is the last of its first segment */
-    static TaskQueue atSegmentEnd() {
-        TaskQueue q = new TaskQueue(-1);
-        for (int i = 0; i < TaskQueue.SEGMENT - 1; i++) {
-            q.offer(i);
-            q.poll();
-        }
-        return q;
-    }
+    /** The task sits in the last slot of the first segment. */
+    private final OneQueuedTask queued = new OneQueuedTask(OneQueuedTask.atSegmentEnd());
 
     /** The first worker. */
     @Actor
     public void first(III_Result r) {
-        r.r1 = queue.poll() == task ? 1 : 0;
+        r.r1 = queued.poll();
     }
 
     /** The second worker. */
     @Actor
     public void second(III_Result r) {
-        r.r2 = queue.poll() == task ? 1 : 0;
+        r.r2 = queued.poll();
     }
 
     /** Looks for what is left. */
     @Arbiter
     public void arbiter(III_Result r) {
-        r.r3 = queue.poll() != null ? 1 : 0;
+        r.r3 = queued.left();
     }
 }

@@ -24,25 +24,23 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class TaskQueueWithdrawVsPoll {
 
-    private final TaskQueue queue = new TaskQueue(-1);
-    private final Object task = new Object();
-    private final long index = queue.offer(task);
+    private final OneQueuedTask queued = new OneQueuedTask(new TaskQueue(-1));
 
     /** The appender takes its task back. */
     @Actor
     public void withdraw(III_Result r) {
-        r.r1 = queue.withdraw(index, task) ? 1 : 0;
+        r.r1 = queued.withdraw();
     }
 
     /** A worker takes the head. */
     @Actor
     public void poll(III_Result r) {
-        r.r2 = queue.poll() == task ? 1 : 0;
+        r.r2 = queued.poll();
     }
 
     /** Looks for what is left. */
     @Arbiter
     public void arbiter(III_Result r) {
-        r.r3 = queue.poll() != null ? 1 : 0;
+        r.r3 = queued.left();
     }
 }
