@@ -1,75 +1,147 @@
 package io.github.poolkit.internal.pool;
 
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * The workers of an unpooled pool (a virtual thread per task), added and removed without the pool's lock: a worker is
- * reserved for one task and leaves when it ends, so a set under the pool's lock would make every task take that lock
- * twice. The set is striped: {@link LinkedWorkers} lists, each with a small lock of its own, a worker in the stripe its
- * thread's id picks when it is added, so that workers on different processors rarely meet. (A hash set was measured
- * slower: identity hash codes cost a header update per worker, and its bins lock with monitors, which pin virtual
- * threads.)
+ * reserved for one task and leaves when it ends, so the set is on the path of every task, and must cost no lock and
+ * no write to memory another worker uses.
  *
- * <p>Counts are exact per stripe, as in {@link LinkedWorkers}: each stripe folds a removed worker's counts into its
- * totals under its own lock, and {@link #tally} reads each stripe under its lock, so no task counts twice or not at
- * all. Every live worker is busy (it exists only for its task).
+ * <ul>
+ *   <li><b>Slots.</b> A worker sits in one slot of a table with room for four times the pool's capacity: it claims a
+ *       free slot with one CAS, trying {@link #PROBES} neighbours of a start its thread id picks (spread, so workers
+ *       started one after another land far apart), and gives it back with a release store. No lock, and no other
+ *       worker's memory is touched (a linked list would update its neighbours). Up to a capacity of 32 768 the
+ *       table is at most a quarter full, so the first slot tried is free three times out of four.</li>
+ *   <li><b>Overflow.</b> A worker that finds no free slot (the capacity grew past the table, or the pool is unlimited
+ *       and busier than the table) joins the striped {@link LinkedWorkers} lists, each with a small lock of its own:
+ *       slower, still correct.</li>
+ *   <li><b>Counts.</b> A worker's counts are folded into striped counters when it leaves the slots (the overflow
+ *       lists fold their own). {@link #tally} reads only those folded counts: each is only ever added to, so a task
+ *       is never counted twice and successive tallies never go down; a task counts from the moment its worker
+ *       leaves, a moment after it ends. Every live worker is busy (it exists only for its task), so busy is the
+ *       pool's count of reserved places.</li>
+ * </ul>
+ *
+ * <p>Interrupting ({@link #forEach}, for {@code shutdownNow} and the overdue watch) reads each slot with a volatile
+ * read: a worker added after the scan passed its slot has made its CAS before it reads the pool's state, which the
+ * scanner wrote before it scanned, so one of the two sees the other (the pool checks the state before each task).
+ * (A hash set was measured slower: identity hash codes cost a header update per worker, and its bins lock with
+ * monitors, which pin virtual threads on JDK 21.)
  */
 final class ConcurrentWorkers implements WorkerSet {
 
+    /** Slots tried from a worker's start before it joins the overflow (16 references: one or two cache lines). */
+    static final int PROBES = 16;
+
+    private static final int MIN_SLOTS = 64;
+    private static final int MAX_SLOTS = 1 << 17;
+    /** The table of a pool with no capacity. */
+    private static final int UNLIMITED_SLOTS = 1 << 12;
+
     private static final int STRIPES = Integer.highestOneBit(Math.max(1, Runtime.getRuntime().availableProcessors()
             * 4 - 1)) << 1;
+    /** Longs between two stripes' counters: 128 bytes, so that no two stripes share a cache line. */
+    private static final int SPACING = 16;
 
+    private final AtomicReferenceArray<Worker> slots;
+    private final int mask;
+    /** Per stripe, at {@code stripe * SPACING}: tasks completed; at {@code + 1}: tasks failed; by workers that left. */
+    private final AtomicLongArray counts = new AtomicLongArray(STRIPES * SPACING);
     private final ReentrantLock[] locks = new ReentrantLock[STRIPES];
-    private final LinkedWorkers[] stripes = new LinkedWorkers[STRIPES];
-
-    ConcurrentWorkers() {
-        for (int i = 0; i < STRIPES; i++) {
-            locks[i] = new ReentrantLock();
-            stripes[i] = new LinkedWorkers();
-        }
-    }
-
-    @Override
-    public void add(Worker w) {
-        int i = stripeOf(Thread.currentThread());
-        w.stripe = i;
-        locks[i].lock();
-        try {
-            stripes[i].add(w);
-        } finally {
-            locks[i].unlock();
-        }
-    }
+    private final LinkedWorkers[] overflow = new LinkedWorkers[STRIPES];
+    private final IntSupplier busy;
 
     /**
-     * The stripe of a worker starting on thread {@code t}: its thread id, spread (Fibonacci hashing), so that workers
-     * started one after another land on different stripes. Not {@code ThreadLocalRandom}: on a fresh virtual thread
-     * its first use seeds the thread from two counters shared by the whole JVM, one more contended write per task.
+     * @param capacity the pool's capacity, {@code <= 0} for none (sizes the table)
+     * @param busy     the pool's count of reserved places, which is its count of busy workers
      */
-    private static int stripeOf(Thread t) {
-        return (int) ((t.threadId() * 0x9E3779B97F4A7C15L) >>> 32) & (STRIPES - 1);
+    ConcurrentWorkers(int capacity, IntSupplier busy) {
+        int size = capacity <= 0 ? UNLIMITED_SLOTS
+                : Integer.highestOneBit((int) Math.min(MAX_SLOTS, Math.max(MIN_SLOTS, 4L * capacity) * 2 - 1));
+        this.slots = new AtomicReferenceArray<>(size);
+        this.mask = size - 1;
+        this.busy = busy;
+        for (int i = 0; i < STRIPES; i++) {
+            locks[i] = new ReentrantLock();
+            overflow[i] = new LinkedWorkers();
+        }
     }
 
+    /** {@return the number of slots} */
+    int slotCount() {
+        return mask + 1;
+    }
+
+    /** Adds a worker on its own thread: into a free slot near its start, else into an overflow list. */
+    @Override
+    public void add(Worker w) {
+        int start = spread(Thread.currentThread().threadId());
+        for (int k = 0; k < PROBES; k++) {
+            int i = (start + k) & mask;
+            if (slots.get(i) == null && slots.compareAndSet(i, null, w)) {
+                w.stripe = i;
+                w.listed = true;
+                return;
+            }
+        }
+        int s = start & (STRIPES - 1);
+        w.stripe = -1 - s;
+        locks[s].lock();
+        try {
+            overflow[s].add(w);
+        } finally {
+            locks[s].unlock();
+        }
+    }
+
+    /** Removes a worker whose task has ended (or that never started), keeping its counts. */
     @Override
     public void remove(Worker w) {
-        int i = w.stripe;
-        locks[i].lock();
-        try {
-            stripes[i].remove(w);
-        } finally {
-            locks[i].unlock();
+        if (w.stripe < 0) {
+            int s = -1 - w.stripe;
+            locks[s].lock();
+            try {
+                overflow[s].remove(w);
+            } finally {
+                locks[s].unlock();
+            }
+            return;
+        }
+        if (!w.listed) {
+            return; // never listed: its thread did not start
+        }
+        w.listed = false;
+        slots.setRelease(w.stripe, null);
+        int s = spread(Thread.currentThread().threadId()) & (STRIPES - 1);
+        long completed = w.completedCount();
+        long failed = w.failedCount();
+        if (completed != 0) {
+            counts.getAndAdd(s * SPACING, completed);
+        }
+        if (failed != 0) {
+            counts.getAndAdd(s * SPACING + 1, failed);
         }
     }
 
     @Override
     public void forEach(Consumer<Worker> action) {
-        for (int i = 0; i < STRIPES; i++) {
-            locks[i].lock();
+        for (int i = 0; i <= mask; i++) {
+            Worker w = slots.get(i);
+            if (w != null) {
+                action.accept(w);
+            }
+        }
+        for (int s = 0; s < STRIPES; s++) {
+            locks[s].lock();
             try {
-                stripes[i].forEach(action);
+                overflow[s].forEach(action);
             } finally {
-                locks[i].unlock();
+                locks[s].unlock();
             }
         }
     }
@@ -78,18 +150,23 @@ final class ConcurrentWorkers implements WorkerSet {
     public Tally tally() {
         long completed = 0;
         long failed = 0;
-        int live = 0;
-        for (int i = 0; i < STRIPES; i++) {
-            locks[i].lock();
+        for (int s = 0; s < STRIPES; s++) {
+            completed += counts.get(s * SPACING);
+            failed += counts.get(s * SPACING + 1);
+            locks[s].lock();
             try {
-                Tally t = stripes[i].tally();
+                Tally t = overflow[s].tally(); // exact under its lock, live workers included
                 completed += t.completed();
                 failed += t.failed();
-                live += stripes[i].size();
             } finally {
-                locks[i].unlock();
+                locks[s].unlock();
             }
         }
-        return new Tally(completed, failed, live);
+        return new Tally(completed, failed, busy.getAsInt());
+    }
+
+    /** Fibonacci hashing of a thread id: consecutive ids land far apart. */
+    private static int spread(long threadId) {
+        return (int) ((threadId * 0x9E3779B97F4A7C15L) >>> 40);
     }
 }

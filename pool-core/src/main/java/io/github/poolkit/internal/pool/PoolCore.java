@@ -129,7 +129,7 @@ final class PoolCore {
         this.queue = queueCapacity == 0 ? null : new TaskQueue(queueCapacity, watchesQueue());
         this.queued = queue == null ? null : new QueuedPath(this, queue, idle);
         this.handOff = queue == null && threads.pooled() ? new HandOffPath(this, idle) : null;
-        this.workers = WorkerSet.of(threads.pooled());
+        this.workers = WorkerSet.of(threads.pooled(), capacity, running::get);
         this.unpooled = threads.pooled() ? null : new UnpooledPath(this, runner, threads, workers, queue);
         boolean purged = threads.pooled() && !options.disablePurge();
         this.lifecycle = new PoolLifecycle(this, purged ? Durations.toNanosSaturated(options.expiry()) : -1);

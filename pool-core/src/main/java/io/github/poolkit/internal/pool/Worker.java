@@ -87,7 +87,7 @@ final class Worker implements Runnable {
      */
     boolean retired;
 
-    /** The stripe of a {@link ConcurrentWorkers} this worker is listed in. */
+    /** Where a {@link ConcurrentWorkers} keeps this worker: a slot ({@code >= 0}) or an overflow stripe ({@code < 0}). */
     int stripe;
 
     /** Whether the worker is in its pool's {@link WorkerSet}; guarded by the lock that guards that set. */

@@ -1,6 +1,7 @@
 package io.github.poolkit.internal.pool;
 
 import java.util.function.Consumer;
+import java.util.function.IntSupplier;
 
 /**
  * The workers a pool counts (reserved and not yet retired), for interrupting them, and the task counts of all its
@@ -31,8 +32,13 @@ interface WorkerSet {
     /** {@return the counts of every worker so far, retired or live} */
     Tally tally();
 
-    /** {@return the set for the pool's kind of workers} */
-    static WorkerSet of(boolean pooled) {
-        return pooled ? new LinkedWorkers() : new ConcurrentWorkers();
+    /**
+     * @param pooled   whether the pool keeps its workers between tasks
+     * @param capacity the pool's capacity, {@code <= 0} for none
+     * @param busy     an unpooled pool's count of reserved places (each is a busy worker)
+     * @return the set for the pool's kind of workers
+     */
+    static WorkerSet of(boolean pooled, int capacity, IntSupplier busy) {
+        return pooled ? new LinkedWorkers() : new ConcurrentWorkers(capacity, busy);
     }
 }
