@@ -5,6 +5,7 @@ import io.github.resilience4j.bulkhead.BulkheadConfig;
 import io.github.resilience4j.bulkhead.Bulkhead;
 
 import java.time.Duration;
+import java.util.function.IntConsumer;
 import java.util.concurrent.Semaphore;
 
 /**
@@ -17,17 +18,7 @@ public enum SemaphorePeer {
         @Override
         Permits create(int size) {
             WeightedSemaphore s = new WeightedSemaphore(size);
-            return new Permits() {
-                @Override
-                public void acquire(int n) throws InterruptedException {
-                    s.acquire(n);
-                }
-
-                @Override
-                public void release(int n) {
-                    s.release(n);
-                }
-            };
+            return Permits.of(s::acquire, s::release);
         }
     },
     /** {@link Semaphore}, non-fair (barging). */
@@ -74,6 +65,35 @@ public enum SemaphorePeer {
 
     /** Acquire and release {@code n} permits, blocking as the underlying semaphore does. */
     interface Permits {
+
+        /** Acquires {@code n} permits, blocking. */
+        @FunctionalInterface
+        interface Acquire {
+            void acquire(int n) throws InterruptedException;
+        }
+
+        /**
+         * The permits of a semaphore whose methods take {@code n} as given (one JMH fork uses one peer, so the JIT
+         * sees one implementation at each call and inlines it, as it would the semaphore's own methods).
+         *
+         * @param acquire the semaphore's {@code acquire(n)}
+         * @param release the semaphore's {@code release(n)}
+         * @return the two as {@code Permits}
+         */
+        static Permits of(Acquire acquire, IntConsumer release) {
+            return new Permits() {
+                @Override
+                public void acquire(int n) throws InterruptedException {
+                    acquire.acquire(n);
+                }
+
+                @Override
+                public void release(int n) {
+                    release.accept(n);
+                }
+            };
+        }
+
         void acquire(int n) throws InterruptedException;
 
         void release(int n);
@@ -86,16 +106,6 @@ public enum SemaphorePeer {
     abstract Permits create(int size);
 
     private static Permits jdk(Semaphore s) {
-        return new Permits() {
-            @Override
-            public void acquire(int n) throws InterruptedException {
-                s.acquire(n);
-            }
-
-            @Override
-            public void release(int n) {
-                s.release(n);
-            }
-        };
+        return Permits.of(s::acquire, s::release);
     }
 }
