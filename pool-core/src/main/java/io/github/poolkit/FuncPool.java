@@ -2,8 +2,10 @@ package io.github.poolkit;
 
 import io.github.poolkit.internal.pool.PoolEngine;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
@@ -29,9 +31,9 @@ import java.util.function.UnaryOperator;
  *
  * @param <T> the type of the function's argument
  */
-public final class FuncPool<T> implements EnginePool {
+public final class FuncPool<T> implements Pool {
 
-    final PoolEngine engine;
+    private final PoolEngine engine;
     private final Consumer<? super T> function;
     /** With a decorator, the engine runs decorated Runnables; without, it passes the bare argument (no allocation). */
     private final UnaryOperator<Runnable> decorator;
@@ -88,6 +90,80 @@ public final class FuncPool<T> implements EnginePool {
         } else {
             engine.execute(Objects.requireNonNull(decorator.apply(() -> function.accept(argument)), "decorated task"));
         }
+    }
+
+    @Override
+    public int capacity() {
+        return engine.capacity();
+    }
+
+    @Override
+    public int running() {
+        return engine.running();
+    }
+
+    @Override
+    public int free() {
+        return engine.free();
+    }
+
+    @Override
+    public int waiting() {
+        return engine.waiting();
+    }
+
+    @Override
+    public void tune(int capacity) {
+        engine.tune(capacity);
+    }
+
+    @Override
+    public boolean isClosed() {
+        return engine.isClosed();
+    }
+
+    @Override
+    public void release() {
+        engine.release();
+    }
+
+    @Override
+    public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
+        engine.releaseTimeout(Objects.requireNonNull(timeout, "timeout"));
+    }
+
+    @Override
+    public void reboot() {
+        engine.reboot();
+    }
+
+    @Override
+    public String name() {
+        return engine.name();
+    }
+
+    @Override
+    public PoolStats stats() {
+        return engine.stats();
+    }
+
+    @Override
+    public PoolOptions options() {
+        return engine.options();
+    }
+
+    @Override
+    public void reconfigure(PoolOptions options) {
+        engine.reconfigure(Objects.requireNonNull(options, "options"));
+    }
+
+    /**
+     * {@inheritDoc} As {@link java.util.concurrent.ExecutorService#close()}: if interrupted meanwhile, running
+     * invocations are interrupted and queued ones dropped, and the interrupt status is kept.
+     */
+    @Override
+    public void close() {
+        engine.closeAndAwait();
     }
 
     @Override

@@ -2,11 +2,13 @@ package io.github.poolkit;
 
 import io.github.poolkit.internal.pool.PoolEngine;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.UnaryOperator;
 
 /**
@@ -20,11 +22,8 @@ import java.util.function.UnaryOperator;
  * {@link PoolOverloadException}, and the task never runs). Blocked callers form a FIFO line: a worker that finishes
  * takes the task of the caller first in line (to run it next, or into the queue slot it just freed) and wakes that
  * caller, so blocked callers are served in arrival order. Idle workers are reused most-recently-used first and stopped
- * after {@code expiry} without work. The capacity can be changed at run time with {@link #tune} (growing also starts
- * workers for queued tasks at once), and the waiting rules with {@link #reconfigure}; {@link #stats()} counts
- * completed, failed and refused tasks. {@link #release()} is the same as {@link #shutdown()}; after {@link #reboot()},
- * {@link #isShutdown()} and {@link #isTerminated()} are false again, and workers still finishing from before the
- * release are reused.
+ * after {@code expiry} without work. The capacity can be changed at run time with {@link #tune}, and the waiting rules
+ * with {@link #reconfigure}; {@link #stats()} counts completed, failed and refused tasks.
  *
  * <p>With {@link PoolOptions.Builder#virtualThreads virtualThreads(true)} workers are not pooled: each accepted task
  * starts a fresh virtual thread (which runs that task, then any task it finds queued or a blocked caller brought, and
@@ -54,9 +53,9 @@ import java.util.function.UnaryOperator;
  * <p>All methods are thread-safe. The metric methods ({@link #running()}, {@link #free()}, {@link #waiting()}) read
  * without locking and return a snapshot that may already be stale.
  */
-public final class WorkerPool extends PoolExecutorService implements EnginePool {
+public final class WorkerPool extends PoolExecutorService implements Pool {
 
-    final PoolEngine engine;
+    private final PoolEngine engine;
     private final UnaryOperator<Runnable> decorator;
 
     private WorkerPool(int capacity, PoolOptions options) {
@@ -114,6 +113,77 @@ public final class WorkerPool extends PoolExecutorService implements EnginePool 
         return decorator == null ? task : Objects.requireNonNull(decorator.apply(task), "decorated task");
     }
 
+    @Override
+    public int capacity() {
+        return engine.capacity();
+    }
+
+    @Override
+    public int running() {
+        return engine.running();
+    }
+
+    @Override
+    public int free() {
+        return engine.free();
+    }
+
+    @Override
+    public int waiting() {
+        return engine.waiting();
+    }
+
+    @Override
+    public String name() {
+        return engine.name();
+    }
+
+    @Override
+    public PoolStats stats() {
+        return engine.stats();
+    }
+
+    @Override
+    public PoolOptions options() {
+        return engine.options();
+    }
+
+    @Override
+    public void reconfigure(PoolOptions options) {
+        engine.reconfigure(Objects.requireNonNull(options, "options"));
+    }
+
+    /** {@inheritDoc} Growing also starts workers for queued tasks at once. */
+    @Override
+    public void tune(int capacity) {
+        engine.tune(capacity);
+    }
+
+    @Override
+    public boolean isClosed() {
+        return engine.isClosed();
+    }
+
+    /** {@inheritDoc} Same as {@link #shutdown()}. */
+    @Override
+    public void release() {
+        engine.release();
+    }
+
+    @Override
+    public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
+        engine.releaseTimeout(Objects.requireNonNull(timeout, "timeout"));
+    }
+
+    /**
+     * {@inheritDoc} {@link #isShutdown()} and {@link #isTerminated()} are then false again; workers still finishing
+     * from before the release are reused.
+     */
+    @Override
+    public void reboot() {
+        engine.reboot();
+    }
+
     /** Same as {@link #release()}. */
     @Override
     public void shutdown() {
@@ -160,7 +230,7 @@ public final class WorkerPool extends PoolExecutorService implements EnginePool 
      */
     @Override
     public void close() {
-        EnginePool.super.close();
+        engine.closeAndAwait();
     }
 
     @Override
