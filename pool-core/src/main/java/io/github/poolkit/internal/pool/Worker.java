@@ -41,7 +41,6 @@ final class Worker implements Runnable {
     private static final Object BUSY = new Object();
 
     private static final VarHandle HANDOFF;
-    private static final VarHandle THREAD;
 
     private static final VarHandle WATCHED;
     private static final VarHandle WATCHED_SINCE;
@@ -57,7 +56,6 @@ final class Worker implements Runnable {
             COMPLETED = l.findVarHandle(Worker.class, "completed", long.class);
             FAILED = l.findVarHandle(Worker.class, "failed", long.class);
             HANDOFF = l.findVarHandle(Worker.class, "handoff", Object.class);
-            THREAD = l.findVarHandle(Worker.class, "thread", Thread.class);
             WATCHED = l.findVarHandle(Worker.class, "watched", Object.class);
             WATCHED_SINCE = l.findVarHandle(Worker.class, "watchedSince", long.class);
         } catch (ReflectiveOperationException e) {
@@ -73,10 +71,7 @@ final class Worker implements Runnable {
     private long completed;
     private long failed;
 
-    /**
-     * The thread running this worker; written before it starts ({@link #publishThread}), read (volatile) by other
-     * threads to unpark or interrupt it.
-     */
+    /** The thread running this worker; written before it starts, read by other threads to unpark or interrupt it. */
     volatile Thread thread;
 
     /** The first task, set when the worker is reserved; read by its own thread after start. */
@@ -126,14 +121,6 @@ final class Worker implements Runnable {
         this.pool = pool;
         this.runner = runner;
         this.firstTask = firstTask;
-    }
-
-    /**
-     * Publishes the thread that will run this worker, before it starts: a release store, because every reader reads
-     * the field volatile, and a full fence here would cost the submitting caller one per task (unpooled workers).
-     */
-    void publishThread(Thread t) {
-        THREAD.setRelease(this, t);
     }
 
     /** The worker's loop: run a task, then take the next, until the pool retires it. */

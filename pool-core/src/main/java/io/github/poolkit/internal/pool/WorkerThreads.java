@@ -63,7 +63,7 @@ final class WorkerThreads {
         if (t == null) {
             throw new IllegalStateException("the thread factory returned null");
         }
-        w.publishThread(t);
+        w.thread = t;
         t.start();
     }
 }
