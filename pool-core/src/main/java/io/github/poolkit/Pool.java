@@ -79,11 +79,15 @@ public interface Pool extends AutoCloseable {
     void release();
 
     /**
-     * Releases the pool, then waits until every worker has exited.
+     * Releases the pool, then waits until it has terminated: every worker has exited and no accepted task waits in its
+     * queue. (Tasks can be left queued with no worker only when the thread factory failed to start one; then this
+     * times out, and the tasks are handed back by {@code shutdownNow()}, or dropped by a {@link #close()} that is
+     * interrupted.)
      *
      * @param timeout how long to wait
      * @throws PoolClosedException  if the pool was already closed
-     * @throws TimeoutException     if workers are still running after the timeout (the pool stays closed)
+     * @throws TimeoutException     if workers are still running, or accepted tasks still queued, after the timeout
+     *                              (the pool stays closed)
      * @throws InterruptedException if interrupted while waiting
      */
     void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException;

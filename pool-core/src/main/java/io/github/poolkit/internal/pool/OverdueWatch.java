@@ -130,9 +130,16 @@ final class OverdueWatch {
         }
     }
 
-    /** {@return the workers counted now, copied under the pool's lock} */
+    /**
+     * {@return the workers counted now: pooled ones copied under the pool's lock, which guards their list; unpooled
+     * ones without it, as their set needs none (a scan of its whole table must not hold up callers on the lock)}
+     */
     private List<Worker> workersSnapshot() {
         List<Worker> copy = new ArrayList<>();
+        if (!pool.pooled()) {
+            pool.workers.forEach(copy::add);
+            return copy;
+        }
         pool.lock.lock();
         try {
             pool.workers.forEach(copy::add);

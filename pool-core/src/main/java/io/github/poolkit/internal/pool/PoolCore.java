@@ -446,7 +446,7 @@ final class PoolCore {
         return name;
     }
 
-    /** Waits until the pool is closed and every worker has left; returns whether it did in time. */
+    /** Waits until the pool is terminated ({@link #isTerminated}); returns whether it was in time. */
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         return termination.await(timeout, unit);
     }

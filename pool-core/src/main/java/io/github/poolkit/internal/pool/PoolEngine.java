@@ -107,10 +107,10 @@ public final class PoolEngine {
     }
 
     /**
-     * Releases the pool, then waits until every worker has left it.
+     * Releases the pool, then waits until it is terminated ({@link #isTerminated()}).
      *
      * @throws PoolClosedException  if the pool was already closed
-     * @throws TimeoutException     if workers are still running after the timeout
+     * @throws TimeoutException     if workers are still running, or accepted tasks still queued, after the timeout
      * @throws InterruptedException if interrupted while waiting
      */
     public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
@@ -129,7 +129,7 @@ public final class PoolEngine {
     }
 
     /**
-     * Waits until the pool is closed and every worker has left.
+     * Waits until the pool is terminated ({@link #isTerminated()}).
      *
      * @return whether the pool terminated in time
      * @throws InterruptedException if interrupted while waiting
@@ -215,8 +215,11 @@ public final class PoolEngine {
 
     /** {@return a snapshot of the pool's figures} */
     public PoolStats stats() {
+        int running = core.running();
         WorkerSet.Tally tally = core.tally();
-        return new PoolStats(core.capacity(), core.running(), tally.busy(), core.queuedCount(), core.blockedCallers(),
+        // Unpooled, every place held is a busy worker: one read for both figures, so busy never exceeds running.
+        int busy = core.pooled() ? tally.busy() : running;
+        return new PoolStats(core.capacity(), running, busy, core.queuedCount(), core.blockedCallers(),
                 tally.completed(), tally.failed(), runner.rejectedCount(), isClosed(), core.overdueCount());
     }
 
@@ -225,7 +228,7 @@ public final class PoolEngine {
         return !core.isOpen();
     }
 
-    /** {@return whether the pool is closed and every worker has left} */
+    /** {@return whether the pool is closed, every worker has left and no accepted task waits in the queue} */
     public boolean isTerminated() {
         return core.isTerminated();
     }

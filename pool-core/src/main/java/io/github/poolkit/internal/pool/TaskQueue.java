@@ -227,7 +227,10 @@ final class TaskQueue {
         for (;;) {
             long h = head.index;
             Segment s = head.segmentFor(h, false);
-            if (s == null || SLOT.getAcquire(s.slots, (int) (h - s.base)) != WITHDRAWN) {
+            // Volatile, not acquire: two appenders withdrawing neighbouring slots each CAS their own slot, then read
+            // the other's; only volatile reads make one of them see the other, so no withdrawn slot stays at the head
+            // (a closed pool with no worker left terminates only with its queue empty).
+            if (s == null || SLOT.getVolatile(s.slots, (int) (h - s.base)) != WITHDRAWN) {
                 return;
             }
             head.advance(h); // or another thread moved it on: look again either way
