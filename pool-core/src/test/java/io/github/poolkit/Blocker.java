@@ -9,9 +9,11 @@ final class Blocker {
 
     private final CountDownLatch gate = new CountDownLatch(1);
     private final CountDownLatch started;
+    private final CountDownLatch interrupted;
 
     private Blocker(int tasks) {
         this.started = new CountDownLatch(tasks);
+        this.interrupted = new CountDownLatch(tasks);
     }
 
     /** Submits {@code tasks} blocking tasks and waits until all of them run. */
@@ -32,8 +34,14 @@ final class Blocker {
         try {
             gate.await();
         } catch (InterruptedException e) {
+            interrupted.countDown();
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** {@return whether every blocking task was interrupted (as {@code shutdownNow} does) within the patience} */
+    boolean awaitInterrupted() throws InterruptedException {
+        return interrupted.await(Latches.PATIENCE_SECONDS, TimeUnit.SECONDS);
     }
 
     void open() {

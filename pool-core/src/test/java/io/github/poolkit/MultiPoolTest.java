@@ -538,29 +538,16 @@ class MultiPoolTest {
     @Test
     void closeInterruptedStopsEveryPoolAndKeepsTheInterrupt() throws Exception {
         MultiPool pool = MultiPool.create(3, 1, LoadBalancing.ROUND_ROBIN, PoolOptions.builder().queueCapacity(-1).build());
-        CountDownLatch started = new CountDownLatch(3);
-        CountDownLatch interrupted = new CountDownLatch(3);
-        for (int i = 0; i < 3; i++) { // round robin: one blocking task on each pool
-            pool.execute(() -> {
-                started.countDown();
-                try {
-                    new CountDownLatch(1).await();
-                } catch (InterruptedException e) {
-                    interrupted.countDown();
-                }
-            });
-        }
+        Blocker blocker = Blocker.occupy(pool, 3); // round robin: one blocking task on each pool
         AtomicInteger queuedRan = new AtomicInteger();
         pool.execute(queuedRan::incrementAndGet); // queued behind the first pool's task: drained, never run
-        assertThat(started.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
         Future<Boolean> closing = callers.submit(() -> {
             Thread.currentThread().interrupt(); // interrupted while (before) waiting
             pool.close();
             return Thread.currentThread().isInterrupted();
         });
         assertThat(closing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("interrupt status kept").isTrue();
-        assertThat(interrupted.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("every pool's task interrupted")
-                .isTrue();
+        assertThat(blocker.awaitInterrupted()).as("every pool's task interrupted").isTrue();
         assertThat(pool.isTerminated()).isTrue();
         assertThat(queuedRan).hasValue(0);
     }

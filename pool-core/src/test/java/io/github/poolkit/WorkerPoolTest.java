@@ -629,17 +629,7 @@ class WorkerPoolTest {
     @Test
     void shutdownNowInterruptsRunningTasksAndReturnsQueuedOnes() throws Exception {
         WorkerPool pool = WorkerPool.create(1, opts().queueCapacity(-1).build());
-        CountDownLatch started = new CountDownLatch(1);
-        CountDownLatch interrupted = new CountDownLatch(1);
-        pool.execute(() -> {
-            started.countDown();
-            try {
-                new CountDownLatch(1).await();
-            } catch (InterruptedException e) {
-                interrupted.countDown();
-            }
-        });
-        assertThat(started.await(5, TimeUnit.SECONDS)).isTrue();
+        Blocker blocker = Blocker.occupy(pool, 1);
         List<Runnable> queued = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             Runnable r = () -> { };
@@ -648,7 +638,7 @@ class WorkerPoolTest {
         }
         List<Runnable> returned = pool.shutdownNow();
         assertThat(returned).containsExactlyElementsOf(queued);
-        assertThat(interrupted.await(5, TimeUnit.SECONDS)).isTrue();
+        assertThat(blocker.awaitInterrupted()).isTrue();
         assertThat(pool.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
         assertThat(pool.waiting()).isZero();
     }
