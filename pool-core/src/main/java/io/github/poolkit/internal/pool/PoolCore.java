@@ -115,12 +115,16 @@ final class PoolCore {
     /** {@code line.size()}, for lock-free readers: set under the lock after every change to the line. */
     private volatile int blocked;
 
-    /** An open pool of at most {@code capacity} workers ({@code <= 0}: unlimited); the options are validated. */
-    PoolCore(int capacity, PoolOptions options, TaskRunner runner, Supplier<WaitRules> waitRules) {
+    /**
+     * An open pool of at most {@code capacity} workers ({@code <= 0}: unlimited), on the given threads
+     * ({@link WorkerThreads#of}); the options are validated.
+     */
+    PoolCore(int capacity, PoolOptions options, WorkerThreads threads, TaskRunner runner,
+             Supplier<WaitRules> waitRules) {
         this.admission = new LockedAdmission(this, waitRules);
         this.name = options.name();
         this.runner = runner;
-        this.threads = WorkerThreads.of(options);
+        this.threads = threads;
         this.capacity = capacity <= 0 ? -1 : capacity;
         this.queueCapacity = options.queueCapacity();
         this.preAlloc = options.preAlloc();

@@ -44,12 +44,18 @@ public final class PoolEngine {
      * @param body     runs one task, as the caller gave it, on a worker thread
      */
     public PoolEngine(int capacity, PoolOptions options, Consumer<Object> body) {
+        this(capacity, options, body, WorkerThreads.of(options));
+    }
+
+    /** A pool as above, on the given threads (the ones its options ask for, or, in tests, a factory that fails). */
+    PoolEngine(int capacity, PoolOptions options, Consumer<Object> body, WorkerThreads threads) {
         this.name = options.name();
         this.settings = new Settings(options);
         AdaptiveCapacity adaptive = options.adaptiveCapacity() == null ? null
                 : new AdaptiveCapacity(name, options.adaptiveCapacity(), this);
         this.runner = new TaskRunner(options, body, adaptive);
-        this.core = new PoolCore(adaptive == null ? capacity : adaptive.initial(), options, runner, this::waitRules);
+        this.core = new PoolCore(adaptive == null ? capacity : adaptive.initial(), options, threads, runner,
+                this::waitRules);
     }
 
     /**

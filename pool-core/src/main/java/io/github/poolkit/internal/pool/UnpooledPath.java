@@ -73,25 +73,21 @@ final class UnpooledPath {
     }
 
     /**
-     * An unpooled worker's task ended with a task queued, or the pool closing or shrinking: the next queued task or
-     * the head caller's task goes to a fresh worker that takes over this one's reservation (a virtual thread never
-     * runs a second task, invariant 5); with nothing to do, the worker retires.
+     * An unpooled worker's task ended with a task queued, or the pool closing or shrinking: if there is work for its
+     * place (a queued task, or the head caller's), a fresh worker takes over the reservation and fetches that work on
+     * its own thread ({@link #firstTask}; a virtual thread never runs a second task, invariant 5); with nothing to do,
+     * the worker retires.
+     *
+     * <p>The work stays where it is (in the queue, or with its caller in line) until the successor's thread runs: if
+     * that thread cannot be started, nothing was taken, so no accepted task is lost ({@link PoolCore#launchForPool}
+     * retires the successor and the work waits for the next worker, as in {@code ThreadPoolExecutor}).
      */
     private void passOnLocked(Worker w) {
-        Object next = pool.queued != null && pool.mayTakeLockFree() ? pool.queued.poll() : null;
-        Worker successor = null;
+        Worker successor;
         pool.lock.lock();
         try {
-            if (next == null && !pool.surplus()) {
-                if (queue != null && pool.state != PoolCore.State.STOP) {
-                    next = pool.queued.poll();
-                }
-                if (next == null && pool.state == PoolCore.State.OPEN && !pool.line.isEmpty()) {
-                    next = pool.serveHeadCaller();
-                }
-            }
-            if (next != null) {
-                successor = new Worker(pool, runner, next);
+            if (hasWorkLocked()) {
+                successor = new Worker(pool, runner, null);
                 w.retired = true;
                 workers.remove(w); // running unchanged: the successor holds w's reservation
             } else {
@@ -103,6 +99,41 @@ final class UnpooledPath {
         }
         if (successor != null) {
             pool.launchForPool(successor);
+        }
+    }
+
+    /** {@return whether a place that frees up has work: a queued task or a caller in line, and no shrink} Lock held. */
+    private boolean hasWorkLocked() {
+        if (pool.surplus()) {
+            return false;
+        }
+        return queue != null && pool.state != PoolCore.State.STOP && !queue.isEmpty()
+                || pool.state == PoolCore.State.OPEN && !pool.line.isEmpty();
+    }
+
+    /**
+     * On the thread of a worker started without a task (it took over a place, or was reserved for the queue): takes
+     * the next queued task, else the head caller's task, or null when another worker took it first.
+     */
+    Object firstTask() {
+        Object next = pool.queued != null && pool.mayTakeLockFree() ? pool.queued.poll() : null;
+        if (next != null) {
+            return next;
+        }
+        pool.lock.lock();
+        try {
+            if (pool.surplus()) {
+                return null;
+            }
+            if (queue != null && pool.state != PoolCore.State.STOP) {
+                next = pool.queued.poll();
+            }
+            if (next == null && pool.state == PoolCore.State.OPEN && !pool.line.isEmpty()) {
+                next = pool.serveHeadCaller();
+            }
+            return next;
+        } finally {
+            pool.lock.unlock();
         }
     }
 

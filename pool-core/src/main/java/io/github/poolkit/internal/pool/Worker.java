@@ -146,9 +146,15 @@ final class Worker implements Runnable {
         }
     }
 
-    /** An unpooled worker (a virtual thread) runs one task, or none if started for the queue, then passes on. */
+    /**
+     * An unpooled worker (a virtual thread) runs one task, then passes on: the task it was started with, or, started
+     * without one, the work it fetches itself (none if another worker took it first).
+     */
     private void runOnce(Object task) {
         pool.unpooled.start(this);
+        if (task == null) {
+            task = pool.unpooled.firstTask();
+        }
         if (task != null) {
             pool.beforeTask();
             runner.run(this, task);

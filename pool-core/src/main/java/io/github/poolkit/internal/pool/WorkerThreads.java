@@ -37,10 +37,15 @@ final class WorkerThreads {
     /** {@return the workers the options ask for} */
     static WorkerThreads of(PoolOptions options) {
         if (options.virtualThreads()) {
-            return new WorkerThreads(Thread.ofVirtual().factory(), false, options.name() + "-");
+            return unpooled(Thread.ofVirtual().factory(), options.name());
         }
         ThreadFactory factory = options.threadFactory();
         return new WorkerThreads(factory != null ? factory : NamedThreadFactory.platform(options.name()), true, null);
+    }
+
+    /** {@return unpooled workers, one fresh thread from {@code factory} per task, named {@code <name>-<n>}} */
+    static WorkerThreads unpooled(ThreadFactory factory, String name) {
+        return new WorkerThreads(factory, false, name + "-");
     }
 
     /** {@return whether a worker that finds no task waits idle for the next one (else it ends)} */

@@ -1,0 +1,96 @@
+package io.github.poolkit.internal.pool;
+
+import io.github.poolkit.PoolOptions;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * An unpooled pool (a fresh virtual thread per task) whose next thread cannot be started when a task ends with
+ * another one queued: the queued task must stay queued, not be lost, and run once a thread can be started again. The
+ * threads come from a factory that fails on demand; everything else is the real engine.
+ */
+@Timeout(20)
+class UnpooledStartFailureTest {
+
+    /** Virtual threads, except while {@link #failing} is set: then the factory throws, as a thread start may. */
+    private static final class FailingFactory implements ThreadFactory {
+        final AtomicBoolean failing = new AtomicBoolean();
+        private final ThreadFactory virtual = Thread.ofVirtual().factory();
+
+        @Override
+        public Thread newThread(Runnable r) {
+            if (failing.get()) {
+                throw new OutOfMemoryError("test: no thread now");
+            }
+            return virtual.newThread(r);
+        }
+    }
+
+    @RepeatedTest(20)
+    void aQueuedTaskWaitsForTheNextThreadWhenItsSuccessorCannotStart() throws Exception {
+        FailingFactory factory = new FailingFactory();
+        List<Throwable> panics = new CopyOnWriteArrayList<>();
+        CountDownLatch panicked = new CountDownLatch(1);
+        PoolOptions options = PoolOptions.builder().name("u").virtualThreads(true).queueCapacity(4)
+                .panicHandler(e -> {
+                    panics.add(e);
+                    panicked.countDown();
+                })
+                .build();
+        PoolEngine pool = new PoolEngine(1, options, t -> ((Runnable) t).run(),
+                WorkerThreads.unpooled(factory, options.name()));
+        List<String> ran = new CopyOnWriteArrayList<>();
+        CountDownLatch firstMayEnd = new CountDownLatch(1);
+        CountDownLatch allRan = new CountDownLatch(3);
+        try {
+            pool.execute((Runnable) () -> {
+                awaitQuietly(firstMayEnd);
+                ran.add("first");
+                allRan.countDown();
+            });
+            pool.execute((Runnable) () -> {
+                ran.add("queued");
+                allRan.countDown();
+            });
+            assertThat(pool.stats().queued()).isEqualTo(1);
+
+            factory.failing.set(true);
+            firstMayEnd.countDown(); // its worker passes on: the successor's thread cannot start
+            assertThat(panicked.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(panics).singleElement().isInstanceOf(RejectedExecutionException.class);
+            // the queued task was not taken: it waits in the queue, and the place is free again
+            assertThat(pool.stats().queued()).isEqualTo(1);
+            assertThat(ran).containsExactly("first");
+
+            factory.failing.set(false);
+            pool.execute((Runnable) () -> {
+                ran.add("last");
+                allRan.countDown();
+            }); // room and tasks queued: a worker starts for the queue
+            assertThat(allRan.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(ran).containsExactly("first", "queued", "last");
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(pool.stats().completed()).isEqualTo(3);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
