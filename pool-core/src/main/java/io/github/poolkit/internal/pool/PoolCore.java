@@ -115,10 +115,7 @@ final class PoolCore {
     /** {@code line.size()}, for lock-free readers: set under the lock after every change to the line. */
     private volatile int blocked;
 
-    /**
-     * An open pool of at most {@code capacity} workers ({@code <= 0}: unlimited), on the given threads
-     * ({@link WorkerThreads#of}); the options are validated.
-     */
+    /** An open pool of at most {@code capacity} workers ({@code <= 0}: unlimited) on {@code threads}; options valid. */
     PoolCore(int capacity, PoolOptions options, WorkerThreads threads, TaskRunner runner,
              Supplier<WaitRules> waitRules) {
         this.admission = new LockedAdmission(this, waitRules);
