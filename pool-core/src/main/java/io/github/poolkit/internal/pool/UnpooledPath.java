@@ -75,7 +75,7 @@ final class UnpooledPath {
     /**
      * An unpooled worker's task ended with a task queued, or the pool closing or shrinking: if there is work for its
      * place (a queued task, or the head caller's), a fresh worker takes over the reservation and fetches that work on
-     * its own thread ({@link #firstTask}; a virtual thread never runs a second task, invariant 5); with nothing to do,
+     * its own thread ({@link #fetchTask}; a virtual thread never runs a second task, invariant 5); with nothing to do,
      * the worker retires.
      *
      * <p>The work stays where it is (in the queue, or with its caller in line) until the successor's thread runs: if
@@ -115,7 +115,7 @@ final class UnpooledPath {
      * On the thread of a worker started without a task (it took over a place, or was reserved for the queue): takes
      * the next queued task, else the head caller's task, or null when another worker took it first.
      */
-    Object firstTask() {
+    Object fetchTask() {
         Object next = pool.queued != null && pool.mayTakeLockFree() ? pool.queued.poll() : null;
         if (next != null) {
             return next;

@@ -153,7 +153,7 @@ final class Worker implements Runnable {
     private void runOnce(Object task) {
         pool.unpooled.start(this);
         if (task == null) {
-            task = pool.unpooled.firstTask();
+            task = pool.unpooled.fetchTask();
         }
         if (task != null) {
             pool.beforeTask();
