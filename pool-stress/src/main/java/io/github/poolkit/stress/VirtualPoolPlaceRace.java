@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -26,24 +25,19 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class VirtualPoolPlaceRace {
 
-    private final WorkerPool pool = Pools.create(1, "jcs-virtual-place", options -> options.virtualThreads(true));
-    private final Gate gate = new Gate();
-    private final Runs runs = new Runs(2);
+    /** Its only place is taken until the first actor opens the gate. */
+    private final TestPool test = TestPool.holdingWorker(1, "jcs-virtual-place",
+            options -> options.virtualThreads(true), new Runs(2));
     private final AtomicInteger accepted = new AtomicInteger();
 
-    /** Occupies the only place until the first actor opens the gate. */
-    public VirtualPoolPlaceRace() {
-        pool.execute(gate::hold);
-    }
-
     private void execute() {
-        accepted.addAndGet(Accepted.unless(RuntimeException.class, () -> pool.execute(runs)));
+        accepted.addAndGet(Accepted.unless(RuntimeException.class, () -> test.pool.execute(test.runs)));
     }
 
     /** Lets the first task end (its place is given back), then executes. */
     @Actor
     public void first() {
-        gate.open();
+        test.gate.open();
         execute();
     }
 
@@ -57,7 +51,6 @@ public class VirtualPoolPlaceRace {
     @Arbiter
     public void arbiter(II_Result r) {
         r.r1 = 2 - accepted.get();
-        r.r2 = runs.awaitExpected();
-        Quiesce.terminate(pool);
+        r.r2 = test.runsBeforeTermination();
     }
 }

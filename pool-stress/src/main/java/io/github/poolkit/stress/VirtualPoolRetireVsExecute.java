@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -28,17 +27,16 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class VirtualPoolRetireVsExecute {
 
-    private final WorkerPool pool = Pools.create(1, "jcs-virtual-retire", options -> options.virtualThreads(true));
-    private final Gate gate = new Gate();
-    private final Runs runs = new Runs();
+    private final TestPool test = new TestPool(1, "jcs-virtual-retire",
+            options -> options.virtualThreads(true), new Runs());
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger maxInFlight = new AtomicInteger();
 
     /** Occupies the only place until the first actor opens the gate. */
     public VirtualPoolRetireVsExecute() {
-        pool.execute(() -> {
+        test.pool.execute(() -> {
             enter();
-            gate.hold();
+            test.gate.hold();
             inFlight.decrementAndGet();
         });
     }
@@ -50,24 +48,23 @@ public class VirtualPoolRetireVsExecute {
     /** Lets the first task end, so that its worker retires. */
     @Actor
     public void finish() {
-        gate.open();
+        test.gate.open();
     }
 
     /** Executes the task; it may block until the place is free. */
     @Actor
     public void execute() {
-        pool.execute(() -> {
+        test.pool.execute(() -> {
             enter();
             inFlight.decrementAndGet();
-            runs.run();
+            test.runs.run();
         });
     }
 
     /** Waits for the task, then shuts the pool down. */
     @Arbiter
     public void arbiter(II_Result r) {
-        r.r1 = runs.awaitExpected();
+        r.r1 = test.runsBeforeTermination();
         r.r2 = maxInFlight.get();
-        Quiesce.terminate(pool);
     }
 }

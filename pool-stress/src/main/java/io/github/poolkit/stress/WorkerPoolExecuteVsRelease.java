@@ -1,7 +1,6 @@
 package io.github.poolkit.stress;
 
 import io.github.poolkit.PoolClosedException;
-import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -26,24 +25,23 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolExecuteVsRelease {
 
-    private final WorkerPool pool = Pools.create(1, "jcs-exec-release", options -> options);
-    private final Runs runs = new Runs();
+    private final TestPool test = new TestPool(1, "jcs-exec-release", options -> options, new Runs());
 
     /** Submits the task. */
     @Actor
     public void execute(II_Result r) {
-        r.r1 = Accepted.unless(PoolClosedException.class, () -> pool.execute(runs));
+        r.r1 = Accepted.unless(PoolClosedException.class, () -> test.pool.execute(test.runs));
     }
 
     /** Releases the pool. */
     @Actor
     public void release() {
-        pool.release();
+        test.pool.release();
     }
 
     /** Waits for termination and counts the runs. */
     @Arbiter
     public void arbiter(II_Result r) {
-        r.r2 = Quiesce.runsAfterTermination(pool, runs);
+        r.r2 = test.runsAfterTermination();
     }
 }

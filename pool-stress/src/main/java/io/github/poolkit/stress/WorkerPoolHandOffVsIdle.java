@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -25,31 +24,24 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolHandOffVsIdle {
 
-    private final WorkerPool pool = Pools.create(1, "jcs-handoff-idle", options -> options);
-    private final Gate gate = new Gate();
-    private final Runs runs = new Runs();
-
-    /** Occupies the only worker until the first actor opens the gate. */
-    public WorkerPoolHandOffVsIdle() {
-        pool.execute(gate::hold);
-    }
+    /** Its only worker is held until the first actor opens the gate. */
+    private final TestPool test = TestPool.holdingWorker(1, "jcs-handoff-idle", options -> options, new Runs());
 
     /** Lets the worker finish, so that it goes idle (unless a caller is already blocked). */
     @Actor
     public void finish() {
-        gate.open();
+        test.gate.open();
     }
 
     /** Executes the task; it may block until the worker is free. */
     @Actor
     public void execute() {
-        pool.execute(runs);
+        test.pool.execute(test.runs);
     }
 
     /** Waits for the task, then shuts the pool down. */
     @Arbiter
     public void arbiter(I_Result r) {
-        r.r1 = runs.awaitExpected();
-        Quiesce.terminate(pool);
+        r.r1 = test.runsBeforeTermination();
     }
 }

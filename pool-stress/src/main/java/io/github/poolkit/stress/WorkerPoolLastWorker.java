@@ -1,7 +1,6 @@
 package io.github.poolkit.stress;
 
 import io.github.poolkit.PoolOverloadException;
-import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -27,12 +26,10 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolLastWorker {
 
-    private final WorkerPool pool = Pools.create(1, "jcs-last-worker", options -> options.nonblocking(true));
-    private final Gate gate = new Gate();
-    private final Runs runs = new Runs();
+    private final TestPool test = new TestPool(1, "jcs-last-worker", options -> options.nonblocking(true), new Runs());
 
     private int submit() {
-        return Accepted.unless(PoolOverloadException.class, () -> pool.execute(gate.holdAfter(runs)));
+        return Accepted.unless(PoolOverloadException.class, () -> test.pool.execute(test.gate.holdAfter(test.runs)));
     }
 
     /** First caller. */
@@ -50,7 +47,6 @@ public class WorkerPoolLastWorker {
     /** Lets the task finish, terminates the pool and counts the runs. */
     @Arbiter
     public void arbiter(III_Result r) {
-        gate.open();
-        r.r3 = Quiesce.runsAfterTermination(pool, runs);
+        r.r3 = test.runsAfterTermination();
     }
 }

@@ -1,7 +1,6 @@
 package io.github.poolkit.stress;
 
 import io.github.poolkit.PoolOverloadException;
-import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -30,33 +29,31 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolMaxWaitVsGrant {
 
-    private final WorkerPool pool = Pools.create(1, "jcs-max-wait",
-            options -> options.maxWait(Duration.ofNanos(30_000)));
-    private final Gate gate = new Gate();
-    private final Runs runs = new Runs();
+    private final TestPool test = new TestPool(1, "jcs-max-wait",
+            options -> options.maxWait(Duration.ofNanos(30_000)), new Runs());
 
     /** Occupies the only worker, and waits until it is busy, so that the caller finds the pool full. */
     public WorkerPoolMaxWaitVsGrant() {
         Gate started = new Gate();
-        pool.execute(gate.holdAfter(started::open));
+        test.pool.execute(test.gate.holdAfter(started::open));
         started.hold();
     }
 
     /** A caller that finds the pool full and waits at most maxWait. */
     @Actor
     public void caller(II_Result r) {
-        r.r1 = Accepted.unless(PoolOverloadException.class, () -> pool.execute(runs));
+        r.r1 = Accepted.unless(PoolOverloadException.class, () -> test.pool.execute(test.runs));
     }
 
     /** Lets the busy task finish; its worker then serves the head of the line. */
     @Actor
     public void finisher() {
-        gate.open();
+        test.gate.open();
     }
 
     /** Terminates the pool and counts the runs of the caller's task. */
     @Arbiter
     public void arbiter(II_Result r) {
-        r.r2 = Quiesce.runsAfterTermination(pool, runs);
+        r.r2 = test.runsAfterTermination();
     }
 }

@@ -1,7 +1,6 @@
 package io.github.poolkit.stress;
 
 import io.github.poolkit.PoolClosedException;
-import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -28,31 +27,25 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolQueuedExecuteVsRelease {
 
-    private final WorkerPool pool = Pools.create(1, "jcs-queued-release", options -> options.queueCapacity(-1));
-    private final Gate gate = new Gate();
-    private final Runs runs = new Runs();
-
-    /** Occupies the only worker until the arbiter opens the gate, so that {@code execute} appends to the queue. */
-    public WorkerPoolQueuedExecuteVsRelease() {
-        pool.execute(gate::hold);
-    }
+    /** Its only worker is held until the arbiter opens the gate, so that {@code execute} appends to the queue. */
+    private final TestPool test = TestPool.holdingWorker(1, "jcs-queued-release",
+            options -> options.queueCapacity(-1), new Runs());
 
     /** Submits the task. */
     @Actor
     public void execute(II_Result r) {
-        r.r1 = Accepted.unless(PoolClosedException.class, () -> pool.execute(runs));
+        r.r1 = Accepted.unless(PoolClosedException.class, () -> test.pool.execute(test.runs));
     }
 
     /** Releases the pool. */
     @Actor
     public void release() {
-        pool.release();
+        test.pool.release();
     }
 
     /** Lets the worker go, waits for termination and counts the runs. */
     @Arbiter
     public void arbiter(II_Result r) {
-        gate.open();
-        r.r2 = Quiesce.runsAfterTermination(pool, runs);
+        r.r2 = test.runsAfterTermination();
     }
 }

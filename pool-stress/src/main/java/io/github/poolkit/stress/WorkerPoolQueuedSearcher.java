@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -25,35 +24,32 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolQueuedSearcher {
 
-    private final WorkerPool pool = Pools.create(2, "jcs-searcher", options -> options.queueCapacity(-1));
-    private final Gate gate = new Gate();
-    private final Runs runs = new Runs(2);
+    /** One worker is held until the arbiter is done. */
+    private final TestPool test = TestPool.holdingWorker(2, "jcs-searcher",
+            options -> options.queueCapacity(-1), new Runs(2));
 
-    /** One worker held until the arbiter is done; the other runs a task and goes idle (or is on its way there). */
+    /** The other worker runs a task and goes idle (or is on its way there). */
     public WorkerPoolQueuedSearcher() {
         Gate second = new Gate();
-        pool.execute(gate::hold);
-        pool.execute(second::open);
+        test.pool.execute(second::open);
         second.hold();
     }
 
     /** Appends one task. */
     @Actor
     public void first() {
-        pool.execute(runs);
+        test.pool.execute(test.runs);
     }
 
     /** Appends the other. */
     @Actor
     public void second() {
-        pool.execute(runs);
+        test.pool.execute(test.runs);
     }
 
     /** Counts the tasks that ran while the first worker was still held, then lets it go and shuts the pool down. */
     @Arbiter
     public void arbiter(I_Result r) {
-        r.r1 = runs.awaitExpected();
-        gate.open();
-        Quiesce.terminate(pool);
+        r.r1 = test.runsBeforeTermination();
     }
 }

@@ -1,7 +1,6 @@
 package io.github.poolkit.stress;
 
 import io.github.poolkit.PoolClosedException;
-import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -30,32 +29,26 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolShutdownNowVsExecute {
 
-    private final WorkerPool pool = Pools.create(1, "jcs-stop-exec", options -> options.queueCapacity(-1));
-    private final Gate gate = new Gate();
-    private final Runs runs = new Runs();
-
-    /** Occupies the only worker until {@code shutdownNow} interrupts it (or the arbiter opens the gate). */
-    public WorkerPoolShutdownNowVsExecute() {
-        pool.execute(gate::hold);
-    }
+    /** Its only worker is held until {@code shutdownNow} interrupts it (or the arbiter opens the gate). */
+    private final TestPool test = TestPool.holdingWorker(1, "jcs-stop-exec",
+            options -> options.queueCapacity(-1), new Runs());
 
     /** Submits the task. */
     @Actor
     public void execute(III_Result r) {
-        r.r1 = Accepted.unless(PoolClosedException.class, () -> pool.execute(runs));
+        r.r1 = Accepted.unless(PoolClosedException.class, () -> test.pool.execute(test.runs));
     }
 
     /** Stops the pool and looks for the task among the ones handed back. */
     @Actor
     public void shutdownNow(III_Result r) {
-        List<Runnable> handedBack = pool.shutdownNow();
-        r.r2 = handedBack.contains(runs) ? 1 : 0;
+        List<Runnable> handedBack = test.pool.shutdownNow();
+        r.r2 = handedBack.contains(test.runs) ? 1 : 0;
     }
 
     /** Terminates the pool and counts the runs. */
     @Arbiter
     public void arbiter(III_Result r) {
-        gate.open();
-        r.r3 = Quiesce.runsAfterTermination(pool, runs);
+        r.r3 = test.runsAfterTermination();
     }
 }

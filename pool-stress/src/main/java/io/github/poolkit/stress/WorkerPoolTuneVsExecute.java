@@ -1,7 +1,6 @@
 package io.github.poolkit.stress;
 
 import io.github.poolkit.PoolOverloadException;
-import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -28,15 +27,13 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class WorkerPoolTuneVsExecute {
 
-    private final WorkerPool pool = Pools.create(2, "jcs-tune-exec", options -> options.nonblocking(true));
-    private final Gate gate = new Gate();
-    private final Runs runs = new Runs();
+    private final TestPool test = new TestPool(2, "jcs-tune-exec", options -> options.nonblocking(true), new Runs());
 
     /** Shrinks the pool, then looks at how many workers it has. */
     @Actor
     public void tune(III_Result r) {
-        pool.tune(1);
-        r.r1 = pool.running();
+        test.pool.tune(1);
+        r.r1 = test.pool.running();
     }
 
     /** Submits two gated tasks (a refused one was refused because the capacity was reached). */
@@ -44,7 +41,8 @@ public class WorkerPoolTuneVsExecute {
     public void submit(III_Result r) {
         int accepted = 0;
         for (int i = 0; i < 2; i++) {
-            accepted += Accepted.unless(PoolOverloadException.class, () -> pool.execute(gate.holdAfter(runs)));
+            accepted += Accepted.unless(PoolOverloadException.class,
+                    () -> test.pool.execute(test.gate.holdAfter(test.runs)));
         }
         r.r2 = accepted;
     }
@@ -52,7 +50,6 @@ public class WorkerPoolTuneVsExecute {
     /** Lets the tasks finish, terminates the pool and counts the runs. */
     @Arbiter
     public void arbiter(III_Result r) {
-        gate.open();
-        r.r3 = Quiesce.runsAfterTermination(pool, runs);
+        r.r3 = test.runsAfterTermination();
     }
 }
