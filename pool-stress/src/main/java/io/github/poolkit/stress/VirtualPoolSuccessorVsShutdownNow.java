@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.WorkerPool;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -26,34 +25,31 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 @State
 public class VirtualPoolSuccessorVsShutdownNow {
 
-    private final WorkerPool pool = Pools.create(1, "jcs-vsucc",
-            options -> options.virtualThreads(true).queueCapacity(1));
-    private final Gate gate = new Gate();
-    private final Runs queued = new Runs();
+    private final TestPool test = TestPool.holdingWorker(1, "jcs-vsucc",
+            options -> options.virtualThreads(true).queueCapacity(1), new Runs());
     private volatile int handedBack;
 
-    /** Occupies the only place until the first actor opens the gate, with one task queued behind it. */
+    /** Queues one task behind the one that occupies the only place until the first actor opens the gate. */
     public VirtualPoolSuccessorVsShutdownNow() {
-        pool.execute(gate::hold);
-        pool.execute(queued);
+        test.pool.execute(test.runs);
     }
 
     /** Lets the first task end: a fresh thread takes over its place and takes the queued task. */
     @Actor
     public void finish() {
-        gate.open();
+        test.gate.open();
     }
 
     /** Stops the pool, draining its queue. */
     @Actor
     public void shutdownNow() {
-        handedBack = pool.shutdownNow().size();
+        handedBack = test.pool.shutdownNow().size();
     }
 
     /** Waits for the pool to terminate, then counts. */
     @Arbiter
     public void arbiter(II_Result r) {
-        r.r1 = Quiesce.runsAfterTermination(pool, queued);
+        r.r1 = test.runsAfterTermination();
         r.r2 = handedBack;
     }
 }
