@@ -1,5 +1,6 @@
 package io.github.poolkit;
 
+import io.github.poolkit.internal.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
@@ -40,15 +41,7 @@ public final class Permit implements AutoCloseable {
      * and hands out views that cannot complete it.
      */
 
-    private static final VarHandle CLOSED;
-
-    static {
-        try {
-            CLOSED = MethodHandles.lookup().findVarHandle(Permit.class, "closed", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle CLOSED = VarHandles.field(MethodHandles.lookup(), "closed", boolean.class);
 
     /** The fencing token of a permit whose semaphore issues none (a {@link WeightedSemaphore}'s). */
     public static final long NO_FENCING_TOKEN = -1;

@@ -6,6 +6,7 @@ import static io.github.poolkit.internal.semaphore.SemaphoreLine.USED;
 
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 import io.github.poolkit.internal.Durations;
+import io.github.poolkit.internal.VarHandles;
 import io.github.poolkit.internal.semaphore.AdaptiveSize;
 import io.github.poolkit.internal.semaphore.AsyncWaiter;
 import io.github.poolkit.internal.semaphore.SemaphoreErrors;
@@ -108,15 +109,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * by their CAS (and I7).
      */
 
-    private static final VarHandle STATE;
-
-    static {
-        try {
-            STATE = MethodHandles.lookup().findVarHandle(WeightedSemaphore.class, "state", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", long.class);
 
     private final SemaphoreReporter reporter; // null when there is no listener: one field read on the fast paths
     private final Line line;

@@ -3,6 +3,7 @@ package io.github.poolkit.internal.pool;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 
@@ -91,25 +92,14 @@ final class ConcurrentWorkers implements WorkerSet {
         }
         int s = start & (STRIPES - 1);
         w.stripe = -1 - s;
-        locks[s].lock();
-        try {
-            overflow[s].add(w);
-        } finally {
-            locks[s].unlock();
-        }
+        underLock(s, LinkedWorkers::add, w);
     }
 
     /** Removes a worker whose task has ended (or that never started), keeping its counts. */
     @Override
     public void remove(Worker w) {
         if (w.stripe < 0) {
-            int s = -1 - w.stripe;
-            locks[s].lock();
-            try {
-                overflow[s].remove(w);
-            } finally {
-                locks[s].unlock();
-            }
+            underLock(-1 - w.stripe, LinkedWorkers::remove, w);
             return;
         }
         if (!w.listed) {
@@ -137,12 +127,7 @@ final class ConcurrentWorkers implements WorkerSet {
             }
         }
         for (int s = 0; s < STRIPES; s++) {
-            locks[s].lock();
-            try {
-                overflow[s].forEach(action);
-            } finally {
-                locks[s].unlock();
-            }
+            underLock(s, LinkedWorkers::forEach, action);
         }
     }
 
@@ -163,6 +148,19 @@ final class ConcurrentWorkers implements WorkerSet {
             }
         }
         return new Tally(completed, failed, busy.getAsInt());
+    }
+
+    /**
+     * Applies {@code op} to stripe {@code s}'s overflow list under that stripe's lock. The ops passed are method
+     * references that capture nothing: no allocation per call.
+     */
+    private <T> void underLock(int s, BiConsumer<LinkedWorkers, T> op, T arg) {
+        locks[s].lock();
+        try {
+            op.accept(overflow[s], arg);
+        } finally {
+            locks[s].unlock();
+        }
     }
 
     /** Fibonacci hashing of a thread id: consecutive ids land far apart. */

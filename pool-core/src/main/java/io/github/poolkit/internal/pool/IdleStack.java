@@ -1,5 +1,6 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.internal.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -51,15 +52,7 @@ final class IdleStack {
         }
     }
 
-    private static final VarHandle TOP;
-
-    static {
-        try {
-            TOP = MethodHandles.lookup().findVarHandle(IdleStack.class, "top", Node.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle TOP = VarHandles.field(MethodHandles.lookup(), "top", Node.class);
 
     private volatile Node top;
     /** Idle workers not yet claimed. */

@@ -2,7 +2,6 @@ package io.github.poolkit.internal.pool;
 
 import io.github.poolkit.internal.NamedThreadFactory;
 
-import java.lang.ref.WeakReference;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -18,24 +17,18 @@ import java.util.concurrent.TimeUnit;
  * {@code toString()} and the listener (a log line, an event, a counter), which the application owns and may be slow,
  * so a slow one delays later reports but never the detection, nor the stack taken, of another pool's tasks.
  *
- * <p>A check holds its pool only weakly, as the {@link Purger} does, so a pool dropped without being released can
- * still be collected; its check then cancels itself. Each pool is checked every {@link OverdueWatch#periodNanos()}.
+ * <p>A check holds its pool only weakly, as the {@link Purger} does ({@link WeakPeriodic}), so a pool dropped without
+ * being released can still be collected; its check then cancels itself. Each pool is checked every
+ * {@link OverdueWatch#periodNanos()}.
  */
-final class OverdueChecker implements Runnable {
+final class OverdueChecker {
 
     private static final System.Logger LOG = System.getLogger("io.github.poolkit");
 
     /** The shared threads, made when the first watched pool is created. */
     private static final class Threads {
-        static final ScheduledThreadPoolExecutor CHECKS = checks();
+        static final ScheduledThreadPoolExecutor CHECKS = WeakPeriodic.timer("poolkit-overdue");
         static final ThreadPoolExecutor REPORTS = reports();
-
-        private static ScheduledThreadPoolExecutor checks() {
-            ScheduledThreadPoolExecutor timer =
-                    new ScheduledThreadPoolExecutor(1, NamedThreadFactory.daemon("poolkit-overdue"));
-            timer.setRemoveOnCancelPolicy(true);
-            return timer;
-        }
 
         private static ThreadPoolExecutor reports() {
             ThreadPoolExecutor reporter = new ThreadPoolExecutor(1, 1, 30, TimeUnit.SECONDS,
@@ -45,11 +38,7 @@ final class OverdueChecker implements Runnable {
         }
     }
 
-    private final WeakReference<PoolLifecycle> pool;
-    private volatile Future<?> future;
-
-    private OverdueChecker(PoolLifecycle pool) {
-        this.pool = new WeakReference<>(pool);
+    private OverdueChecker() {
     }
 
     /**
@@ -58,10 +47,7 @@ final class OverdueChecker implements Runnable {
      * @return the handle that stops the checks
      */
     static Future<?> schedule(PoolLifecycle pool, long periodNanos) {
-        OverdueChecker checker = new OverdueChecker(pool);
-        checker.future = Threads.CHECKS.scheduleWithFixedDelay(checker, periodNanos, periodNanos,
-                TimeUnit.NANOSECONDS);
-        return checker.future;
+        return WeakPeriodic.schedule(Threads.CHECKS, pool, periodNanos, OverdueChecker::check);
     }
 
     /** Runs {@code report} on the reporting thread (in the order given). */
@@ -69,16 +55,7 @@ final class OverdueChecker implements Runnable {
         Threads.REPORTS.execute(report);
     }
 
-    @Override
-    public void run() {
-        PoolLifecycle p = pool.get();
-        if (p == null) {
-            Future<?> f = future;
-            if (f != null) {
-                f.cancel(false);
-            }
-            return;
-        }
+    private static void check(PoolLifecycle p) {
         try {
             p.checkOverdue();
         } catch (Throwable e) { // a periodic task that throws is never run again: keep checking

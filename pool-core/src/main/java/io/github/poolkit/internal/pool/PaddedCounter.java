@@ -1,5 +1,6 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.internal.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -18,15 +19,7 @@ import java.lang.invoke.VarHandle;
 @SuppressWarnings("unused")
 final class PaddedCounter {
 
-    private static final VarHandle VALUE;
-
-    static {
-        try {
-            VALUE = MethodHandles.lookup().findVarHandle(PaddedCounter.class, "value", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle VALUE = VarHandles.field(MethodHandles.lookup(), "value", long.class);
 
     private long p1, p2, p3, p4, p5, p6, p7;
     private volatile long value;

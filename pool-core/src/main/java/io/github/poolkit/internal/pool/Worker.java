@@ -1,5 +1,6 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.internal.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
@@ -40,28 +41,15 @@ final class Worker implements Runnable {
     /** The slot of a worker that is not idle: no claim can succeed. */
     private static final Object BUSY = new Object();
 
-    private static final VarHandle HANDOFF;
+    private static final VarHandle HANDOFF = VarHandles.field(MethodHandles.lookup(), "handoff", Object.class);
 
-    private static final VarHandle WATCHED;
-    private static final VarHandle WATCHED_SINCE;
+    private static final VarHandle WATCHED = VarHandles.field(MethodHandles.lookup(), "watched", Object.class);
+    private static final VarHandle WATCHED_SINCE =
+            VarHandles.field(MethodHandles.lookup(), "watchedSince", long.class);
 
-    private static final VarHandle STARTED;
-    private static final VarHandle COMPLETED;
-    private static final VarHandle FAILED;
-
-    static {
-        try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            STARTED = l.findVarHandle(Worker.class, "started", long.class);
-            COMPLETED = l.findVarHandle(Worker.class, "completed", long.class);
-            FAILED = l.findVarHandle(Worker.class, "failed", long.class);
-            HANDOFF = l.findVarHandle(Worker.class, "handoff", Object.class);
-            WATCHED = l.findVarHandle(Worker.class, "watched", Object.class);
-            WATCHED_SINCE = l.findVarHandle(Worker.class, "watchedSince", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle STARTED = VarHandles.field(MethodHandles.lookup(), "started", long.class);
+    private static final VarHandle COMPLETED = VarHandles.field(MethodHandles.lookup(), "completed", long.class);
+    private static final VarHandle FAILED = VarHandles.field(MethodHandles.lookup(), "failed", long.class);
 
     private final PoolCore pool;
     private final TaskRunner runner;

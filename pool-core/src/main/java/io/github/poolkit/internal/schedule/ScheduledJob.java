@@ -1,5 +1,6 @@
 package io.github.poolkit.internal.schedule;
 
+import io.github.poolkit.internal.VarHandles;
 import io.github.poolkit.internal.Wrapping;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -71,20 +72,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     private static final int INTERRUPTING = 4;
     private static final int INTERRUPTED = 5;
 
-    private static final VarHandle STATE;
-    private static final VarHandle RUNNER;
-    private static final VarHandle WAITERS;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(ScheduledJob.class, "state", int.class);
-            RUNNER = lookup.findVarHandle(ScheduledJob.class, "runner", Thread.class);
-            WAITERS = lookup.findVarHandle(ScheduledJob.class, "waiters", Waiters.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
+    private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", int.class);
+    private static final VarHandle RUNNER = VarHandles.field(MethodHandles.lookup(), "runner", Thread.class);
+    private static final VarHandle WAITERS = VarHandles.field(MethodHandles.lookup(), "waiters", Waiters.class);
 
     private final JobTimer timer;
     private final Object task;
