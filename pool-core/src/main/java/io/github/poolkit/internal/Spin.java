@@ -11,6 +11,9 @@ package io.github.poolkit.internal;
  */
 public final class Spin {
 
+    /** The processors of this machine. */
+    public static final int PROCESSORS = Runtime.getRuntime().availableProcessors();
+
     /** Spins of a pool worker waiting for its hand-off in a pool without a queue, where every task is a hand-off. */
     public static final int HANDOFF_SPINS = 128;
 
@@ -18,20 +21,20 @@ public final class Spin {
      * The most threads of a pool without a queue spinning for a hand-off at once (idle workers, and callers waiting
      * for one): half the processors, at least one, so that the threads with work to do keep the other half.
      */
-    public static final int MAX_HANDOFF_SPINNERS = Math.max(1, Runtime.getRuntime().availableProcessors() / 2);
+    public static final int MAX_HANDOFF_SPINNERS = Math.max(1, PROCESSORS / 2);
 
     /**
      * The most idle workers of a pool without a queue spinning for their next task at once: one per processor. The
      * submitting threads run on the others' processors meanwhile, so a worker that spins is one fewer park and
      * unpark per task (measured on 2 processors: capping this at one halved the hand-off rate).
      */
-    public static final int MAX_IDLE_SPINNERS = Math.max(1, Runtime.getRuntime().availableProcessors());
+    public static final int MAX_IDLE_SPINNERS = Math.max(1, PROCESSORS);
 
     /** The fewest processors on which a caller spins for a hand-off (on fewer, it would take a busy worker's). */
     public static final int CALLER_SPIN_MIN_PROCESSORS = 4;
 
     /** Whether callers spin for a hand-off on this machine. */
-    public static final boolean CALLERS_SPIN = Runtime.getRuntime().availableProcessors() >= CALLER_SPIN_MIN_PROCESSORS;
+    public static final boolean CALLERS_SPIN = PROCESSORS >= CALLER_SPIN_MIN_PROCESSORS;
 
     /** Polls of an empty queue by a finishing pool worker before it goes idle. */
     public static final int QUEUE_SPINS = 128;
@@ -39,7 +42,7 @@ public final class Spin {
     /** Spins while another thread finishes a store it has committed to, before yielding instead. */
     private static final int SPINS_BEFORE_YIELD = 64;
 
-    private static final boolean MULTICORE = Runtime.getRuntime().availableProcessors() > 1;
+    private static final boolean MULTICORE = PROCESSORS > 1;
 
     private Spin() {
     }

@@ -83,6 +83,12 @@ final class IdleStack {
         size.increment();
     }
 
+    /** {@return the most recently idle worker, or null (a racy snapshot: it may be claimed or dead already)} */
+    Worker peek() {
+        Node t = top;
+        return t == null ? null : t.worker;
+    }
+
     /**
      * Claims the most recently idle worker with {@code token}; the caller must then {@link Worker#wake wake} it.
      *

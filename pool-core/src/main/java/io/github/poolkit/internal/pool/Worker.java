@@ -105,6 +105,13 @@ final class Worker implements Runnable {
     /** Null while idle and unclaimed; the claim's token otherwise (see the hand-off protocol above). */
     private volatile Object handoff = BUSY;
 
+    /**
+     * Whether this worker is parked (or about to park) waiting for its slot, rather than spinning for it: a hint for
+     * claimers that would rather hand a task to a worker that needs no wake-up ({@link HandOffPath}). Written only by
+     * the worker, around its park.
+     */
+    private volatile boolean parked;
+
     Worker(PoolCore pool, TaskRunner runner, Object firstTask) {
         this.pool = pool;
         this.runner = runner;
@@ -300,9 +307,16 @@ final class Worker implements Runnable {
     Object awaitHandoff() {
         Object p;
         while ((p = handoff) == null) {
+            parked = true;
             LockSupport.park(this);
+            parked = false;
             Thread.interrupted();
         }
         return p;
+    }
+
+    /** {@return whether this idle worker is parked, so that claiming it costs a wake-up (any thread; a hint)} */
+    boolean isParked() {
+        return parked;
     }
 }
