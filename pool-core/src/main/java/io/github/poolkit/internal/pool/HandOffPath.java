@@ -82,7 +82,7 @@ final class HandOffPath {
      * and spins for its next task, so the caller then hands the task over without waking anybody (a park and unpark
      * cost several microseconds; a tiny task's worker is back within one). Only a hint: whatever is on top when the
      * spin ends is claimed. With every processor busy, the caller would take the processor a worker needs to finish,
-     * so it does not wait.
+     * so it does not wait; and it counts among the spinning callers, at most half the processors' worth at once.
      */
     private void preferSpinningWorker() {
         Worker top = idle.peek();
@@ -90,15 +90,19 @@ final class HandOffPath {
             return;
         }
         int busy = pool.running() - idle.size();
-        if (busy <= 0 || busy >= Spin.PROCESSORS) {
+        if (busy <= 0 || busy >= Spin.PROCESSORS || !startSpinning(spinningCallers, Spin.MAX_HANDOFF_SPINNERS)) {
             return;
         }
-        for (int spins = Spin.budget(Spin.HANDOFF_SPINS); spins > 0; spins--) {
-            Thread.onSpinWait();
-            Worker now = idle.peek();
-            if (now != top && now != null && !now.isParked()) {
-                return;
+        try {
+            for (int spins = Spin.HANDOFF_SPINS; spins > 0; spins--) {
+                Thread.onSpinWait();
+                Worker now = idle.peek();
+                if (now != top && now != null && !now.isParked()) {
+                    return;
+                }
             }
+        } finally {
+            spinningCallers.decrement();
         }
     }
 
