@@ -28,12 +28,17 @@ import io.github.poolkit.internal.Spin;
  */
 final class HandOffPath {
 
+    /** Hand-offs that skip the preference after a wait in vain. */
+    private static final int SKIPS_AFTER_MISS = 64;
+
     private final PoolCore pool;
     private final IdleStack idle;
     /** Idle workers spinning for a hand-off. */
     private final PaddedCounter spinningWorkers = new PaddedCounter();
     /** Callers spinning for an idle worker. */
     private final PaddedCounter spinningCallers = new PaddedCounter();
+    /** Hand-offs left that skip {@link #preferSpinningWorker}, after a wait in which no worker came back. */
+    private final PaddedCounter preferenceSkips = new PaddedCounter();
 
     HandOffPath(PoolCore pool, IdleStack idle) {
         this.pool = pool;
@@ -81,12 +86,28 @@ final class HandOffPath {
      * fewer than all processors, spins briefly for one of those to come back. It pushes itself on top of the stack
      * and spins for its next task, so the caller then hands the task over without waking anybody (a park and unpark
      * cost several microseconds; a tiny task's worker is back within one). Only a hint: whatever is on top when the
-     * spin ends is claimed. With every processor busy, the caller would take the processor a worker needs to finish,
-     * so it does not wait; and it counts among the spinning callers, at most half the processors' worth at once.
+     * spin ends is claimed. The caller does not wait:
+     * <ul>
+     *   <li>with every processor busy: it would take the processor a worker needs to finish;</li>
+     *   <li>when the workers are virtual threads (from a {@code threadFactory}): they never spin, so none would come
+     *       back spinning;</li>
+     *   <li>for the next {@value #SKIPS_AFTER_MISS} hand-offs after a wait in which no worker came back (busy workers
+     *       that block, on I/O for instance, are not about to);</li>
+     *   <li>beyond the spinning callers' budget: at most half the processors' worth at once.</li>
+     * </ul>
      */
     private void preferSpinningWorker() {
         Worker top = idle.peek();
-        if (top == null || !top.isParked()) {
+        if (top == null || !top.isParked() || !pool.isOpen() || pool.blockedCallers() != 0) {
+            return;
+        }
+        Thread t = top.thread;
+        if (t == null || t.isVirtual()) {
+            return;
+        }
+        int skips = preferenceSkips.get();
+        if (skips > 0) {
+            preferenceSkips.compareAndSet(skips, skips - 1);
             return;
         }
         int busy = pool.running() - idle.size();
@@ -97,10 +118,11 @@ final class HandOffPath {
             for (int spins = Spin.HANDOFF_SPINS; spins > 0; spins--) {
                 Thread.onSpinWait();
                 Worker now = idle.peek();
-                if (now != top && now != null && !now.isParked()) {
-                    return;
+                if (now != null && !now.isParked()) {
+                    return; // a worker is back, spinning (maybe the one seen parked: claimed, done and back)
                 }
             }
+            preferenceSkips.compareAndSet(0, SKIPS_AFTER_MISS);
         } finally {
             spinningCallers.decrement();
         }

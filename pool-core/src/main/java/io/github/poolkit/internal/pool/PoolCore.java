@@ -54,8 +54,9 @@ import java.util.function.Supplier;
  *       finds nothing queued runs the head caller's task, so callers are served in arrival order. Every other event
  *       that may let a caller proceed (a worker retires, capacity grows, the pool closes) wakes the head, or every
  *       caller, to retry (this includes a purge that leaves the pool dormant, ants #146).</li>
- *   <li>A virtual thread never runs a second task (unpooled workers, {@link WorkerThreads}): when its task ends, the
- *       next queued task or blocked caller's task goes to a fresh worker that takes over its reservation.</li>
+ *   <li>A virtual thread never runs a second task (unpooled workers, {@link WorkerThreads}): when its task ends and
+ *       work waits (queued, or a caller in line), a fresh worker takes over its reservation and fetches that work on
+ *       its own thread, so a thread that cannot start takes no task with it ({@link UnpooledPath}).</li>
  * </ol>
  *
  * The pool is terminated when it is not open, {@code running == 0} and, unless stopped, nothing is queued
@@ -194,6 +195,9 @@ final class PoolCore {
             Worker replacement;
             lock.lock();
             try {
+                if (w.firstTask == null && unpooled != null) {
+                    unpooled.fetcherLost();
+                }
                 w.firstTask = null;
                 retire(w);
                 // Tasks may have been queued behind this worker while it was counted; keep them moving.
@@ -225,11 +229,7 @@ final class PoolCore {
         return c > 0 && running.get() > c;
     }
 
-    /**
-     * Counts a new worker that will start with {@code firstTask}, or with the queue's head when null. Lock held.
-     *
-     * @return the worker, or null if there is no room
-     */
+    /** {@return a counted worker to start with {@code firstTask} (null: queued work), or null: no room} Lock held. */
     Worker reserveWorker(Object firstTask) {
         if (!tryReserve()) {
             return null;
@@ -260,7 +260,7 @@ final class PoolCore {
         if (queue == null || queue.isEmpty() || state == State.STOP) {
             return null;
         }
-        return reserveWorker(null);
+        return unpooled != null ? unpooled.reserveFetcherLocked() : reserveWorker(null);
     }
 
     /** Called by a worker before it runs a task: keeps {@code shutdownNow}'s interrupt, clears a stray one. */

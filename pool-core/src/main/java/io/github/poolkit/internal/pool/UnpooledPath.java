@@ -1,5 +1,7 @@
 package io.github.poolkit.internal.pool;
 
+import java.util.concurrent.atomic.AtomicInteger;
+
 /**
  * The lock-free side of an unpooled pool (a fresh virtual thread per task, {@link WorkerThreads}): a caller reserves
  * a place and starts a worker without the lock while there is room and nobody in line, and a worker whose task ended
@@ -24,6 +26,13 @@ final class UnpooledPath {
     private final WorkerSet workers;
     /** The pool's queue, or null. */
     private final TaskQueue queue;
+    /**
+     * Workers started without a task that have not yet begun to fetch one ({@link #fetchTask}). Raised under the lock
+     * when one is reserved; lowered by the worker before it fetches, or when its thread cannot start. So it may count
+     * low for an instant (one worker too many may start and find nothing), never high once fetching has begun: work
+     * is never left waiting for a worker that has already fetched something else.
+     */
+    private final AtomicInteger fetchers = new AtomicInteger();
 
     UnpooledPath(PoolCore pool, TaskRunner runner, WorkerThreads threads, WorkerSet workers, TaskQueue queue) {
         this.pool = pool;
@@ -86,8 +95,9 @@ final class UnpooledPath {
         Worker successor;
         pool.lock.lock();
         try {
-            if (hasWorkLocked()) {
+            if (needsFetcherLocked()) {
                 successor = new Worker(pool, runner, null);
+                fetchers.incrementAndGet();
                 w.retired = true;
                 workers.remove(w); // running unchanged: the successor holds w's reservation
             } else {
@@ -102,13 +112,32 @@ final class UnpooledPath {
         }
     }
 
-    /** {@return whether a place that frees up has work: a queued task or a caller in line, and no shrink} Lock held. */
-    private boolean hasWorkLocked() {
+    /**
+     * {@return whether a place that frees up has work no fetching worker will take: more queued tasks and callers in
+     * line than {@link #fetchers}, and no shrink} Lock held. (Without the count, workers ending together would each
+     * start a successor for the same queued task.)
+     */
+    private boolean needsFetcherLocked() {
         if (pool.surplus()) {
             return false;
         }
-        return queue != null && pool.state != PoolCore.State.STOP && !queue.isEmpty()
-                || pool.state == PoolCore.State.OPEN && !pool.line.isEmpty();
+        int work = (queue != null && pool.state != PoolCore.State.STOP ? queue.size() : 0)
+                + (pool.state == PoolCore.State.OPEN ? pool.line.size() : 0);
+        return work > fetchers.get();
+    }
+
+    /** {@link PoolCore#reserveForQueue} of an unpooled pool: a worker to fetch queued work, if needed. Lock held. */
+    Worker reserveFetcherLocked() {
+        Worker w = needsFetcherLocked() ? pool.reserveWorker(null) : null;
+        if (w != null) {
+            fetchers.incrementAndGet();
+        }
+        return w;
+    }
+
+    /** A worker started without a task could not start: it will fetch nothing (see {@link #fetchers}). */
+    void fetcherLost() {
+        fetchers.decrementAndGet();
     }
 
     /**
@@ -116,9 +145,10 @@ final class UnpooledPath {
      * the next queued task, else the head caller's task, or null when another worker took it first.
      */
     Object fetchTask() {
+        fetchers.decrementAndGet(); // before looking: see fetchers
         Object next = pool.queued != null && pool.mayTakeLockFree() ? pool.queued.poll() : null;
-        if (next != null) {
-            return next;
+        if (next != null || (queue == null || queue.isEmpty()) && pool.blockedCallers() == 0) {
+            return next; // nothing for the locked path to find (passOn then sees a shrink or a close)
         }
         pool.lock.lock();
         try {

@@ -4,6 +4,7 @@ import io.github.poolkit.PoolOptions;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Timeout;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -11,20 +12,24 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
- * An unpooled pool (a fresh virtual thread per task) whose next thread cannot be started when a task ends with
- * another one queued: the queued task must stay queued, not be lost, and run once a thread can be started again. The
- * threads come from a factory that fails on demand; everything else is the real engine.
+ * An unpooled pool (a fresh virtual thread per task) passing a place on when a task ends with another one queued: the
+ * fresh worker fetches the queued task itself, so one whose thread cannot be started loses nothing (the task stays
+ * queued and runs once a thread can be started again), and workers ending together start one successor per queued
+ * task, not one each. The threads come from a factory that fails on demand and counts; the rest is the real engine.
  */
 @Timeout(20)
-class UnpooledStartFailureTest {
+class UnpooledSuccessorTest {
 
-    /** Virtual threads, except while {@link #failing} is set: then the factory throws, as a thread start may. */
+    /** Virtual threads, counted, except while {@link #failing} is set: then it throws, as a thread start may. */
     private static final class FailingFactory implements ThreadFactory {
         final AtomicBoolean failing = new AtomicBoolean();
+        final AtomicInteger made = new AtomicInteger();
         private final ThreadFactory virtual = Thread.ofVirtual().factory();
 
         @Override
@@ -32,8 +37,38 @@ class UnpooledStartFailureTest {
             if (failing.get()) {
                 throw new OutOfMemoryError("test: no thread now");
             }
+            made.incrementAndGet();
             return virtual.newThread(r);
         }
+    }
+
+    @RepeatedTest(20)
+    void workersEndingTogetherStartOneSuccessorForOneQueuedTask() throws Exception {
+        FailingFactory factory = new FailingFactory();
+        int capacity = 32;
+        PoolOptions options = PoolOptions.builder().name("u").virtualThreads(true).queueCapacity(4).build();
+        PoolEngine pool = new PoolEngine(capacity, options, t -> ((Runnable) t).run(),
+                WorkerThreads.unpooled(factory, options.name()));
+        CountDownLatch gate = new CountDownLatch(1);
+        try {
+            for (int i = 0; i < capacity; i++) {
+                pool.execute((Runnable) () -> awaitQuietly(gate));
+            }
+            CountDownLatch queuedRan = new CountDownLatch(1);
+            pool.execute((Runnable) queuedRan::countDown);
+            assertThat(pool.stats().queued()).isEqualTo(1);
+            int before = factory.made.get();
+
+            gate.countDown(); // 32 tasks end at once, one task queued
+            assertThat(queuedRan.await(10, TimeUnit.SECONDS)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 0);
+            // one successor, or two when a place frees up just as the first begins to fetch; never one per worker
+            assertThat(factory.made.get() - before).isBetween(1, 3);
+        } finally {
+            gate.countDown();
+            pool.shutdownNow();
+        }
+        assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
     @RepeatedTest(20)
