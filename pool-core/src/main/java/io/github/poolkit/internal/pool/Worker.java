@@ -103,7 +103,7 @@ final class Worker implements Runnable {
     private volatile boolean interrupting;
 
     /** Null while idle and unclaimed; the claim's token otherwise (see the hand-off protocol above). */
-    private volatile Object handoff = BUSY;
+    private volatile Object handoff;
 
     /**
      * Whether this worker is parked (or about to park) waiting for its slot, rather than spinning for it: a hint for
@@ -116,6 +116,7 @@ final class Worker implements Runnable {
         this.pool = pool;
         this.runner = runner;
         this.firstTask = firstTask;
+        HANDOFF.set(this, BUSY); // plain: the thread's start publishes it (a volatile store would fence per worker)
     }
 
     /** The worker's loop: run a task, then take the next, until the pool retires it. */
