@@ -116,7 +116,7 @@ final class Worker implements Runnable {
         this.pool = pool;
         this.runner = runner;
         this.firstTask = firstTask;
-        HANDOFF.set(this, BUSY); // plain: the thread's start publishes it (a volatile store would fence per worker)
+        HANDOFF.set(this, BUSY); // plain: the thread's start (or the pool lock) publishes it; volatile would fence
     }
 
     /** The worker's loop: run a task, then take the next, until the pool retires it. */
