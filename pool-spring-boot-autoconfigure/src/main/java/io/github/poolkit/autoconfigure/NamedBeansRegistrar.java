@@ -32,7 +32,8 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
  *
  * <p>Before anything is registered, {@link PoolkitConfigurationCheck} checks the whole {@code poolkit.*} configuration
  * and stops start-up with every problem it finds (unknown keys, unconvertible or unusable values, a pool and a
- * semaphore of the same name, a cluster semaphore without the pool-redis module).
+ * semaphore of the same name, a cluster semaphore without the pool-redis module). An application started from
+ * definitions made ahead of time skips this class and runs the same check through {@link RunTimeConfigurationCheck}.
  *
  * <p>An entry with {@code enabled: false} is skipped, and so is a name already taken by another bean definition (the
  * application's bean wins; logged at WARN, naming the key and the bean). A semaphore of {@code scope: cluster} is left
@@ -65,6 +66,7 @@ class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentA
     @Override
     public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
         PoolkitProperties properties = PoolkitConfigurationCheck.check(environment, classLoader);
+        RunTimeConfigurationCheck.markChecked(registry);
         Map<String, PoolProperties> pools = properties.getPools();
         Map<String, NamedSemaphoreProperties> semaphores = properties.getSemaphores();
         pools.forEach((name, pool) -> {

@@ -66,6 +66,16 @@ public class PoolkitAutoConfiguration {
     public PoolkitAutoConfiguration() {
     }
 
+    /**
+     * Checks the configuration at run time where the bean definitions were made ahead of time.
+     *
+     * @return the check ({@code static}: a bean factory post-processor)
+     */
+    @Bean
+    static RunTimeConfigurationCheck poolkitRunTimeConfigurationCheck() {
+        return new RunTimeConfigurationCheck();
+    }
+
     @Bean
     PoolkitLifecycle poolkitLifecycle(Environment environment) {
         return new PoolkitLifecycle(Binder.get(environment).bind(LIFECYCLE_TIMEOUT, Duration.class)

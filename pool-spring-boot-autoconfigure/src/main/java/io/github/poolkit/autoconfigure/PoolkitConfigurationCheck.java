@@ -31,8 +31,9 @@ import io.github.poolkit.autoconfigure.redis.ClusterSemaphoreChecks;
  *
  * <p>Only the entries whose bean is enabled are checked for values that cannot be used (a disabled entry's values are
  * never used), but a named pool checks the values it inherits from {@code poolkit.pool}. Each property is reported
- * once, even when several pools inherit it. The beans repeat their own checks when they are created, which is what
- * an AOT-processed application, where this check does not run, relies on.
+ * once, even when several pools inherit it. It runs while {@link NamedBeansRegistrar} registers the named beans, or,
+ * in an application whose bean definitions were made ahead of time, from {@link RunTimeConfigurationCheck}; the beans
+ * repeat their own checks when they are created.
  */
 final class PoolkitConfigurationCheck {
 

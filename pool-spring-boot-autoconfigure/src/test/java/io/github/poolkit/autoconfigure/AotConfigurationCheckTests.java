@@ -1,0 +1,81 @@
+package io.github.poolkit.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import io.github.poolkit.WorkerPool;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.aot.test.generate.TestGenerationContext;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.util.TestPropertyValues;
+import org.springframework.context.ApplicationContextInitializer;
+import org.springframework.context.annotation.AnnotationConfigApplicationContext;
+import org.springframework.context.aot.ApplicationContextAotGenerator;
+import org.springframework.context.support.GenericApplicationContext;
+import org.springframework.core.test.tools.CompileWithForkedClassLoader;
+import org.springframework.core.test.tools.TestCompiler;
+
+/**
+ * An AOT-processed application checks the {@code poolkit.*} configuration it runs with as a whole, as a regular one
+ * does: the bean definitions were made at build time, so the check that runs while they are made
+ * ({@link NamedBeansRegistrar}) did not see the run-time values, and without a check at run time the first bean to
+ * fail would report its own problem only.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class AotConfigurationCheckTests {
+
+    private static final String[] BUILT_WITH = {"poolkit.pools.reports.capacity=2"};
+
+    /** Processes a context configured with {@link #BUILT_WITH} ahead of time, then runs it with {@code runWith}. */
+    private static void runProcessed(String[] runWith, Consumer<GenericApplicationContext> refreshed) {
+        AnnotationConfigApplicationContext source = new AnnotationConfigApplicationContext();
+        TestPropertyValues.of(BUILT_WITH).applyTo(source);
+        source.register(PoolkitAutoConfiguration.class);
+        TestGenerationContext generation = new TestGenerationContext();
+        var initializer = new ApplicationContextAotGenerator().processAheadOfTime(source, generation);
+        generation.writeGeneratedContent();
+        TestCompiler.forSystem().with(generation).compile(compiled -> {
+            GenericApplicationContext fresh = new GenericApplicationContext();
+            TestPropertyValues.of(runWith).applyTo(fresh);
+            @SuppressWarnings("unchecked")
+            ApplicationContextInitializer<GenericApplicationContext> init =
+                    compiled.getInstance(ApplicationContextInitializer.class, initializer.reflectionName());
+            init.initialize(fresh);
+            try {
+                refreshed.accept(fresh);
+            } finally {
+                fresh.close();
+            }
+        });
+    }
+
+    @Test
+    @CompileWithForkedClassLoader // the generated code reaches package-private configuration classes
+    void everyInvalidRunTimeValueIsReportedAtOnce() {
+        runProcessed(new String[] {"poolkit.pools.reports.capacity=2", "poolkit.pools.reports.queue-capacity=-7",
+                "poolkit.pool.max-blocking-tasks=-1", "poolkit.scheduler.workers=0", "poolkit.pool.capasity=4"},
+                fresh -> {
+                    Throwable failure = catchThrowable(fresh::refresh);
+                    FailureAnalysis analysis = new PoolkitPropertyFailureAnalyzer().analyze(failure);
+                    assertThat(analysis).as("analysis of %s", failure).isNotNull();
+                    assertThat(analysis.getDescription()).contains("4 properties")
+                            .contains("Property: poolkit.pools.reports.queue-capacity")
+                            .contains("Property: poolkit.pool.max-blocking-tasks")
+                            .contains("Property: poolkit.scheduler.workers")
+                            .contains("Property: poolkit.pool.capasity");
+                    assertThat(analysis.getAction()).contains("did you mean poolkit.pool.capacity?");
+                });
+    }
+
+    @Test
+    @CompileWithForkedClassLoader
+    void validRunTimeValuesStartAsBuilt() {
+        runProcessed(new String[] {"poolkit.pools.reports.capacity=3"}, fresh -> {
+            fresh.refresh();
+            assertThat(fresh.getBean("reports", WorkerPool.class).capacity()).isEqualTo(3);
+        });
+    }
+}
