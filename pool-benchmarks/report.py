@@ -15,7 +15,7 @@ import sys
 class Suite:
     """One table family: which JSON, which peers are the subjects, which figures to show and divide."""
 
-    def __init__(self, ident, title, intro, refs, columns, ratios, better, stub=None, reading=None):
+    def __init__(self, ident, title, intro, refs, columns, ratios, better, reading=None):
         self.ident = ident
         self.title = title
         self.intro = intro
@@ -23,7 +23,6 @@ class Suite:
         self.columns = columns  # metric keys shown: 'score', 'p50', 'p99', or a secondary metric name
         self.ratios = ratios  # metric keys divided
         self.better = better  # 'higher' or 'lower', for the ratio's reading
-        self.stub = stub  # what a missing subject means when the log shows a stub
         self.reading = reading or (f'Ratios: {" and ".join(refs)} divided by each peer; {better} is better '
                                    'for poolkit.')
 
@@ -57,20 +56,17 @@ SUITES = [
           'Average cost of acquire(n) + release(n), ns. Uncontended: one thread, 64 permits. Contended: two threads, '
           '`size` permits (1: they take turns, so every other acquire blocks; 64: they only race on the state). '
           'Weighted mix: two threads, 8 permits, weights 1,1,2,4,1,8,1,2 cycling (the bulkhead cannot do weights).',
-          ['POOLKIT'], ['score'], ['score'], 'lower',
-          stub='WeightedSemaphore is still a stub on this branch'),
+          ['POOLKIT'], ['score'], ['score'], 'lower'),
     Suite('scheduler', '5a. Scheduler: schedule + cancel',
           'Schedule a one-shot job among `pending` others (due in about an hour) and cancel it; pairs per second, '
           'one thread. STPE = ScheduledThreadPoolExecutor(1) with setRemoveOnCancelPolicy(true); NETTY_WHEEL = '
           'HashedWheelTimer with its defaults (100 ms tick, 512 buckets).',
-          ['POOLKIT'], ['score'], ['score'], 'higher',
-          stub='DelayScheduler is still a stub on this branch'),
+          ['POOLKIT'], ['score'], ['score'], 'higher'),
     Suite('scheduler-heap', '5b. Scheduler: heap of pending jobs',
           'Schedule `jobs` one-shot jobs (each a distinct lambda) due in about an hour. `heap.perJob` = (used heap '
           'after full GCs with the jobs pending - the same before) / jobs, the job itself included; the score is the '
           'time to schedule them all.',
-          ['POOLKIT'], ['heap.perJob', 'heap.retained', 'score'], ['heap.perJob'], 'lower',
-          stub='DelayScheduler is still a stub on this branch'),
+          ['POOLKIT'], ['heap.perJob', 'heap.retained', 'score'], ['heap.perJob'], 'lower'),
     Suite('lock', '6. The engine lock',
           'What one task costs the engine\'s lock: pop an idle worker from an array stack, then push it back, each '
           'in its own critical section. ns per pop+push; `REENTRANT` (ReentrantLock) is what the pool engine (PoolCore) uses today, '
@@ -152,11 +148,7 @@ def load(results, suite):
         return [Row(e) for e in json.load(f)]
 
 
-def missing_reason(results, suite, peer):
-    log = os.path.join(results, suite.ident + '.log')
-    text = open(log, errors='replace').read() if os.path.exists(log) else ''
-    if suite.stub and peer in suite.refs and 'UnsupportedOperationException: stub' in text:
-        return 'not run: ' + suite.stub
+def missing_reason(suite):
     return f'not run: failed, see pool-benchmarks/target/results/{suite.ident}.log'
 
 
@@ -205,7 +197,7 @@ def table(results, suite, rows):
         for peer in peers:
             r = by_peer.get(peer)
             if r is None:
-                out.append(f'| {peer} | {missing_reason(results, suite, peer)} |' + ' |' * (len(heads) - 2))
+                out.append(f'| {peer} | {missing_reason(suite)} |' + ' |' * (len(heads) - 2))
                 continue
             cells = [f'`{peer}`'] + [cell(r, k) for k in columns]
             for ref in refs:
@@ -322,7 +314,7 @@ def main(results, analysis, out_path):
     for s in SUITES:
         out += [f'## {s.title}', '', s.intro, '', s.reading, '']
         if not data[s.ident]:
-            out += [f'_No results: the suite did not run ({missing_reason(results, s, "")})._', '']
+            out += [f'_No results: the suite did not run ({missing_reason(s)})._', '']
             continue
         out += table(results, s, data[s.ident])
     if commentary:
