@@ -5,6 +5,7 @@ import io.github.poolkit.redis.RedisPermitSemaphore;
 import io.lettuce.core.RedisClient;
 import java.time.Duration;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.redisson.Redisson;
 import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RSemaphore;
@@ -23,12 +24,13 @@ public enum RedisSemaphorePeer {
     POOLKIT {
         @Override
         Permits open(int port, String name, int size) {
-            RedisClient client = RedisClient.create("redis://127.0.0.1:" + port);
-            RedisPermitSemaphore semaphore = RedisPermitSemaphore.builder(client, name).size(size)
-                    .leaseTime(Duration.ofSeconds(30)).build();
-            return Permits.of(() -> semaphore.acquirePermit(1), grant -> ((Permit) grant).close(), () -> {
-                semaphore.close();
-                client.shutdown();
+            return opened(RedisClient.create("redis://127.0.0.1:" + port), RedisClient::shutdown, client -> {
+                RedisPermitSemaphore semaphore = RedisPermitSemaphore.builder(client, name).size(size)
+                        .leaseTime(Duration.ofSeconds(30)).build();
+                return Permits.of(() -> semaphore.acquirePermit(1), grant -> ((Permit) grant).close(), () -> {
+                    semaphore.close();
+                    client.shutdown();
+                });
             });
         }
     },
@@ -37,13 +39,14 @@ public enum RedisSemaphorePeer {
     REDISSON_SEMAPHORE {
         @Override
         Permits open(int port, String name, int size) {
-            RedissonClient redisson = redisson(port);
-            RSemaphore semaphore = redisson.getSemaphore(name);
-            semaphore.trySetPermits(size);
-            return Permits.of(() -> {
-                semaphore.acquire();
-                return semaphore;
-            }, grant -> semaphore.release(), redisson::shutdown);
+            return opened(redisson(port), RedissonClient::shutdown, redisson -> {
+                RSemaphore semaphore = redisson.getSemaphore(name);
+                semaphore.trySetPermits(size);
+                return Permits.of(() -> {
+                    semaphore.acquire();
+                    return semaphore;
+                }, grant -> semaphore.release(), redisson::shutdown);
+            });
         }
     },
 
@@ -51,10 +54,11 @@ public enum RedisSemaphorePeer {
     REDISSON_PERMIT_EXPIRABLE {
         @Override
         Permits open(int port, String name, int size) {
-            RedissonClient redisson = redisson(port);
-            RPermitExpirableSemaphore semaphore = redisson.getPermitExpirableSemaphore(name);
-            semaphore.trySetPermits(size);
-            return Permits.of(semaphore::acquire, grant -> semaphore.release((String) grant), redisson::shutdown);
+            return opened(redisson(port), RedissonClient::shutdown, redisson -> {
+                RPermitExpirableSemaphore semaphore = redisson.getPermitExpirableSemaphore(name);
+                semaphore.trySetPermits(size);
+                return Permits.of(semaphore::acquire, grant -> semaphore.release((String) grant), redisson::shutdown);
+            });
         }
     },
 
@@ -85,6 +89,19 @@ public enum RedisSemaphorePeer {
      * Connects a semaphore of {@code size} permits named {@code name} (one name per peer and run: the peers' keys differ).
      */
     abstract Permits open(int port, String name, int size);
+
+    /**
+     * {@return the permits {@code setup} makes with {@code client}, which they shut down when closed} If setup throws,
+     * the client is shut down first (its threads would otherwise keep the benchmark's JVM from exiting).
+     */
+    static <C> Permits opened(C client, Consumer<C> shutdown, Function<C, Permits> setup) {
+        try {
+            return setup.apply(client);
+        } catch (RuntimeException | Error e) {
+            shutdown.accept(client);
+            throw e;
+        }
+    }
 
     private static RedissonClient redisson(int port) {
         Config config = new Config();

@@ -76,18 +76,28 @@ final class ScriptYardstick implements RedisSemaphorePeer.Permits {
     /** The bare counter ({@link #COUNTER_ACQUIRE}, {@link #COUNTER_RELEASE}) in the key {@code name}. */
     static ScriptYardstick counter(int port, String name, int size) {
         ScriptYardstick counter = new ScriptYardstick(port, name, COUNTER_ACQUIRE, COUNTER_RELEASE);
-        counter.connection.sync().set(name, Integer.toString(size));
+        try {
+            counter.connection.sync().set(name, Integer.toString(size));
+        } catch (RuntimeException | Error e) {
+            counter.close();
+            throw e;
+        }
         return counter;
     }
 
-    /** Connects and loads both scripts. */
+    /** Connects and loads both scripts; shuts the client down if that fails. */
     private ScriptYardstick(int port, String name, String acquireScript, String releaseScript) {
         client = RedisClient.create("redis://127.0.0.1:" + port);
-        connection = client.connect();
-        commands = connection.async();
-        keys = new String[] {name};
-        acquireSha = connection.sync().scriptLoad(acquireScript);
-        releaseSha = connection.sync().scriptLoad(releaseScript);
+        try {
+            connection = client.connect();
+            commands = connection.async();
+            keys = new String[] {name};
+            acquireSha = connection.sync().scriptLoad(acquireScript);
+            releaseSha = connection.sync().scriptLoad(releaseScript);
+        } catch (RuntimeException | Error e) {
+            client.shutdown();
+            throw e;
+        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.github.poolkit.internal.pool;
 
 import io.github.poolkit.internal.Spin;
+import io.github.poolkit.internal.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -305,18 +306,8 @@ final class TaskQueue {
     @SuppressWarnings("unused")
     private static final class End {
 
-        static final VarHandle INDEX;
-        static final VarHandle SEGMENT_REF;
-
-        static {
-            try {
-                MethodHandles.Lookup l = MethodHandles.lookup();
-                INDEX = l.findVarHandle(End.class, "index", long.class);
-                SEGMENT_REF = l.findVarHandle(End.class, "segment", Segment.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
+        static final VarHandle INDEX = VarHandles.field(MethodHandles.lookup(), "index", long.class);
+        static final VarHandle SEGMENT_REF = VarHandles.field(MethodHandles.lookup(), "segment", Segment.class);
 
         private long p1, p2, p3, p4, p5, p6, p7;
         volatile long index;
@@ -391,15 +382,7 @@ final class TaskQueue {
     /** A run of {@value #SEGMENT} slots, for indices {@code base} to {@code base + SEGMENT - 1}. */
     private static final class Segment {
 
-        static final VarHandle NEXT;
-
-        static {
-            try {
-                NEXT = MethodHandles.lookup().findVarHandle(Segment.class, "next", Segment.class);
-            } catch (ReflectiveOperationException e) {
-                throw new ExceptionInInitializerError(e);
-            }
-        }
+        static final VarHandle NEXT = VarHandles.field(MethodHandles.lookup(), "next", Segment.class);
 
         final long base;
         final Object[] slots = new Object[SEGMENT];
