@@ -80,9 +80,10 @@ public interface Pool extends AutoCloseable {
 
     /**
      * Releases the pool, then waits until it has terminated: every worker has exited and no accepted task waits in its
-     * queue. (Tasks can be left queued with no worker only when the thread factory failed to start one; then this
-     * times out, and the tasks are handed back by {@code shutdownNow()}, or dropped by a {@link #close()} that is
-     * interrupted.)
+     * queue. (Tasks can be left queued with no worker only when the thread factory failed to start one. The pool then
+     * tries again on its own, 100 ms later, doubling the wait after each failure up to 10 s, so they run once a
+     * thread can be started; until then this may time out, and the tasks are handed back by {@code shutdownNow()}, or
+     * dropped by a {@link #close()} that is interrupted.)
      *
      * @param timeout how long to wait
      * @throws PoolClosedException  if the pool was already closed

@@ -207,7 +207,8 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
 
     /**
      * {@inheritDoc} Also false while accepted tasks wait in the queue with no worker to run them (the thread factory
-     * failed to start one): {@link #shutdownNow()} hands them back, as {@code ThreadPoolExecutor} does.
+     * failed to start one): the pool retries the start on its own (see {@link Pool#releaseTimeout}), and
+     * {@link #shutdownNow()} hands them back, as {@code ThreadPoolExecutor} does.
      */
     @Override
     public boolean isTerminated() {

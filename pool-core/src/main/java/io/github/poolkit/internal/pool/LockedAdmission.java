@@ -91,7 +91,7 @@ final class LockedAdmission {
         if (toWake != null) {
             toWake.wake();
         } else if (toStart != null) {
-            core.launchForCaller(toStart);
+            core.launch.forCaller(toStart);
         } else if (appended) {
             core.queued.signalWork();
         }

@@ -5,7 +5,6 @@ import io.github.poolkit.PoolOptions;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -13,9 +12,10 @@ import java.util.function.Supplier;
 /**
  * The workers of a {@link PoolEngine}: at most {@code capacity} of them, the idle ones ({@link IdleStack}), an optional
  * FIFO queue ({@link TaskQueue}, with its lock-free side {@link QueuedPath}), the line of blocked callers
- * ({@link CallerLine}); closing, tuning and expiry are {@link PoolLifecycle}'s. A task's path: {@link #admit} hands it to an idle worker or
- * appends it to the queue without a lock, else decides under the lock (start a worker, refuse, or block the caller);
- * a {@link Worker} runs it through the {@link TaskRunner}, then finds its next task in {@link #nextTask}.
+ * ({@link CallerLine}); closing, tuning and expiry are {@link PoolLifecycle}'s, starting threads
+ * {@link WorkerLaunch}'s. A task's path: {@link #admit} hands it to an idle worker or appends it to the queue without
+ * a lock, else decides under the lock (start a worker, refuse, or block the caller); a {@link Worker} runs it through
+ * the {@link TaskRunner}, then finds its next task in {@link #nextTask}.
  *
  * <h2>Built for many processors</h2>
  *
@@ -60,8 +60,8 @@ import java.util.function.Supplier;
  * </ol>
  *
  * The pool is terminated when it is not open, {@code running == 0} and, unless stopped, nothing is queued
- * ({@link PoolLifecycle#transitionTo}): queued tasks that no worker could be started for (the thread factory
- * failed) keep it from terminating until {@code shutdownNow} hands them back, as in {@code ThreadPoolExecutor}.
+ * ({@link PoolLifecycle#transitionTo}). Queued tasks that no worker could be started for (the thread factory failed)
+ * get one later ({@link WorkerLaunch}), unless {@code shutdownNow} hands them back first.
  *
  * <p>Overdue tasks ({@code runTimeout}, {@code queueTimeout}) are found off the task path by the shared
  * {@link OverdueChecker}, through {@link OverdueWatch}: without a timeout nothing here changes; with one, workers
@@ -71,9 +71,6 @@ final class PoolCore {
 
     /** The life cycle: {@code OPEN -> SHUTDOWN -> STOP}, and back to {@code OPEN} by {@link PoolLifecycle#reboot}. */
     enum State { OPEN, SHUTDOWN, STOP }
-
-    /** Who a worker is launched for: a failure to start its thread goes to the caller, or to the panic handler. */
-    private enum Requester { CALLER, POOL }
 
     /** {@link #lockedNextTask}'s answer when the worker should go idle without the lock. */
     private static final Object GO_IDLE = new Object();
@@ -103,6 +100,8 @@ final class PoolCore {
     final OverdueWatch overdue;
     /** Closing, reopening, tuning, and the periodic chores (purge, overdue checks). */
     final PoolLifecycle lifecycle;
+    /** Starts reserved workers' threads, and deals with a thread that cannot be started. */
+    final WorkerLaunch launch;
 
     /** Written under the lock ({@link PoolLifecycle}); read anywhere. */
     volatile State state = State.OPEN;
@@ -123,6 +122,7 @@ final class PoolCore {
         this.name = options.name();
         this.runner = runner;
         this.threads = threads;
+        this.launch = new WorkerLaunch(this, threads, runner);
         this.capacity = capacity <= 0 ? -1 : capacity;
         this.queueCapacity = options.queueCapacity();
         this.preAlloc = options.preAlloc();
@@ -173,47 +173,7 @@ final class PoolCore {
             lock.unlock();
         }
         if (w != null) {
-            launch(w, Requester.POOL);
-        }
-    }
-
-    /** Starts the thread of a worker reserved for a caller's task (lock not held); see {@link #launch}. */
-    void launchForCaller(Worker w) {
-        launch(w, Requester.CALLER);
-    }
-
-    /** Starts the thread of a worker the pool reserved for itself, for queued work (lock not held). */
-    void launchForPool(Worker w) {
-        launch(w, Requester.POOL);
-    }
-
-    /** Starts a reserved worker's thread (lock not held); on failure retires it and tells its requester. */
-    private void launch(Worker w, Requester requester) {
-        try {
-            threads.start(w);
-        } catch (Throwable e) {
-            Worker replacement;
-            lock.lock();
-            try {
-                if (w.firstTask == null && unpooled != null) {
-                    unpooled.fetcherLost();
-                }
-                w.firstTask = null;
-                retire(w);
-                // Tasks may have been queued behind this worker while it was counted; keep them moving.
-                replacement = requester == Requester.CALLER ? reserveForQueue() : null;
-            } finally {
-                lock.unlock();
-            }
-            if (replacement != null) {
-                launch(replacement, Requester.POOL);
-            }
-            RejectedExecutionException r = new RejectedExecutionException("pool '" + name
-                    + "' could not start a worker thread: " + e, e);
-            if (requester == Requester.CALLER) {
-                throw r;
-            }
-            runner.panic(r);
+            launch.forPool(w);
         }
     }
 
@@ -411,7 +371,7 @@ final class PoolCore {
             lock.unlock();
         }
         if (replacement != null) {
-            launch(replacement, Requester.POOL);
+            launch.forPool(replacement);
         }
     }
 

@@ -73,7 +73,7 @@ final class PoolLifecycle {
             core.lock.unlock();
         }
         toStop.forEach(Worker::wake);
-        toStart.forEach(core::launchForPool);
+        toStart.forEach(core.launch::forPool);
     }
 
     /**
@@ -115,7 +115,7 @@ final class PoolLifecycle {
         }
         idleWorkers.forEach(Worker::wake);
         if (forQueue != null) {
-            core.launchForPool(forQueue);
+            core.launch.forPool(forQueue);
         }
         return drained;
     }
@@ -149,7 +149,7 @@ final class PoolLifecycle {
         }
         expired.forEach(Worker::wake);
         if (fresh != null) {
-            core.launchForPool(fresh);
+            core.launch.forPool(fresh);
         }
     }
 

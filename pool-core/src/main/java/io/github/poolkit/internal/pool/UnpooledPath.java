@@ -56,7 +56,7 @@ final class UnpooledPath {
             giveBackPlace();
             return false;
         }
-        pool.launchForCaller(new Worker(pool, runner, task)); // it lists itself (start)
+        pool.launch.forCaller(new Worker(pool, runner, task)); // it lists itself (start)
         return true;
     }
 
@@ -88,7 +88,7 @@ final class UnpooledPath {
      * the worker retires.
      *
      * <p>The work stays where it is (in the queue, or with its caller in line) until the successor's thread runs: if
-     * that thread cannot be started, nothing was taken, so no accepted task is lost ({@link PoolCore#launchForPool}
+     * that thread cannot be started, nothing was taken, so no accepted task is lost ({@link WorkerLaunch#forPool}
      * retires the successor and the work waits for the next worker, as in {@code ThreadPoolExecutor}).
      */
     private void passOnLocked(Worker w) {
@@ -108,7 +108,7 @@ final class UnpooledPath {
             pool.lock.unlock();
         }
         if (successor != null) {
-            pool.launchForPool(successor);
+            pool.launch.forPool(successor);
         }
     }
 
@@ -188,7 +188,7 @@ final class UnpooledPath {
                 pool.lock.unlock();
             }
             if (successor != null) {
-                pool.launchForPool(successor);
+                pool.launch.forPool(successor);
             }
         }
     }
