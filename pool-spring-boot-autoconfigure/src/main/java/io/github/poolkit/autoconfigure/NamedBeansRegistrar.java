@@ -5,11 +5,9 @@ import java.util.Map;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
-import org.springframework.context.EnvironmentAware;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotationMetadata;
@@ -43,30 +41,16 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
  * wait without a limit: {@link PoolkitLifecycle} has already released them with a timeout by then, and a second
  * {@code release()} is a no-op.
  */
-class NamedBeansRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware, BeanClassLoaderAware {
+class NamedBeansRegistrar extends ConfigurationChecker implements ImportBeanDefinitionRegistrar {
 
     /** The class that the pool-redis module brings; a cluster semaphore needs it. */
     static final String CLUSTER_SEMAPHORE_CLASS = "io.github.poolkit.redis.RedisPermitSemaphore";
 
     private static final Log logger = LogFactory.getLog(NamedBeansRegistrar.class);
 
-    private Environment environment;
-    private ClassLoader classLoader;
-
-    @Override
-    public void setEnvironment(Environment environment) {
-        this.environment = environment;
-    }
-
-    @Override
-    public void setBeanClassLoader(ClassLoader classLoader) {
-        this.classLoader = classLoader;
-    }
-
     @Override
     public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-        PoolkitProperties properties = PoolkitConfigurationCheck.check(environment, classLoader);
-        RunTimeConfigurationCheck.markChecked(registry);
+        PoolkitProperties properties = checkConfiguration(registry);
         Map<String, PoolProperties> pools = properties.getPools();
         Map<String, NamedSemaphoreProperties> semaphores = properties.getSemaphores();
         pools.forEach((name, pool) -> {

@@ -1,0 +1,56 @@
+package io.github.poolkit.autoconfigure;
+
+import org.springframework.beans.factory.BeanClassLoaderAware;
+import org.springframework.beans.factory.config.SingletonBeanRegistry;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
+
+/**
+ * A place that runs {@link PoolkitConfigurationCheck}, given what it needs by Spring: the environment it checks and the
+ * class loader that tells whether the pool-redis module is present. There are two: {@link NamedBeansRegistrar}, while
+ * it registers the named beans, and {@link RunTimeConfigurationCheck}, in an application whose bean definitions were
+ * made ahead of time (where the registrar ran at build time). Each check marks the bean factory, so that the
+ * configuration is checked once per application context.
+ */
+abstract class ConfigurationChecker implements EnvironmentAware, BeanClassLoaderAware {
+
+    /**
+     * The mark: a singleton registered by hand. Such singletons are not part of what AOT processing generates, so an
+     * application started from generated definitions lacks it.
+     */
+    private static final String CHECKED = ConfigurationChecker.class.getName() + ".checked";
+
+    private Environment environment;
+    private ClassLoader classLoader;
+
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public void setBeanClassLoader(ClassLoader classLoader) {
+        this.classLoader = classLoader;
+    }
+
+    /**
+     * Checks the whole {@code poolkit.*} configuration and marks {@code beanFactory} as checked.
+     *
+     * @param beanFactory the bean factory (or registry) of the context being refreshed
+     * @return the properties as bound, when nothing is wrong
+     * @throws InvalidPoolkitPropertyException      if one property is wrong
+     * @throws InvalidPoolkitConfigurationException if several are
+     */
+    final PoolkitProperties checkConfiguration(Object beanFactory) {
+        PoolkitProperties properties = PoolkitConfigurationCheck.check(environment, classLoader);
+        if (beanFactory instanceof SingletonBeanRegistry singletons && !singletons.containsSingleton(CHECKED)) {
+            singletons.registerSingleton(CHECKED, Boolean.TRUE);
+        }
+        return properties;
+    }
+
+    /** {@return whether the configuration of {@code beanFactory}'s context was checked already} */
+    static boolean checked(SingletonBeanRegistry beanFactory) {
+        return beanFactory.containsSingleton(CHECKED);
+    }
+}
