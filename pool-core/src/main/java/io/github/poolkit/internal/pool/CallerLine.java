@@ -1,5 +1,6 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.internal.Spin;
 import java.util.ArrayDeque;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.LockSupport;
@@ -16,10 +17,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * unless its task was taken: both happen under the pool's lock, so a task is either taken (and runs) or withdrawn with
  * its caller (and is refused), never both and never neither.
  *
- * <p>Waiting: a caller parks on its own permit with the lock released ({@link #await}), and is unparked by
- * {@link BlockedCaller#wake}, which needs no lock, so that a worker that frees room without the lock can wake the head
- * ({@link #wakeHeadWithoutLock}). Every other method is called with the pool's lock held. (The pool mirrors
- * {@link #size()} in a volatile field of its own for lock-free readers, beside its other hot counters.)
+ * <p>Waiting: a caller parks on its own permit with the lock released ({@link #await}), the head after a short spin
+ * ({@link Spin#BLOCKED_CALLER_SPINS}), and is unparked by {@link BlockedCaller#wake}, which needs no lock, so that a
+ * worker that frees room without the lock can wake the head ({@link #wakeHeadWithoutLock}). Every other method is
+ * called with the pool's lock held. (The pool mirrors {@link #size()} in a volatile field of its own for lock-free
+ * readers, beside its other hot counters.)
  */
 final class CallerLine {
 
@@ -116,6 +118,11 @@ final class CallerLine {
         }
         lock.unlock();
         try {
+            // The head spins a little first: a place often frees within microseconds, and a park and unpark per
+            // freed place would cost the caller more than the place (only the head is woken for one).
+            for (int spins = head == me ? Spin.budget(Spin.BLOCKED_CALLER_SPINS) : 0; spins > 0 && !me.woken; spins--) {
+                Thread.onSpinWait();
+            }
             if (!me.woken) {
                 if (deadline == NO_DEADLINE) {
                     LockSupport.park(this);
