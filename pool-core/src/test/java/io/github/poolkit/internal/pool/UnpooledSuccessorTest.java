@@ -21,7 +21,8 @@ import static org.awaitility.Awaitility.await;
  * An unpooled pool (a fresh virtual thread per task) passing a place on when a task ends with another one queued: the
  * fresh worker fetches the queued task itself, so one whose thread cannot be started loses nothing (the task stays
  * queued and runs once a thread can be started again: at the next execute, or when the pool retries on its own, which
- * also empties a closed pool), and workers ending together start one successor per queued task, not one each. The threads come from a factory that fails on demand and counts; the rest is the real engine.
+ * also empties a closed pool), and workers ending together start one successor per queued task, not one each. The
+ * threads come from a factory that fails on demand and counts; the rest is the real engine.
  */
 @Timeout(20)
 class UnpooledSuccessorTest {
@@ -103,7 +104,8 @@ class UnpooledSuccessorTest {
             firstMayEnd.countDown(); // its worker passes on: the successor's thread cannot start
             assertThat(panicked.await(10, TimeUnit.SECONDS)).isTrue();
             // (a retry may have failed too by now: WorkerLaunch)
-            assertThat(panics).isNotEmpty().allSatisfy(e -> assertThat(e).isInstanceOf(RejectedExecutionException.class));
+            assertThat(panics).isNotEmpty()
+                    .allSatisfy(e -> assertThat(e).isInstanceOf(RejectedExecutionException.class));
             // the queued task was not taken: it waits in the queue, and the place is free again
             assertThat(pool.stats().queued()).isEqualTo(1);
             assertThat(ran).containsExactly("first");
