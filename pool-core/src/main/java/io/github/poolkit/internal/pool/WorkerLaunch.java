@@ -23,7 +23,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p>Invariant: at most one retry per pool is pending ({@link #pending}). Only the thread that set {@code pending}
  * touches {@link #failures} and {@link #lastRetry}; the retry clears {@code pending} before it tries, so that its own
- * failure schedules the next one.
+ * failure schedules the next one. A schedule that throws (the timer could not make its thread) clears it too, so the
+ * next failed start schedules again; the retry it may have left in the timer's queue runs once the timer has a thread,
+ * a second one then, which is harmless (a retry only reserves, under the lock, a worker the queue needs).
  */
 final class WorkerLaunch {
 
@@ -111,7 +113,15 @@ final class WorkerLaunch {
         failures++;
         lastRetry = now + delay;
         WeakReference<PoolCore> weak = new WeakReference<>(pool);
-        Timer.INSTANCE.schedule(() -> retry(weak), delay, TimeUnit.NANOSECONDS);
+        try {
+            Timer.INSTANCE.schedule(() -> retry(weak), delay, TimeUnit.NANOSECONDS);
+        } catch (Throwable e) {
+            // The timer could not make its thread (the reason the worker's start failed, most likely): nothing is
+            // pending, so the next failed start schedules again; the failure goes where the failed start went.
+            pending.set(false);
+            runner.panic(new RejectedExecutionException("pool '" + pool.name()
+                    + "' could not schedule a retry of its worker start: " + e, e));
+        }
     }
 
     /** On the retry thread: holds the pool only weakly (this object and the lambda hold no strong reference to it). */
