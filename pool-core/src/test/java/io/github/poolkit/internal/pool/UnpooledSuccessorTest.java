@@ -4,6 +4,7 @@ import io.github.poolkit.PoolOptions;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Timeout;
 
+import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -152,6 +153,34 @@ class UnpooledSuccessorTest {
             firstMayEnd.countDown();
             pool.shutdownNow();
         }
+    }
+
+    @RepeatedTest(5)
+    void aPoolDroppedWhileItsStartIsRetriedCanBeCollected() throws Exception {
+        WeakReference<PoolEngine> dropped = strandedPool();
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            System.gc();
+            return dropped.get() == null;
+        });
+    }
+
+    /** {@return a pool whose queued task has no worker, its start retried and failing for good, held weakly} */
+    private static WeakReference<PoolEngine> strandedPool() throws InterruptedException {
+        FailingFactory factory = new FailingFactory();
+        CountDownLatch panicked = new CountDownLatch(1);
+        PoolOptions options = PoolOptions.builder().name("u").virtualThreads(true).queueCapacity(4)
+                .panicHandler(e -> panicked.countDown()).build();
+        PoolEngine pool = new PoolEngine(1, options, t -> ((Runnable) t).run(),
+                WorkerThreads.unpooled(factory, options.name()));
+        CountDownLatch firstMayEnd = new CountDownLatch(1);
+        pool.execute((Runnable) () -> awaitQuietly(firstMayEnd));
+        pool.execute((Runnable) () -> { });
+        factory.failing.set(true); // for good: the retries keep failing, and keep being scheduled
+        firstMayEnd.countDown();
+        assertThat(panicked.await(10, TimeUnit.SECONDS)).isTrue();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 0);
+        assertThat(pool.stats().queued()).isEqualTo(1);
+        return new WeakReference<>(pool);
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
