@@ -116,7 +116,9 @@ final class Worker implements Runnable {
         this.pool = pool;
         this.runner = runner;
         this.firstTask = firstTask;
-        HANDOFF.set(this, BUSY); // plain: the thread's start (or the pool lock) publishes it; volatile would fence
+        // Plain: no other thread touches the slot before this worker's first idle push (claims come only through the idle
+        // stack, and only the worker pushes itself), and the thread's start publishes it; volatile would fence.
+        HANDOFF.set(this, BUSY);
     }
 
     /** The worker's loop: run a task, then take the next, until the pool retires it. */
