@@ -3,7 +3,16 @@ package io.github.poolkit.internal;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** Makes threads named {@code <name>-<n>}, n counting from 1: a pool's workers, or poolkit's own daemon threads. */
+/**
+ * Makes threads named {@code <name>-<n>}, n counting from 1: a pool's workers, or poolkit's own daemon threads.
+ *
+ * <p>A pool's workers are made as {@code Executors.defaultThreadFactory()} makes them: they inherit the creating
+ * thread's context class loader and inheritable thread-locals. poolkit's daemon threads serve every pool of the JVM
+ * for as long as it runs, and are made by whichever thread happens to need one first (a request thread, a worker that
+ * just ran a task): they inherit neither, and their context class loader is poolkit's own, so that they never keep a
+ * redeployed or restarted application's class loader (a servlet container's, Spring Boot DevTools') or a task's
+ * thread-local values alive.
+ */
 public final class NamedThreadFactory implements ThreadFactory {
 
     /** What kind of thread to make. */
@@ -30,8 +39,14 @@ public final class NamedThreadFactory implements ThreadFactory {
 
     @Override
     public Thread newThread(Runnable r) {
-        Thread t = new Thread(r, prefix + next.getAndIncrement());
-        t.setDaemon(kind == Kind.DAEMON);
+        String name = prefix + next.getAndIncrement();
+        if (kind == Kind.PLATFORM) {
+            Thread t = new Thread(r, name);
+            t.setDaemon(false); // not inherited from a daemon creator
+            return t;
+        }
+        Thread t = Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(r);
+        t.setContextClassLoader(NamedThreadFactory.class.getClassLoader());
         return t;
     }
 }
