@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
 import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Bindable.BindRestriction;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
@@ -51,8 +52,10 @@ final class PoolkitConfigurationCheck {
         Map<String, InvalidPoolkitPropertyException> problems = new LinkedHashMap<>();
         new PoolkitKeys().unknownKeys(environment).forEach(problem -> add(problems, problem));
         Binder binder = Binder.get(environment);
-        PoolkitProperties properties = binder.bind(PoolkitKeys.PREFIX, Bindable.of(PoolkitProperties.class),
-                new Collecting(problems)).orElseGet(PoolkitProperties::new);
+        // as Spring Boot binds the PoolkitProperties bean: a value of "poolkit" itself (POOLKIT=...) is no property
+        PoolkitProperties properties = binder.bind(PoolkitKeys.PREFIX, Bindable.of(PoolkitProperties.class)
+                .withBindRestrictions(BindRestriction.NO_DIRECT_PROPERTY), new Collecting(problems))
+                .orElseGet(PoolkitProperties::new);
         boolean virtualThreadsByDefault = binder.bind("spring.threads.virtual.enabled", Boolean.class)
                 .orElse(false);
         poolProblems(properties, virtualThreadsByDefault).forEach(problem -> add(problems, problem));

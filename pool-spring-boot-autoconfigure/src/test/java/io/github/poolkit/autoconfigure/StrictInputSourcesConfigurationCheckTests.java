@@ -1,0 +1,132 @@
+package io.github.poolkit.autoconfigure;
+
+import static io.github.poolkit.autoconfigure.FailureAnalyses.analyze;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.diagnostics.FailureAnalysis;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
+
+import io.github.poolkit.WeightedSemaphore;
+import io.github.poolkit.WorkerPool;
+
+/**
+ * The configuration check sees every property source an application has (YAML files, command-line arguments,
+ * environment variables), in every context shape (lazy initialization, a child context), and accepts what the binder
+ * accepts.
+ */
+class StrictInputSourcesConfigurationCheckTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class));
+
+    @Test
+    void aMisspeltCommandLineArgumentIsReported() {
+        FailureAnalysis analysis = analyzeStartup("--poolkit.pools.reports.capasity=4");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.pools.reports.capasity")
+                .contains("commandLineArgs");
+        assertThat(analysis.getAction()).contains("did you mean poolkit.pools.reports.capacity?");
+    }
+
+    @Test
+    void yamlProblemsAreAllReportedWithTheirLines() {
+        FailureAnalysis analysis = analyzeStartup("--spring.config.name=strict-input-typos");
+        assertThat(analysis.getDescription()).contains("2 properties")
+                .contains("Property: poolkit.pools.reports.capasity").contains("strict-input-typos.yml")
+                .contains("Property: poolkit.pools.reports.max-wait");
+    }
+
+    @Test
+    void lazyInitializationStillChecks() {
+        FailureAnalysis analysis = analyzeStartup("--spring.main.lazy-initialization=true",
+                "--poolkit.pool.capasity=4");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.pool.capasity");
+    }
+
+    @Test
+    void aChildContextIsChecked() {
+        SpringApplicationBuilder parent = new SpringApplicationBuilder(Empty.class)
+                .web(WebApplicationType.NONE);
+        SpringApplicationBuilder child = parent.child(Application.class).web(WebApplicationType.NONE);
+        Throwable failure = catchThrowable(() -> child.run("--poolkit.pool.capasity=4").close());
+        FailureAnalysis analysis = new PoolkitPropertyFailureAnalyzer().analyze(failure);
+        assertThat(analysis).as("analysis of %s", failure).isNotNull();
+        assertThat(analysis.getDescription()).contains("Property: poolkit.pool.capasity");
+    }
+
+    @Test
+    void validYamlShapesStart() {
+        try (ConfigurableApplicationContext context = start("--spring.config.name=strict-input-valid")) {
+            assertThat(context.getBean("reports.eu", WorkerPool.class).capacity()).isEqualTo(2);
+            assertThat(context.getBean("gpu", WeightedSemaphore.class).size()).isEqualTo(3);
+            assertThat(context.getBeansOfType(WorkerPool.class)).hasSize(3);
+        }
+    }
+
+    @Test
+    void aPoolDeclaredWithEveryDefaultStarts() {
+        try (ConfigurableApplicationContext context = start("--spring.config.name=strict-input-empty-pool")) {
+            assertThat(context.getBeansOfType(WorkerPool.class)).containsKey("reports");
+        }
+    }
+
+    @Test
+    void aMisspeltEnvironmentVariableOfANamedPoolIsReported() {
+        FailureAnalysis analysis = analyze(withVariables(Map.of("POOLKIT_POOLS_REPORTS_CAPASITY", "4")));
+        assertThat(analysis.getDescription()).contains("Property: poolkit.pools.reports.capasity")
+                .contains("POOLKIT_POOLS_REPORTS_CAPASITY");
+        assertThat(analysis.getAction()).contains("did you mean poolkit.pools.reports.capacity?");
+    }
+
+    @Test
+    void anEnvironmentVariableNamedLikeThePrefixAloneIsNotPoolkits() {
+        // POOLKIT (as a tool's home or version) binds to nothing: Spring Boot's binding of PoolkitProperties ignores it
+        withVariables(Map.of("POOLKIT", "/opt/poolkit")).run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void otherPrefixesAreNotPoolkits() {
+        runner.withPropertyValues("poolkitx.pool.capasity=4", "poolkit-extras.anything=1", "pool.kit=2")
+                .run(context -> assertThat(context).hasNotFailed());
+    }
+
+    private ApplicationContextRunner withVariables(Map<String, Object> variables) {
+        return runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
+                new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
+                        variables)));
+    }
+
+    private static ConfigurableApplicationContext start(String... args) {
+        SpringApplication application = new SpringApplication(Application.class);
+        application.setWebApplicationType(WebApplicationType.NONE);
+        return application.run(args);
+    }
+
+    private static FailureAnalysis analyzeStartup(String... args) {
+        Throwable failure = catchThrowable(() -> start(args).close());
+        FailureAnalysis analysis = new PoolkitPropertyFailureAnalyzer().analyze(failure);
+        assertThat(analysis).as("analysis of %s", failure).isNotNull();
+        return analysis;
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration(PoolkitAutoConfiguration.class)
+    static class Application {
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Empty {
+    }
+}
