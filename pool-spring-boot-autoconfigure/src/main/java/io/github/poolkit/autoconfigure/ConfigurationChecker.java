@@ -1,9 +1,13 @@
 package io.github.poolkit.autoconfigure;
 
+import java.util.List;
+import java.util.function.Function;
+
 import org.springframework.beans.factory.BeanClassLoaderAware;
 import org.springframework.beans.factory.config.SingletonBeanRegistry;
 import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
 
 /**
  * A place that runs {@link PoolkitConfigurationCheck}, given what it needs by Spring: the environment it checks and the
@@ -42,11 +46,31 @@ abstract class ConfigurationChecker implements EnvironmentAware, BeanClassLoader
      * @throws InvalidPoolkitConfigurationException if several are
      */
     final PoolkitProperties checkConfiguration(Object beanFactory) {
-        PoolkitProperties properties = PoolkitConfigurationCheck.check(environment, classLoader);
+        return checkConfiguration(beanFactory, properties -> List.of());
+    }
+
+    /**
+     * Checks the whole {@code poolkit.*} configuration, and what {@code more} finds in it, and marks
+     * {@code beanFactory} as checked.
+     *
+     * @param beanFactory the bean factory (or registry) of the context being refreshed
+     * @param more        further problems of the properties as bound, reported with the rest
+     * @return the properties as bound, when nothing is wrong
+     * @throws InvalidPoolkitPropertyException      if one property is wrong
+     * @throws InvalidPoolkitConfigurationException if several are
+     */
+    final PoolkitProperties checkConfiguration(Object beanFactory,
+            Function<PoolkitProperties, List<InvalidPoolkitPropertyException>> more) {
+        PoolkitProperties properties = PoolkitConfigurationCheck.check(environment, classLoader, more);
         if (beanFactory instanceof SingletonBeanRegistry singletons && !singletons.containsSingleton(CHECKED)) {
             singletons.registerSingleton(CHECKED, Boolean.TRUE);
         }
         return properties;
+    }
+
+    /** {@return whether the pool-redis module, which cluster semaphores need, is present} */
+    final boolean clusterSupported() {
+        return ClassUtils.isPresent(NamedBeansRegistrar.CLUSTER_SEMAPHORE_CLASS, classLoader);
     }
 
     /** {@return whether the configuration of {@code beanFactory}'s context was checked already} */

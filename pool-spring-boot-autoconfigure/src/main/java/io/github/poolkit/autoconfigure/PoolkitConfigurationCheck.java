@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
@@ -44,11 +45,13 @@ final class PoolkitConfigurationCheck {
     /**
      * @param environment the application's environment
      * @param classLoader the class loader, to tell whether cluster semaphores are supported
+     * @param more        further problems of the properties as bound, reported with the rest
      * @return the properties as bound, when nothing is wrong
      * @throws InvalidPoolkitPropertyException      if one property is wrong
      * @throws InvalidPoolkitConfigurationException if several are
      */
-    static PoolkitProperties check(Environment environment, ClassLoader classLoader) {
+    static PoolkitProperties check(Environment environment, ClassLoader classLoader,
+            Function<PoolkitProperties, List<InvalidPoolkitPropertyException>> more) {
         Map<String, InvalidPoolkitPropertyException> problems = new LinkedHashMap<>();
         new PoolkitKeys().unknownKeys(environment).forEach(problem -> add(problems, problem));
         Binder binder = Binder.get(environment);
@@ -63,6 +66,7 @@ final class PoolkitConfigurationCheck {
         if (properties.getScheduler().isEnabled()) {
             PoolkitFactory.schedulerProblems(properties.getScheduler()).forEach(problem -> add(problems, problem));
         }
+        more.apply(properties).forEach(problem -> add(problems, problem));
         InvalidPoolkitConfigurationException.throwIfAny(new ArrayList<>(problems.values()));
         return properties;
     }

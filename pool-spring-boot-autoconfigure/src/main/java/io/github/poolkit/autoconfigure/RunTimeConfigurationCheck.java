@@ -11,6 +11,9 @@ import org.springframework.core.PriorityOrdered;
  * a regular application while it registers the named beans, ran at build time against the build's configuration;
  * without this, the first poolkit bean to fail would report its own problem only, and an unknown key none.
  *
+ * <p>It also reports the named pools and semaphores that the run-time configuration adds, removes or disables
+ * compared with the build's ({@link AheadOfTimeBeans}): their bean definitions were made at build time.
+ *
  * <p>In a regular application the registrar has already checked the same environment and marked the bean factory
  * ({@link ConfigurationChecker}), and this does nothing.
  */
@@ -20,7 +23,8 @@ final class RunTimeConfigurationCheck extends ConfigurationChecker implements Be
     @Override
     public void postProcessBeanFactory(ConfigurableListableBeanFactory beanFactory) {
         if (!checked(beanFactory)) {
-            checkConfiguration(beanFactory);
+            checkConfiguration(beanFactory,
+                    properties -> AheadOfTimeBeans.problems(beanFactory, properties, clusterSupported()));
         }
     }
 

@@ -31,8 +31,14 @@ class AotConfigurationCheckTests {
 
     /** Processes a context configured with {@link #BUILT_WITH} ahead of time, then runs it with {@code runWith}. */
     private static void runProcessed(String[] runWith, Consumer<GenericApplicationContext> refreshed) {
+        runProcessed(BUILT_WITH, runWith, refreshed);
+    }
+
+    /** Processes a context configured with {@code builtWith} ahead of time, then runs it with {@code runWith}. */
+    private static void runProcessed(String[] builtWith, String[] runWith,
+            Consumer<GenericApplicationContext> refreshed) {
         AnnotationConfigApplicationContext source = new AnnotationConfigApplicationContext();
-        TestPropertyValues.of(BUILT_WITH).applyTo(source);
+        TestPropertyValues.of(builtWith).applyTo(source);
         source.register(PoolkitAutoConfiguration.class);
         TestGenerationContext generation = new TestGenerationContext();
         var initializer = new ApplicationContextAotGenerator().processAheadOfTime(source, generation);
@@ -77,5 +83,60 @@ class AotConfigurationCheckTests {
             fresh.refresh();
             assertThat(fresh.getBean("reports", WorkerPool.class).capacity()).isEqualTo(3);
         });
+    }
+
+    @Test
+    @CompileWithForkedClassLoader
+    void aBuiltPoolWhoseKeysAreGoneAtRunTimeIsReported() {
+        runProcessed(new String[] {}, fresh -> {
+            Throwable failure = catchThrowable(fresh::refresh);
+            FailureAnalysis analysis = new PoolkitPropertyFailureAnalyzer().analyze(failure);
+            assertThat(analysis).as("analysis of %s", failure).isNotNull();
+            assertThat(analysis.getDescription()).contains("poolkit.pools.reports");
+        });
+    }
+
+    @Test
+    @CompileWithForkedClassLoader
+    void aBuiltPoolDisabledAtRunTimeIsReported() {
+        runProcessed(new String[] {"poolkit.pools.reports.capacity=2", "poolkit.pools.reports.enabled=false"},
+                fresh -> {
+                    Throwable failure = catchThrowable(fresh::refresh);
+                    assertThat(failure).as("refresh of a context whose pool 'reports' is disabled at run time")
+                            .isNotNull();
+                    FailureAnalysis analysis = new PoolkitPropertyFailureAnalyzer().analyze(failure);
+                    assertThat(analysis).as("analysis of %s", failure).isNotNull();
+                    assertThat(analysis.getDescription()).contains("poolkit.pools.reports.enabled");
+                });
+    }
+
+    @Test
+    @CompileWithForkedClassLoader
+    void aPoolConfiguredOnlyAtRunTimeIsReported() {
+        runProcessed(new String[] {"poolkit.pools.reports.capacity=2", "poolkit.pools.extra.capacity=3"}, fresh -> {
+            Throwable failure = catchThrowable(fresh::refresh);
+            assertThat(failure).as("refresh of a context configured with a pool that was not built").isNotNull();
+            FailureAnalysis analysis = new PoolkitPropertyFailureAnalyzer().analyze(failure);
+            assertThat(analysis).as("analysis of %s", failure).isNotNull();
+            assertThat(analysis.getDescription()).contains("poolkit.pools.extra");
+        });
+    }
+
+    @Test
+    @CompileWithForkedClassLoader
+    void everyDifferenceOfTheNamedBeansIsReportedWithTheRest() {
+        runProcessed(new String[] {"poolkit.pools.reports.capacity=2", "poolkit.semaphores.gpu.size=3"},
+                new String[] {"poolkit.pools.reports.capacity=2", "poolkit.semaphores.gpu.enabled=false",
+                        "poolkit.semaphores.disk.size=4", "poolkit.pool.max-wait=-1s"},
+                fresh -> {
+                    Throwable failure = catchThrowable(fresh::refresh);
+                    FailureAnalysis analysis = new PoolkitPropertyFailureAnalyzer().analyze(failure);
+                    assertThat(analysis).as("analysis of %s", failure).isNotNull();
+                    assertThat(analysis.getDescription()).contains("3 properties")
+                            .contains("Property: poolkit.semaphores.gpu.enabled")
+                            .contains("Property: poolkit.semaphores.disk").contains("without the semaphore 'disk'")
+                            .contains("Property: poolkit.pool.max-wait");
+                    assertThat(analysis.getAction()).contains("run process-aot again with this configuration");
+                });
     }
 }
