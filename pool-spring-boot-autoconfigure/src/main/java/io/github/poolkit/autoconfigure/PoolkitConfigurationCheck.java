@@ -17,6 +17,7 @@ import org.springframework.boot.context.properties.bind.Bindable.BindRestriction
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
@@ -161,14 +162,41 @@ final class PoolkitConfigurationCheck {
                 Exception error) throws Exception {
             ConfigurationProperty property = context.getConfigurationProperty();
             if (property == null) {
+                // a value given to a group of keys: the binder tried the keys under it since, which forgot the value
+                property = find(name, context);
+            }
+            if (property == null) {
                 return super.onFailure(name, target, context, error);
             }
             Class<?> type = target.getType().resolve(Object.class);
             String key = name.toString();
-            add(problems, new InvalidPoolkitPropertyException(key, property.getValue(),
-                    "cannot be converted to " + type.getSimpleName() + origin(property),
-                    "set " + key + " to " + expected(type)));
+            if (isGroup(type)) {
+                add(problems, new InvalidPoolkitPropertyException(key, property.getValue(),
+                        "a group of keys (" + key + ".<key>) takes no value of its own" + origin(property),
+                        "remove the value of " + key + " and set the keys under it instead"));
+            }
+            else {
+                add(problems, new InvalidPoolkitPropertyException(key, property.getValue(),
+                        "cannot be converted to " + type.getSimpleName() + origin(property),
+                        "set " + key + " to " + expected(type)));
+            }
             return null;
+        }
+
+        private static ConfigurationProperty find(ConfigurationPropertyName name, BindContext context) {
+            for (ConfigurationPropertySource source : context.getSources()) {
+                ConfigurationProperty property = source.getConfigurationProperty(name);
+                if (property != null) {
+                    return property;
+                }
+            }
+            return null;
+        }
+
+        /** Poolkit's own property classes and the maps of named entries hold keys, never a value. */
+        private static boolean isGroup(Class<?> type) {
+            return Map.class.isAssignableFrom(type) || (!type.isEnum()
+                    && type.getPackageName().equals(PoolkitProperties.class.getPackageName()));
         }
 
         private static String origin(ConfigurationProperty property) {

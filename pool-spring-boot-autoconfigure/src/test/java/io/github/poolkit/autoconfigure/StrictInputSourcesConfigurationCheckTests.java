@@ -102,6 +102,16 @@ class StrictInputSourcesConfigurationCheckTests {
                 .run(context -> assertThat(context).hasNotFailed());
     }
 
+    @Test
+    void aValueGivenToAGroupOfKeysIsReportedWithTheRest() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.pools[0]=reports", "poolkit.pool=5",
+                "poolkit.scheduler.workers=0");
+        assertThat(analysis.getDescription()).contains("3 properties").contains("Property: poolkit.pools[0]")
+                .contains("Property: poolkit.pool\n").contains("takes no value of its own")
+                .contains("Property: poolkit.scheduler.workers");
+        assertThat(analysis.getAction()).contains("remove the value of poolkit.pool and set the keys under it");
+    }
+
     private ApplicationContextRunner withVariables(Map<String, Object> variables) {
         return runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
                 new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
