@@ -63,7 +63,7 @@ public class InvalidPoolkitPropertyException extends IllegalStateException {
 
     /**
      * {@return the offending value as it would be written in a properties file (whole-second durations as
-     * {@code -1s}, others in ISO-8601)}
+     * {@code -1s}, whole-millisecond ones as {@code 10ms}, others in ISO-8601)}
      */
     public String getDisplayValue() {
         return display(value);
@@ -71,7 +71,11 @@ public class InvalidPoolkitPropertyException extends IllegalStateException {
 
     private static String display(Object value) {
         if (value instanceof Duration duration) {
-            return (duration.getNano() == 0) ? duration.getSeconds() + "s" : duration.toString();
+            // as a property is written (30s, 10ms), not as Duration.toString() (PT0.01S)
+            if (duration.getNano() == 0) {
+                return duration.getSeconds() + "s";
+            }
+            return (duration.getNano() % 1_000_000 == 0) ? duration.toMillis() + "ms" : duration.toString();
         }
         return String.valueOf(value);
     }

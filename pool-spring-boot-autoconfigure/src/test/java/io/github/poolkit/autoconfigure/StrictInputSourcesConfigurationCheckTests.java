@@ -21,6 +21,7 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
+import io.github.poolkit.autoconfigure.redis.PoolkitRedisAutoConfiguration;
 
 /**
  * The configuration check sees every property source an application has (YAML files, command-line arguments,
@@ -110,6 +111,15 @@ class StrictInputSourcesConfigurationCheckTests {
                 .contains("Property: poolkit.pool\n").contains("takes no value of its own")
                 .contains("Property: poolkit.scheduler.workers");
         assertThat(analysis.getAction()).contains("remove the value of poolkit.pool and set the keys under it");
+    }
+
+    @Test
+    void aSubSecondDurationIsShownAsWritten() {
+        FailureAnalysis analysis = analyze(runner.withConfiguration(
+                AutoConfigurations.of(PoolkitRedisAutoConfiguration.class)),
+                "poolkit.semaphores.quota.scope=cluster", "poolkit.semaphores.quota.lease-time=10ms");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.semaphores.quota.lease-time")
+                .contains("Value:    10ms");
     }
 
     private ApplicationContextRunner withVariables(Map<String, Object> variables) {
