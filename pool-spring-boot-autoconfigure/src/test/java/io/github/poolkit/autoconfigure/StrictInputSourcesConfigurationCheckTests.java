@@ -98,6 +98,23 @@ class StrictInputSourcesConfigurationCheckTests {
     }
 
     @Test
+    void anyEnvironmentVariableUnderThePrefixIsAKey() {
+        FailureAnalysis analysis = analyze(withVariables(Map.of("POOLKIT_HOME", "/opt/poolkit",
+                "POOLKIT_SEMAPHORES_GPU_MEMORY_SIZE", "4")));
+        assertThat(analysis.getDescription()).contains("2 properties").contains("Property: poolkit.home")
+                .contains("Property: poolkit.semaphores.gpu.memory.size");
+    }
+
+    @Test
+    void aDisabledEntrysUnknownKeysAndUnconvertibleValuesAreReported() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.pools.off.enabled=false",
+                "poolkit.pools.off.max-wait=soon", "poolkit.pools.off.capasity=3",
+                "poolkit.pools.off.queue-capacity=-9");
+        assertThat(analysis.getDescription()).contains("2 properties").contains("Property: poolkit.pools.off.max-wait")
+                .contains("Property: poolkit.pools.off.capasity").doesNotContain("queue-capacity");
+    }
+
+    @Test
     void otherPrefixesAreNotPoolkits() {
         runner.withPropertyValues("poolkitx.pool.capasity=4", "poolkit-extras.anything=1", "pool.kit=2")
                 .run(context -> assertThat(context).hasNotFailed());
