@@ -65,7 +65,7 @@ final class PoolkitConfigurationCheck {
         poolProblems(properties, virtualThreadsByDefault).forEach(problem -> add(problems, problem));
         semaphoreProblems(properties, classLoader).forEach(problem -> add(problems, problem));
         if (properties.getScheduler().isEnabled()) {
-            PoolkitFactory.schedulerProblems(properties.getScheduler()).forEach(problem -> add(problems, problem));
+            PoolkitFactory.schedulerProblems(properties).forEach(problem -> add(problems, problem));
         }
         more.apply(properties).forEach(problem -> add(problems, problem));
         InvalidPoolkitConfigurationException.throwIfAny(new ArrayList<>(problems.values()));

@@ -160,11 +160,22 @@ final class PoolkitFactory {
     }
 
     /**
-     * @param scheduler {@code poolkit.scheduler}
+     * @param properties the configuration: {@code poolkit.scheduler}, and {@code poolkit.pool}, whose overdue keys
+     *                   ({@code run-timeout}, {@code queue-timeout}) the scheduler inherits even when that pool is
+     *                   disabled
      * @return every problem of its values, each naming its property; empty when the scheduler can be created
      */
-    static List<InvalidPoolkitPropertyException> schedulerProblems(SchedulerProperties scheduler) {
+    static List<InvalidPoolkitPropertyException> schedulerProblems(PoolkitProperties properties) {
+        SchedulerProperties scheduler = properties.getScheduler();
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
+        PoolSettings inherited = PoolSettings.primary(DELAY_SCHEDULER, properties.getPool());
+        try {
+            // the overdue options do not depend on the number of workers, which is checked below
+            inherited.overdueOptions(PoolOptions.builder()).build().validate(Math.max(1, scheduler.getWorkers()));
+        }
+        catch (InvalidOptionException ex) {
+            problems.add(inherited.translate(ex));
+        }
         if (scheduler.getWorkers() <= 0) {
             problems.add(new InvalidPoolkitPropertyException("poolkit.scheduler.workers", scheduler.getWorkers(),
                     "the scheduler needs at least one worker to run its jobs",
@@ -185,7 +196,7 @@ final class PoolkitFactory {
      */
     DelayScheduler delayScheduler() {
         SchedulerProperties scheduler = properties.getScheduler();
-        List<InvalidPoolkitPropertyException> problems = schedulerProblems(scheduler);
+        List<InvalidPoolkitPropertyException> problems = schedulerProblems(properties);
         if (!problems.isEmpty()) {
             throw problems.get(0);
         }

@@ -115,6 +115,14 @@ class StrictInputSourcesConfigurationCheckTests {
     }
 
     @Test
+    void theSchedulersInheritedValuesAreCheckedWhenThePrimaryPoolIsDisabled() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.pool.enabled=false", "poolkit.pool.run-timeout=-1s",
+                "poolkit.scheduler.workers=0");
+        assertThat(analysis.getDescription()).contains("2 properties").contains("Property: poolkit.pool.run-timeout")
+                .contains("Property: poolkit.scheduler.workers");
+    }
+
+    @Test
     void otherPrefixesAreNotPoolkits() {
         runner.withPropertyValues("poolkitx.pool.capasity=4", "poolkit-extras.anything=1", "pool.kit=2")
                 .run(context -> assertThat(context).hasNotFailed());
