@@ -1,6 +1,5 @@
 package io.github.poolkit.autoconfigure;
 
-import java.util.Locale;
 import java.util.Map;
 
 import org.apache.commons.logging.Log;
@@ -14,7 +13,6 @@ import org.springframework.core.type.AnnotationMetadata;
 
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
-import io.github.poolkit.autoconfigure.PoolkitProperties.Algorithm;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
 
 /**
@@ -63,23 +61,10 @@ class NamedBeansRegistrar extends ConfigurationChecker implements ImportBeanDefi
                 return;
             }
             if (semaphore.getScope() == Scope.CLUSTER) {
-                // registered by pool-redis's PoolkitRedisAutoConfiguration
-                requireFixedSize(name, semaphore);
-                return;
+                return; // registered by pool-redis's PoolkitRedisAutoConfiguration
             }
             register(registry, "poolkit.semaphores." + name, name, WeightedSemaphore.class, "namedSemaphore", "");
         });
-    }
-
-    private static void requireFixedSize(String name, NamedSemaphoreProperties semaphore) {
-        String property = "poolkit.semaphores." + name + ".adaptive.algorithm";
-        Algorithm algorithm = semaphore.getAdaptive().getAlgorithm();
-        InvalidPoolkitPropertyException.check(algorithm == null || algorithm == Algorithm.NONE,
-                property, (algorithm != null) ? algorithm.name().toLowerCase(Locale.ROOT) : null,
-                "an adaptive size needs the hold times of every holder, which a cluster semaphore (scope: cluster)"
-                        + " does not collect: only local semaphores can be adaptive",
-                "remove " + property + " (or set it to none), or set poolkit.semaphores." + name
-                        + ".scope to local");
     }
 
     private static void register(BeanDefinitionRegistry registry, String key, String name, Class<?> type,

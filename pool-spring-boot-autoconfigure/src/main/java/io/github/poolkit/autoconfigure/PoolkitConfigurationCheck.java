@@ -21,6 +21,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
+import io.github.poolkit.autoconfigure.PoolkitProperties.Algorithm;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
 import io.github.poolkit.autoconfigure.redis.ClusterSemaphoreChecks;
 
@@ -112,10 +113,15 @@ final class PoolkitConfigurationCheck {
                 else {
                     problems.add(noClusterSupport(name));
                 }
+                collect(problems, () -> requireFixedSize(name, semaphore));
                 return;
             }
             long size = (semaphore.getSize() != null) ? semaphore.getSize() : properties.getSemaphore().getSize();
+            int before = problems.size();
             collect(problems, () -> PoolkitFactory.checkSize(PoolkitFactory.sizeProperty(properties, name), size));
+            if (problems.size() == before) { // the adaptive bounds are checked against a usable size only
+                collect(problems, () -> PoolkitFactory.semaphoreAdaptive(properties, name, size));
+            }
         });
         return problems;
     }
@@ -135,6 +141,18 @@ final class PoolkitConfigurationCheck {
                 name, "poolkit.pools." + name + " configures a pool of the same name, and both would be beans named '"
                         + name + "'",
                 "rename the pool or the semaphore: bean names must be unique");
+    }
+
+    /** A cluster semaphore does not collect the hold times an adaptive size follows. */
+    private static void requireFixedSize(String name, NamedSemaphoreProperties semaphore) {
+        String property = "poolkit.semaphores." + name + ".adaptive.algorithm";
+        Algorithm algorithm = semaphore.getAdaptive().getAlgorithm();
+        InvalidPoolkitPropertyException.check(algorithm == null || algorithm == Algorithm.NONE,
+                property, (algorithm != null) ? algorithm.name().toLowerCase(Locale.ROOT) : null,
+                "an adaptive size needs the hold times of every holder, which a cluster semaphore (scope: cluster)"
+                        + " does not collect: only local semaphores can be adaptive",
+                "remove " + property + " (or set it to none), or set poolkit.semaphores." + name
+                        + ".scope to local");
     }
 
     private static InvalidPoolkitPropertyException noClusterSupport(String name) {

@@ -10,6 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolOptions;
@@ -121,10 +123,7 @@ final class PoolkitFactory {
         long size = (own.getSize() != null) ? own.getSize() : properties.getSemaphore().getSize();
         String sizeProperty = sizeProperty(properties, name);
         checkSize(sizeProperty, size);
-        String prefix = "poolkit.semaphores." + name + ".adaptive.";
-        AdaptiveSettings adaptive = AdaptiveSettings.resolve(own.getAdaptive().getAlgorithm(),
-                own.getAdaptive().getMin(), prefix + "min", own.getAdaptive().getMax(), prefix + "max", size,
-                "the size, " + sizeProperty);
+        AdaptiveSettings adaptive = semaphoreAdaptive(properties, name, size);
         if (adaptive == null) {
             return semaphore(name, sizeProperty, size);
         }
@@ -132,6 +131,20 @@ final class PoolkitFactory {
                 semaphoreListeners.listenerFor(name));
         adaptive.rememberFor(semaphore);
         return semaphore;
+    }
+
+    /**
+     * @param properties the configuration
+     * @param name       a key of {@code poolkit.semaphores}, a local semaphore
+     * @param size       its size, not negative
+     * @return its adaptive size's settings, or {@code null} when its size is fixed
+     * @throws InvalidPoolkitPropertyException if the bounds of its adaptive size cannot be used
+     */
+    static @Nullable AdaptiveSettings semaphoreAdaptive(PoolkitProperties properties, String name, long size) {
+        AdaptiveProperties adaptive = properties.getSemaphores().get(name).getAdaptive();
+        String prefix = "poolkit.semaphores." + name + ".adaptive.";
+        return AdaptiveSettings.resolve(adaptive.getAlgorithm(), adaptive.getMin(), prefix + "min", adaptive.getMax(),
+                prefix + "max", size, "the size, " + sizeProperty(properties, name));
     }
 
     private WeightedSemaphore semaphore(String beanName, String property, long size) {

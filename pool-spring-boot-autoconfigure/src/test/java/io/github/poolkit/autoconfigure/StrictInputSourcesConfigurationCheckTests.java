@@ -123,6 +123,27 @@ class StrictInputSourcesConfigurationCheckTests {
     }
 
     @Test
+    void aNamedSemaphoresAdaptiveBoundsAreReportedWithTheRest() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.semaphores.gpu.size=4",
+                "poolkit.semaphores.gpu.adaptive.algorithm=aimd", "poolkit.semaphores.gpu.adaptive.min=0",
+                "poolkit.scheduler.workers=0");
+        assertThat(analysis.getDescription()).contains("2 properties")
+                .contains("Property: poolkit.semaphores.gpu.adaptive.min")
+                .contains("Property: poolkit.scheduler.workers");
+    }
+
+    @Test
+    void anAdaptiveClusterSemaphoreIsReportedWithTheRest() {
+        FailureAnalysis analysis = analyze(runner.withConfiguration(
+                AutoConfigurations.of(PoolkitRedisAutoConfiguration.class)),
+                "poolkit.semaphores.quota.scope=cluster", "poolkit.semaphores.quota.adaptive.algorithm=aimd",
+                "poolkit.scheduler.workers=0");
+        assertThat(analysis.getDescription()).contains("2 properties")
+                .contains("Property: poolkit.semaphores.quota.adaptive.algorithm")
+                .contains("Property: poolkit.scheduler.workers");
+    }
+
+    @Test
     void otherPrefixesAreNotPoolkits() {
         runner.withPropertyValues("poolkitx.pool.capasity=4", "poolkit-extras.anything=1", "pool.kit=2")
                 .run(context -> assertThat(context).hasNotFailed());
