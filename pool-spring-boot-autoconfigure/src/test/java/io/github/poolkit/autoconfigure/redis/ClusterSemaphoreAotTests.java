@@ -1,9 +1,11 @@
 package io.github.poolkit.autoconfigure.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
+import io.github.poolkit.autoconfigure.PoolkitPropertyFailureAnalyzer;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import io.github.poolkit.redis.RedisServer;
 import java.util.concurrent.TimeUnit;
@@ -12,6 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.aot.test.generate.TestGenerationContext;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.util.TestPropertyValues;
 import org.springframework.context.ApplicationContextInitializer;
 import org.springframework.context.annotation.AnnotationConfigApplicationContext;
@@ -59,6 +62,29 @@ class ClusterSemaphoreAotTests {
                 PermitSemaphore gpu = fresh.getBean("gpu-memory", PermitSemaphore.class);
                 assertThat(gpu).isInstanceOf(RedisPermitSemaphore.class);
                 assertThat(gpu.size()).isEqualTo(8);
+            } finally {
+                fresh.close();
+            }
+        });
+    }
+
+    @Test
+    @CompileWithForkedClassLoader
+    @SuppressWarnings("unchecked")
+    void aScopeChangedAtRunTimeIsReported() {
+        TestGenerationContext generation = new TestGenerationContext();
+        var initializerName = new ApplicationContextAotGenerator().processAheadOfTime(source(), generation);
+        generation.writeGeneratedContent();
+        TestCompiler.forSystem().with(generation).compile(compiled -> {
+            GenericApplicationContext fresh = new GenericApplicationContext();
+            properties().and("poolkit.semaphores.gpu-memory.scope=local").applyTo(fresh);
+            compiled.getInstance(ApplicationContextInitializer.class, initializerName.reflectionName()).initialize(fresh);
+            try {
+                Throwable failure = catchThrowable(fresh::refresh);
+                FailureAnalysis analysis = new PoolkitPropertyFailureAnalyzer().analyze(failure);
+                assertThat(analysis).as("analysis of %s", failure).isNotNull();
+                assertThat(analysis.getDescription()).contains("Property: poolkit.semaphores.gpu-memory.scope")
+                        .contains("with the cluster semaphore 'gpu-memory'");
             } finally {
                 fresh.close();
             }
