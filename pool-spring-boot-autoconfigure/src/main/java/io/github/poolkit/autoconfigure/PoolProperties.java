@@ -12,7 +12,10 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  */
 public class PoolProperties {
 
-    /** Whether to create this pool's bean. Not inherited: a named pool is created unless it says otherwise. */
+    /**
+     * Whether to create this pool's bean: true or false. Not inherited: a named pool is created unless it says
+     * otherwise.
+     */
     private boolean enabled = true;
 
     /** Most tasks running at once (workers alive); zero or negative means unlimited. Default: 256. */

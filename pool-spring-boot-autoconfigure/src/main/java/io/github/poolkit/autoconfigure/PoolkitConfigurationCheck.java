@@ -41,6 +41,10 @@ import io.github.poolkit.autoconfigure.redis.ClusterSemaphoreChecks;
  */
 final class PoolkitConfigurationCheck {
 
+    /** The switches {@link PoolkitAutoConfiguration}'s conditions read. */
+    private static final List<String> CONDITION_SWITCHES = List.of("poolkit.pool.enabled",
+            "poolkit.semaphore.enabled", "poolkit.scheduler.enabled");
+
     private PoolkitConfigurationCheck() {
     }
 
@@ -56,6 +60,7 @@ final class PoolkitConfigurationCheck {
             Function<PoolkitProperties, List<InvalidPoolkitPropertyException>> more) {
         Map<String, InvalidPoolkitPropertyException> problems = new LinkedHashMap<>();
         new PoolkitKeys().unknownKeys(environment).forEach(problem -> add(problems, problem));
+        switchProblems(environment).forEach(problem -> add(problems, problem));
         Binder binder = Binder.get(environment);
         // as Spring Boot binds the PoolkitProperties bean: a value of "poolkit" itself (POOLKIT=...) is no property
         PoolkitProperties properties = binder.bind(PoolkitKeys.PREFIX, Bindable.of(PoolkitProperties.class)
@@ -71,6 +76,25 @@ final class PoolkitConfigurationCheck {
         more.apply(properties).forEach(problem -> add(problems, problem));
         InvalidPoolkitConfigurationException.throwIfAny(new ArrayList<>(problems.values()));
         return properties;
+    }
+
+    /**
+     * The switches that decide at start-up whether the default pool, semaphore and scheduler exist are read by a
+     * condition, which takes {@code true} (any case) as on and every other value as off, while binding takes
+     * {@code yes}, {@code on} and {@code 1} as true too: a value other than {@code true} or {@code false} would turn
+     * the bean off while the configuration reads as on, so it is reported.
+     */
+    private static List<InvalidPoolkitPropertyException> switchProblems(Environment environment) {
+        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
+        for (String key : CONDITION_SWITCHES) {
+            String value = environment.getProperty(key);
+            if (value != null && !value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+                problems.add(new InvalidPoolkitPropertyException(key, value, "this switch takes true or false only"
+                        + " (it is read when the application starts, where any other value turns the bean off)",
+                        "set " + key + " to true or false"));
+            }
+        }
+        return problems;
     }
 
     private static void add(Map<String, InvalidPoolkitPropertyException> problems,

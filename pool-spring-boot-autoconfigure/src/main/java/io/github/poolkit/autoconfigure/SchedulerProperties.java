@@ -5,7 +5,7 @@ import java.time.Duration;
 /** Settings of the delay scheduler ({@code poolkit.scheduler}). */
 public class SchedulerProperties {
 
-    /** Whether to create the DelayScheduler bean "delayScheduler". */
+    /** Whether to create the DelayScheduler bean "delayScheduler": true or false. */
     private boolean enabled = true;
 
     /** Workers that run due jobs; must be positive. */

@@ -3,7 +3,7 @@ package io.github.poolkit.autoconfigure;
 /** Settings of the primary weighted semaphore ({@code poolkit.semaphore}), inherited by the named ones. */
 public class SemaphoreProperties {
 
-    /** Whether to create the primary WeightedSemaphore bean "weightedSemaphore". */
+    /** Whether to create the primary WeightedSemaphore bean "weightedSemaphore": true or false. */
     private boolean enabled = true;
 
     /** Total weight of the permits; must not be negative. */

@@ -160,6 +160,19 @@ class StrictInputSourcesConfigurationCheckTests {
     }
 
     @Test
+    void aSwitchOfTheDefaultBeansTakesTrueOrFalseOnly() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.pool.enabled=yes", "poolkit.semaphore.enabled=on",
+                "poolkit.scheduler.enabled=FALSE");
+        assertThat(analysis.getDescription()).contains("2 properties").contains("Property: poolkit.pool.enabled")
+                .contains("Value:    yes").contains("Property: poolkit.semaphore.enabled")
+                .doesNotContain("poolkit.scheduler.enabled");
+        assertThat(analysis.getAction()).contains("set poolkit.pool.enabled to true or false");
+        runner.withPropertyValues("poolkit.pool.enabled=True", "poolkit.semaphore.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed().hasSingleBean(WorkerPool.class)
+                        .doesNotHaveBean(WeightedSemaphore.class));
+    }
+
+    @Test
     void aSubSecondDurationIsShownAsWritten() {
         FailureAnalysis analysis = analyze(runner.withConfiguration(
                 AutoConfigurations.of(PoolkitRedisAutoConfiguration.class)),
