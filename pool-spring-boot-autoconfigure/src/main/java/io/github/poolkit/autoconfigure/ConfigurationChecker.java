@@ -63,7 +63,7 @@ abstract class ConfigurationChecker implements EnvironmentAware, BeanClassLoader
             Function<PoolkitProperties, List<InvalidPoolkitPropertyException>> more) {
         PoolkitProperties properties = PoolkitConfigurationCheck.check(environment, classLoader, more);
         if (beanFactory instanceof SingletonBeanRegistry singletons && !singletons.containsSingleton(CHECKED)) {
-            singletons.registerSingleton(CHECKED, Boolean.TRUE);
+            singletons.registerSingleton(CHECKED, new Checked()); // a type of its own: no getBeansOfType finds it
         }
         return properties;
     }
@@ -71,6 +71,10 @@ abstract class ConfigurationChecker implements EnvironmentAware, BeanClassLoader
     /** {@return whether the pool-redis module, which cluster semaphores need, is present} */
     final boolean clusterSupported() {
         return ClassUtils.isPresent(NamedBeansRegistrar.CLUSTER_SEMAPHORE_CLASS, classLoader);
+    }
+
+    /** The mark's object, of a type nobody looks up. */
+    private static final class Checked {
     }
 
     /** {@return whether the configuration of {@code beanFactory}'s context was checked already} */
