@@ -177,6 +177,33 @@ class WorkerPoolAbuseTest {
     }
 
     /**
+     * A factory that starts the thread it returns ({@code Thread::startVirtualThread} in place of
+     * {@code Thread.ofVirtual().factory()}) would have the worker run the task on a thread the pool did not count, and
+     * then reject it (and, before this was caught, {@code close()} then never returned): the pool refuses such a
+     * thread, naming the fix, and the thread runs nothing.
+     */
+    @Test
+    void aThreadFactoryThatStartsItsThreadRejectsTheTaskAndItsThreadRunsNothing() throws Exception {
+        List<Thread> made = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        PoolOptions starting = PoolOptions.builder().queueCapacity(4).threadFactory(r -> {
+            Thread t = Thread.startVirtualThread(r);
+            made.add(t);
+            return t;
+        }).build();
+        try (WorkerPool pool = WorkerPool.create(2, starting)) {
+            assertThatThrownBy(() -> pool.execute(runs::incrementAndGet))
+                    .isInstanceOf(java.util.concurrent.RejectedExecutionException.class)
+                    .hasMessageContaining("already started").hasMessageContaining("Thread.ofVirtual().factory()");
+            for (Thread t : made) {
+                assertThat(t.join(Duration.ofSeconds(5))).as("the factory's thread ended").isTrue();
+            }
+            assertThat(runs).as("runs of the rejected task").hasValue(0);
+            assertThat(pool.running()).isZero();
+        }
+    }
+
+    /**
      * A task is queued while the worker reserved before it fails to start, and the replacement the pool then starts
      * for the queue fails too: the queued task was accepted, so the pool must not report itself terminated around it
      * (as {@code ThreadPoolExecutor}, it waits until {@code shutdownNow} hands the task back).

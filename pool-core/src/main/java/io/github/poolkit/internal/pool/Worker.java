@@ -124,6 +124,9 @@ final class Worker implements Runnable {
     /** The worker's loop: run a task, then take the next, until the pool retires it. */
     @Override
     public void run() {
+        if (thread != Thread.currentThread()) {
+            return; // started by its thread factory, which the pool then refused (WorkerThreads#start): not counted
+        }
         Object task = firstTask;
         firstTask = null;
         try {

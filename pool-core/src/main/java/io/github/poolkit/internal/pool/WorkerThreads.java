@@ -61,12 +61,19 @@ final class WorkerThreads {
     /**
      * Starts the thread of a reserved worker.
      *
-     * @throws RuntimeException whatever the factory or {@link Thread#start} threw, or if the factory returned null
+     * @throws RuntimeException whatever the factory or {@link Thread#start} threw, or if the factory returned null or a
+     *     thread it had started itself
      */
     void start(Worker w) {
         Thread t = factory.newThread(w);
         if (t == null) {
             throw new IllegalStateException("the thread factory returned null");
+        }
+        if (t.getState() != Thread.State.NEW) {
+            // It runs the worker already, outside the books: refused before w.thread is set, so it returns at once
+            // (Worker#run); the worker is retired as for any failed start.
+            throw new IllegalStateException("the thread factory returned a thread it had already started; it must"
+                    + " return an unstarted thread, as Thread.ofVirtual().factory() does (not Thread::startVirtualThread)");
         }
         w.thread = t;
         t.start();
