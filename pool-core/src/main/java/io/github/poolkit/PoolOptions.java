@@ -344,7 +344,9 @@ public final class PoolOptions {
 
         /**
          * Where workers run. The default makes non-daemon platform threads named {@code <name>-<n>};
-         * {@code Thread.ofVirtual().name("x-", 0).factory()} gives virtual-thread workers.
+         * {@code Thread.ofVirtual().name("x-", 0).factory()} gives virtual-thread workers. The factory must return a
+         * thread it has not started (the pool starts it); one that returns a started thread
+         * ({@code Thread::startVirtualThread}) has every task refused with {@code RejectedExecutionException}.
          *
          * @param threadFactory the factory, or {@code null} for the default
          * @return this builder
