@@ -27,7 +27,10 @@ final class Lease {
     /** Whether it was taken without a {@code Permit} (acquire/tryAcquire), so that release(n) may give it back. */
     final boolean handleLess;
     long weight;
-    /** When Redis last confirmed it (System.nanoTime when the acquire or renewal that Redis answered was sent). */
+    /**
+     * When Redis last confirmed it (System.nanoTime when the acquire or renewal that Redis answered was sent; for a
+     * grant made while it waited in line, when the last call that found it still in line was sent).
+     */
     volatile long confirmedNanos;
     /** The Permit's lost signal: completed once, on the completions executor, when this lease is known lost. */
     final CompletableFuture<Void> lost = new CompletableFuture<>();

@@ -138,10 +138,17 @@ final class LeaseRenewal {
             }
         }
         List<?> granted = (List<?>) reply.get(1);
+        Set<String> grantedIds = new HashSet<>();
         for (int i = 0; i + 1 < granted.size(); i += 2) {
+            grantedIds.add(granted.get(i).toString());
             Request request = requests.get(granted.get(i).toString());
             if (request != null) {
                 requests.granted(request, SemaphoreScript.asLong(granted.get(i + 1)));
+            }
+        }
+        for (Request request : queued) {
+            if (!grantedIds.contains(request.id)) {
+                request.seenWaitingNanos = sent; // still in line when this renewal ran: any grant comes later
             }
         }
         for (Object id : (List<?>) reply.get(2)) {

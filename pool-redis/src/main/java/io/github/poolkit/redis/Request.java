@@ -30,6 +30,11 @@ final class Request {
     volatile long ticket;
     /** When Redis last confirmed its place in line (System.nanoTime: the queued reply, then each renewal). */
     volatile long placeConfirmedNanos;
+    /**
+     * A time before Redis granted it, if it does: System.nanoTime when the acquire, or the last renewal that Redis
+     * answered with it still in line, was sent. Its lease, once granted, lasts at least a lease time from then.
+     */
+    volatile long seenWaitingNanos = startNanos;
     /** Set when Redis settled the request itself and holds nothing for it (refused, too large, dropped). */
     volatile boolean nothingHeld;
     /** The reply of the cancel script, once one was sent. */

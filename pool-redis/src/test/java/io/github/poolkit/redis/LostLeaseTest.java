@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.github.poolkit.Permit;
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -113,5 +115,48 @@ class LostLeaseTest {
         assertThat(lost).isNotDone();
         assertThat(permit.isValid()).isTrue();
         assertState(holder, 1, 0, 0);
+    }
+
+    @Test
+    void aGrantToldLateByTheHeartbeatIsLostOnTimeWhenRedisFallsSilent() throws Exception {
+        Duration lease = Duration.ofMillis(1500); // renewed every 500 ms
+        ScriptLink link = new ScriptLink();
+        RedisPermitSemaphore waiter = semaphores.open(semaphores.builder().size(1).leaseTime(lease)
+                .commandTimeout(Duration.ofMillis(400)), link);
+        RedisPermitSemaphore other = semaphores.open(1, lease, Duration.ofMillis(400));
+        Permit first = other.acquirePermit(1);
+        CompletableFuture<Permit> waiting = waiter.acquireAsync(1);
+        await().until(() -> other.waiting() == 1);
+        unsubscribeGrants(waiter); // the waiter's grant message is lost: only a renewal can tell it of the grant
+
+        CountDownLatch placeRenewed = new CountDownLatch(1);
+        link.watch((argv, answer) -> {
+            if (argv[0].equals("heartbeat") && argv.length == 5) { // no lease, one place in line
+                placeRenewed.countDown();
+            }
+        });
+        assertThat(placeRenewed.await(5, TimeUnit.SECONDS)).isTrue();
+        link.dropHeartbeats(); // the next renewal is lost too, so the grant is told one renewal later still
+        long grantedBefore = System.nanoTime();
+        first.close(); // Redis grants the waiter now, after the renewal above ran: the lease expires a lease time later
+        await().until(() -> link.heartbeatsFailed() >= 1);
+        link.passHeartbeats();
+        Permit permit = waiting.get(5, TimeUnit.SECONDS); // told by the renewal after the lost one
+        link.dropHeartbeats(); // from now on Redis hears nothing from the holder
+
+        permit.lost().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        // Redis's lease ends a lease time after the grant, and the renewal that last saw the waiter in line was sent
+        // before it: the holder is told within one renewal period of that, however late it heard of the grant
+        assertThat(Duration.ofNanos(System.nanoTime() - grantedBefore))
+                .isLessThan(lease.plus(lease.dividedBy(3)).plusMillis(300));
+        assertThat(permit.isValid()).isFalse();
+        permit.close();
+    }
+
+    /** Unsubscribes an instance's grant channel, so that Redis's grant messages no longer reach it. */
+    private static void unsubscribeGrants(RedisPermitSemaphore semaphore) throws Exception {
+        Field field = RedisPermitSemaphore.class.getDeclaredField("connections");
+        field.setAccessible(true);
+        ((Connections) field.get(semaphore)).grants().sync().unsubscribe();
     }
 }

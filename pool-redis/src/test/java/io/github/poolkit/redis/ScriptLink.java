@@ -1,10 +1,13 @@
 package io.github.poolkit.redis;
 
 import io.lettuce.core.RedisConnectionException;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -23,6 +26,8 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
     private volatile boolean cut;
     private volatile boolean heartbeatsDropped;
     private volatile Set<String> sentTwice = Set.of();
+    private volatile long sentAgainAfterMillis;
+    private final AtomicInteger heartbeatsFailed = new AtomicInteger();
     private volatile BiConsumer<String[], List<Object>> watcher = (argv, answer) -> { };
 
     @Override
@@ -55,20 +60,46 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
         heartbeatsDropped = true;
     }
 
+    /** From now on every heartbeat goes through again. */
+    void passHeartbeats() {
+        heartbeatsDropped = false;
+    }
+
+    /** {@return how many heartbeats failed so far because they were dropped} */
+    int heartbeatsFailed() {
+        return heartbeatsFailed.get();
+    }
+
     /** From now on every call of these script operations ("acquire", "release", ...) runs twice; see the class. */
     void sendTwice(String... ops) {
+        sendTwice(Duration.ZERO, ops);
+    }
+
+    /**
+     * As {@link #sendTwice(String...)}, the second time {@code after} the first answer was lost (a reconnect that took
+     * that long).
+     */
+    void sendTwice(Duration after, String... ops) {
+        sentAgainAfterMillis = after.toMillis();
         sentTwice = Set.of(ops);
     }
 
     private CompletionStage<List<Object>> send(String[] argv, Supplier<CompletionStage<List<Object>>> call) {
         String op = argv[0];
         if (cut || (heartbeatsDropped && op.equals("heartbeat"))) {
+            if (!cut) {
+                heartbeatsFailed.incrementAndGet();
+            }
             return CompletableFuture.failedFuture(new RedisConnectionException("Connection closed (ScriptLink)"));
         }
         CompletionStage<List<Object>> answer = call.get();
         if (sentTwice.contains(op)) {
             // the first answer is lost on the way back; the same call is sent again once it has run
-            answer = answer.handle((lost, failure) -> null).thenCompose(nothing -> call.get());
+            long after = sentAgainAfterMillis;
+            CompletionStage<Object> lost = answer.handle((value, failure) -> null);
+            answer = after == 0 ? lost.thenCompose(nothing -> call.get())
+                    : lost.thenComposeAsync(nothing -> call.get(),
+                            CompletableFuture.delayedExecutor(after, TimeUnit.MILLISECONDS));
         }
         BiConsumer<String[], List<Object>> seen = watcher;
         return answer.whenComplete((value, failure) -> {
