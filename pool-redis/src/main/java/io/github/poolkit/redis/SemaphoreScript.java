@@ -35,6 +35,11 @@ final class SemaphoreScript {
     private final SemaphoreKeys semaphoreKeys;
     private final String[] keys;
     private final String[] head; // ARGV 2..3: default size, lease ms
+    /**
+     * ARGV 2..3 of release and releaseFrom: default size, and how long the operation's record lasts: the longer of
+     * the lease time and the command timeout, as the answer of a run sent again is read until the command timeout.
+     */
+    private final String[] operationHead;
     private final Duration timeout;
     private final Timer timer;
 
@@ -49,6 +54,7 @@ final class SemaphoreScript {
         this.semaphoreKeys = keys;
         this.keys = keys.scriptKeys();
         this.head = new String[] {Long.toString(size), Long.toString(leaseTime.toMillis())};
+        this.operationHead = new String[] {head[0], Long.toString(Math.max(leaseTime.toMillis(), timeout.toMillis()))};
         this.timeout = timeout;
     }
 
@@ -59,7 +65,7 @@ final class SemaphoreScript {
      *         {@link SemaphoreUnavailableException} when Redis did not answer within the timeout or refused
      */
     CompletableFuture<List<Object>> run(String op, String... args) {
-        return run(keys, op, args);
+        return run(keys, head, op, args);
     }
 
     /**
@@ -70,10 +76,10 @@ final class SemaphoreScript {
      * @return as {@link #run(String, String...)}
      */
     CompletableFuture<List<Object>> runOperation(String op, String operation, String... args) {
-        return run(semaphoreKeys.scriptKeys(operation), op, args);
+        return run(semaphoreKeys.scriptKeys(operation), operationHead, op, args);
     }
 
-    private CompletableFuture<List<Object>> run(String[] keys, String op, String... args) {
+    private CompletableFuture<List<Object>> run(String[] keys, String[] head, String op, String... args) {
         String[] argv = new String[1 + head.length + args.length];
         argv[0] = op;
         System.arraycopy(head, 0, argv, 1, head.length);

@@ -9,7 +9,8 @@
 --   5 done       string (release and releaseFrom only) <prefix>op:<op id>, the record of that operation (below)
 -- ARGV
 --   1 op, 2 size to set when none is stored, 3 lease ms of the caller (also how long its place in line lasts
---   without renewal), 4.. the op's arguments
+--   without renewal; for release and releaseFrom, which make no lease, how long the record of the operation lasts:
+--   the longer of the caller's lease time and command timeout), 4.. the op's arguments
 -- Ids are "owner:counter"; an owner hears of its grants on the channel <prefix>grants:<owner>.
 --
 -- Operation ids: a run may come twice. Lettuce sends again, after a reconnect, every command whose answer it had not
@@ -20,9 +21,11 @@
 --                l:<id> (granted) or a place in 'queue' (queued). A run that finds either answers {1, token} or
 --                {2, ticket} from it. (A first run that was refused or too large changed nothing; running it again is
 --                as if it had come once.) So a request is never counted twice, nor both leased and queued.
---   release,     a run that takes effect sets KEYS[5] to 1 for the lease time (SET PX), and a run that finds nothing to
+--   release,     a run that takes effect sets KEYS[5] to 1 for ARGV[3] ms (SET PX), and a run that finds nothing to
 --   releaseFrom  release answers {1} when KEYS[5] is set (its first run released it) instead of "no such lease". So
---                a release sent twice never reports an expiry that did not happen, and never releases twice.
+--                a release sent twice never reports an expiry that did not happen, and never releases twice. (The
+--                record outlasts the command timeout: a second run's answer is read no later than that after the
+--                first run.)
 --   cancel, heartbeat, resize and state are safe to run twice as they are (a second cancel finds nothing and says
 --   so; its answer is not read).
 --

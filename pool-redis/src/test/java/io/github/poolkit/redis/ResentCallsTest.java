@@ -153,4 +153,19 @@ class ResentCallsTest {
         other.release(1);
         assertState(other, 3, 0, 0);
     }
+
+    @Test
+    void aReleaseSentAgainLaterThanTheLeaseTimeButWithinTheCommandTimeoutReportsNoExpiry() throws Exception {
+        // a lease time shorter than the command timeout: the answer to a release that Lettuce sends again a lease
+        // time after its first run (a slow reconnect) is still read
+        ScriptLink slow = new ScriptLink();
+        RedisPermitSemaphore shortLease = semaphores.open(semaphores.builder().size(3)
+                .leaseTime(Duration.ofMillis(300)).commandTimeout(Duration.ofSeconds(3)), slow);
+        Permit permit = shortLease.acquirePermit(2);
+        slow.sendTwice(Duration.ofMillis(800), "release");
+        permit.close(); // the second run must still find the first one's record
+        assertThat(permit.lost()).as("a release sent twice reports no expiry").isNotDone();
+        assertThat(warnings).as("warnings logged").isEmpty();
+        assertState(other, 3, 0, 0);
+    }
 }
