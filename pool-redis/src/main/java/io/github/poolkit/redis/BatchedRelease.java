@@ -14,6 +14,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <ul>
  *   <li>Only this class changes a lease's {@code weight}, and only under {@code lock}, so the weights it sends are
  *       the ones it then subtracts.</li>
+ *   <li>A lease released whole leaves {@link Leases} before the script is sent (as a closed Permit's does), so a
+ *       renewal sent meanwhile never finds it gone and reports it lost; it comes back if the script did not apply.</li>
  *   <li>The script changes a lease only if Redis still holds the weight sent for it: a run that comes twice never
  *       releases twice, and the run is recorded under its operation id, so a second run of the same operation
  *       answers "done" as the first did (see "Operation ids" in semaphore.lua).</li>
@@ -57,6 +59,7 @@ final class BatchedRelease {
             List<String> args = new ArrayList<>();
             long left = n;
             List<Lease> used = new ArrayList<>();
+            List<Lease> whole = new ArrayList<>(); // released whole: they leave before the script is sent
             for (Lease lease : mine) {
                 if (left == 0) {
                     break;
@@ -66,20 +69,25 @@ final class BatchedRelease {
                 args.add(Long.toString(lease.weight)); // the script changes nothing unless Redis holds this weight
                 args.add(Long.toString(amount));
                 used.add(lease);
+                if (amount == lease.weight) {
+                    whole.add(lease);
+                }
                 left -= amount;
             }
-            apply(n, args, used);
+            apply(n, args, used, whole);
         } finally {
             lock.unlock();
         }
     }
 
-    private void apply(long n, List<String> args, List<Lease> used) {
+    private void apply(long n, List<String> args, List<Lease> used, List<Lease> whole) {
+        whole.forEach(leases::remove);
         List<Object> reply;
         try {
             reply = instance.call(instance.script().runOperation("releaseFrom", instance.nextId(),
                     args.toArray(String[]::new)));
         } catch (SemaphoreUnavailableException e) {
+            whole.forEach(leases::add); // maybe not applied: renewed again, so that release(n) again can apply it
             throw new SemaphoreUnavailableException("Cluster semaphore '" + instance.name() + "': release(" + n
                     + ") got no answer from Redis within " + instance.commandTimeout().toMillis() + " ms (command"
                     + " timeout), so it may or may not have been applied; it is never applied twice: calling release("
@@ -88,7 +96,15 @@ final class BatchedRelease {
         if (SemaphoreScript.asLong(reply.get(0)) == 0) {
             // not held as this instance knows it: expired, or changed by an earlier run of this release whose
             // answer was lost; either way this instance stops renewing it, and what is left of it expires
-            Lease gone = leases.remove(reply.get(1).toString());
+            String goneId = reply.get(1).toString();
+            Lease gone = leases.remove(goneId);
+            for (Lease lease : used) {
+                if (lease.id.equals(goneId)) {
+                    gone = lease;
+                } else if (whole.contains(lease)) {
+                    leases.add(lease); // not released (all or nothing): held and renewed again
+                }
+            }
             throw new IllegalStateException("Cluster semaphore '" + instance.name() + "': the grant of "
                     + (gone == null ? 0 : gone.weight) + " permits (fencing token " + (gone == null ? -1 : gone.token)
                     + ") is not held as this instance knew it: it expired (not renewed within "

@@ -177,8 +177,8 @@ final class Requests {
             }
             return;
         }
-        // Redis granted it after the acquire, or the last renewal that found it still in line, was sent: its lease lasts
-        // a lease time from then at least (not from now: a grant told by a late message or a renewal is older)
+        // Redis granted it after the acquire, or the last renewal that found it still in line, was sent: its lease
+        // lasts a lease time from then at least (not from now: a grant told by a late message or renewal is older)
         Lease lease = new Lease(request, token, request.seenWaitingNanos);
         if (request.result.isDone() || !leases.add(lease)) {
             return; // told twice (message and heartbeat), or the request gave up: its cancel returns the lease

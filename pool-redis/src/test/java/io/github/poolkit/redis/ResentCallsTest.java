@@ -168,4 +168,23 @@ class ResentCallsTest {
         assertThat(warnings).as("warnings logged").isEmpty();
         assertState(other, 3, 0, 0);
     }
+
+    @Test
+    void renewalsSentWhileAReleaseIsUnansweredReportNoGrantItReleasedAsLost() throws Exception {
+        ScriptLink slow = new ScriptLink();
+        RedisPermitSemaphore shortLease = semaphores.open(semaphores.builder().size(3)
+                .leaseTime(Duration.ofMillis(300)).commandTimeout(Duration.ofSeconds(3)), slow);
+        shortLease.acquire(2);
+        shortLease.acquire(1);
+        // the answer of release(n) comes 800 ms after its first run: renewals (every 100 ms) run meanwhile
+        slow.sendTwice(Duration.ofMillis(800), "releaseFrom");
+        shortLease.release(2); // the older grant, whole
+        assertThat(warnings).as("warnings logged").isEmpty();
+        assertState(other, 3, 1, 0);
+        await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(5))
+                .until(() -> other.used() == 1); // the other grant is still renewed
+        shortLease.release(1);
+        assertState(other, 3, 0, 0);
+        assertThat(warnings).as("warnings logged").isEmpty();
+    }
 }
