@@ -151,9 +151,13 @@ final class LeaseRenewal {
                 request.seenWaitingNanos = sent; // still in line when this renewal ran: any grant comes later
             }
         }
+        long size = SemaphoreScript.asLong(reply.get(3));
         for (Object id : (List<?>) reply.get(2)) {
             Request request = requests.get(id.toString());
-            if (request != null) {
+            if (request != null && request.weight > size) {
+                // dropped as one that can never fit (a resize), and its message was lost
+                requests.settleByRedis(request, request.orFalse ? null : requests.tooLarge(request.weight));
+            } else if (request != null) {
                 requests.settleByRedis(request, new SemaphoreUnavailableException("Cluster semaphore '"
                         + instance.name() + "': Redis dropped this request from the line because it did not hear from"
                         + " this instance within " + instance.leaseMillis() + " ms (lease time)", null));

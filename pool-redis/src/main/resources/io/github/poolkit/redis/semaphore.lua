@@ -317,7 +317,8 @@ elseif op == 'cancel' then
     end
 elseif op == 'heartbeat' then
     -- ARGV 4 number of lease ids L, then L lease ids, then waiter ids
-    -- -> {lost lease ids, {granted waiter id, token}..., gone waiter ids}
+    -- -> {lost lease ids, {granted waiter id, token}..., gone waiter ids, size} (a gone waiter larger than the size
+    --    was dropped as one that can never fit, its "-1" message maybe lost)
     local leaseCount = tonumber(ARGV[4])
     local lost, granted, gone = {}, {}, {}
     for i = 5, 4 + leaseCount do
@@ -344,7 +345,7 @@ elseif op == 'heartbeat' then
             end
         end
     end
-    result = { lost, granted, gone }
+    result = { lost, granted, gone, size }
 elseif op == 'resize' then
     -- ARGV 4 new size -> {1}
     size = tonumber(ARGV[4])

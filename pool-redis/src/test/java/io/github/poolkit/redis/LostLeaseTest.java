@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.github.poolkit.Permit;
-import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -127,7 +126,7 @@ class LostLeaseTest {
         Permit first = other.acquirePermit(1);
         CompletableFuture<Permit> waiting = waiter.acquireAsync(1);
         await().until(() -> other.waiting() == 1);
-        unsubscribeGrants(waiter); // the waiter's grant message is lost: only a renewal can tell it of the grant
+        SemaphoreInstances.unsubscribeGrants(waiter); // the waiter's grant message is lost: only a renewal can tell it of the grant
 
         CountDownLatch placeRenewed = new CountDownLatch(1);
         link.watch((argv, answer) -> {
@@ -151,12 +150,5 @@ class LostLeaseTest {
                 .isLessThan(lease.plus(lease.dividedBy(3)).plusMillis(300));
         assertThat(permit.isValid()).isFalse();
         permit.close();
-    }
-
-    /** Unsubscribes an instance's grant channel, so that Redis's grant messages no longer reach it. */
-    private static void unsubscribeGrants(RedisPermitSemaphore semaphore) throws Exception {
-        Field field = RedisPermitSemaphore.class.getDeclaredField("connections");
-        field.setAccessible(true);
-        ((Connections) field.get(semaphore)).grants().sync().unsubscribe();
     }
 }

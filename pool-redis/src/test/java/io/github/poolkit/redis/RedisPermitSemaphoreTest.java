@@ -336,6 +336,21 @@ class RedisPermitSemaphoreTest {
     }
 
     @Test
+    void aWaiterLargerThanANewSizeFailsAsTooLargeWhenOnlyItsRenewalTellsIt() throws Exception {
+        RedisPermitSemaphore a = open(4);
+        RedisPermitSemaphore b = open(4, Duration.ofMillis(600)); // renewed every 200 ms
+        a.acquire(1);
+        CompletableFuture<Permit> large = b.acquireAsync(4);
+        await().until(() -> a.waiting() == 1);
+        SemaphoreInstances.unsubscribeGrants(b); // Redis's message that it can never fit is lost
+
+        a.resize(2);
+        assertThatThrownBy(() -> large.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(IllegalArgumentException.class);
+        assertState(a, 2, 1, 0);
+    }
+
+    @Test
     void fencingTokensGrowWithEveryGrant() throws Exception {
         RedisPermitSemaphore a = open(2);
         RedisPermitSemaphore b = open(2);

@@ -1,5 +1,6 @@
 package io.github.poolkit.redis;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -66,5 +67,12 @@ final class SemaphoreInstances implements BeforeEachCallback, AfterEachCallback 
 
     RedisPermitSemaphore open(long size, Duration leaseTime, Duration commandTimeout) {
         return open(builder().size(size).leaseTime(leaseTime).commandTimeout(commandTimeout));
+    }
+
+    /** Unsubscribes an instance's grant channel: Redis's grant messages no longer reach it (only its renewals tell). */
+    static void unsubscribeGrants(RedisPermitSemaphore semaphore) throws ReflectiveOperationException {
+        Field field = RedisPermitSemaphore.class.getDeclaredField("connections");
+        field.setAccessible(true);
+        ((Connections) field.get(semaphore)).grants().sync().unsubscribe();
     }
 }
