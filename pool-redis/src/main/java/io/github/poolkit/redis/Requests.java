@@ -10,6 +10,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
@@ -190,11 +191,7 @@ final class Requests {
                 leases.remove(lease); // the request gave up first; its cancel script returns the lease
             }
         };
-        if (request.async) {
-            instance.completions().execute(complete);
-        } else {
-            complete.run();
-        }
+        completeAsAsked(request, complete);
     }
 
     /** Redis settled the request and holds nothing for it (refused, too large, dropped from the line). */
@@ -207,11 +204,24 @@ final class Requests {
                 request.result.completeExceptionally(failure);
             }
         };
+        completeAsAsked(request, complete);
+    }
+
+    /**
+     * Completes a request on the completions executor if it is asynchronous, else here; inline too when the executor
+     * refuses (shut down, full), as a lost lease's signal does: a result never completed would leave its caller
+     * waiting forever and its grant held, and renewed, by nobody.
+     */
+    private void completeAsAsked(Request request, Runnable complete) {
         if (request.async) {
-            instance.completions().execute(complete);
-        } else {
-            complete.run();
+            try {
+                instance.completions().execute(complete);
+                return;
+            } catch (RejectedExecutionException e) {
+                // completed inline below
+            }
         }
+        complete.run();
     }
 
     /** {@return the failure of a request for more permits than the size} */

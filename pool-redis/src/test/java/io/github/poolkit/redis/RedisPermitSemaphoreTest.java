@@ -16,6 +16,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -348,6 +350,21 @@ class RedisPermitSemaphoreTest {
         assertThatThrownBy(() -> large.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(IllegalArgumentException.class);
         assertState(a, 2, 1, 0);
+    }
+
+    @Test
+    void anExecutorThatRefusesACompletionLeavesNoFutureHangingNorPermitHeldByNobody() throws Exception {
+        ExecutorService stopped = Executors.newSingleThreadExecutor();
+        stopped.shutdown(); // as an application's executor stopped before the semaphore
+        RedisPermitSemaphore a = semaphores.open(semaphores.builder().size(2).completions(stopped));
+        RedisPermitSemaphore b = open(2);
+        Permit granted = a.acquireAsync(2).get(5, TimeUnit.SECONDS); // completed on the calling thread instead
+        assertState(b, 2, 2, 0);
+        CompletableFuture<Permit> waiting = a.acquireAsync(1);
+        await().until(() -> b.waiting() == 1);
+        granted.close();
+        waiting.get(5, TimeUnit.SECONDS).close(); // granted in line, told by message
+        assertState(b, 2, 0, 0);
     }
 
     @Test
