@@ -126,7 +126,7 @@ class LostLeaseTest {
         Permit first = other.acquirePermit(1);
         CompletableFuture<Permit> waiting = waiter.acquireAsync(1);
         await().until(() -> other.waiting() == 1);
-        SemaphoreInstances.unsubscribeGrants(waiter); // the waiter's grant message is lost: only a renewal can tell it of the grant
+        SemaphoreInstances.unsubscribeGrants(waiter); // its grant message is lost: only a renewal can tell it
 
         CountDownLatch placeRenewed = new CountDownLatch(1);
         link.watch((argv, answer) -> {
