@@ -170,9 +170,17 @@ local function grantWaiters()
         if not head then
             return
         end
-        local weight, ms, owner = string.match(redis.call('HGET', waiters, head), '^(%d+) (%d+) (.+)$')
-        weight = tonumber(weight)
-        if weight > size then
+        local details = redis.call('HGET', waiters, head)
+        local weight, ms, owner
+        if details then
+            weight, ms, owner = string.match(details, '^(%d+) (%d+) (.+)$')
+            weight = tonumber(weight)
+        end
+        if not details then
+            -- its details were lost ('waiters' evicted or deleted): it leaves the line, as a place that expired
+            -- would (its owner's renewal finds it gone), rather than fail every run that grants
+            dropWaiter(head)
+        elseif weight > size then
             dropWaiter(head)
             redis.call('PUBLISH', channelPrefix .. owner, head .. ' -1')
         elseif used + weight <= size then

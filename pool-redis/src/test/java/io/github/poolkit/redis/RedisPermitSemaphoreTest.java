@@ -585,6 +585,27 @@ class RedisPermitSemaphoreTest {
     }
 
     @Test
+    void theLossOfTheWaitersDetailsInRedisWedgesNothing() throws Exception {
+        RedisPermitSemaphore a = open(1, Duration.ofMillis(600));
+        RedisPermitSemaphore b = open(1, Duration.ofMillis(600));
+        Permit held = a.acquirePermit(1);
+        CompletableFuture<Permit> detailsLost = b.acquireAsync(1);
+        await().until(() -> a.waiting() == 1);
+        // lose 'waiters' (the weight and owner of each place in line), as an eviction or a deletion by hand would
+        try (var connection = redis.client().connect()) {
+            connection.sync().del("poolkit:semaphore:{" + semaphores.name() + "}:waiters");
+        }
+        CompletableFuture<Permit> behind = a.acquireAsync(1);
+        await().until(() -> a.waiting() == 2);
+
+        held.close(); // the head of the line has no details: it leaves the line, and the one behind it is granted
+        behind.get(10, TimeUnit.SECONDS).close();
+        assertThatThrownBy(() -> detailsLost.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(SemaphoreUnavailableException.class); // its renewal finds it gone
+        assertState(a, 1, 0, 0);
+    }
+
+    @Test
     void fencingTokensAndTheLineSurviveTheLossOfTheSemaphoresStateInRedis() throws Exception {
         RedisPermitSemaphore a = open(1);
         RedisPermitSemaphore b = open(1);
