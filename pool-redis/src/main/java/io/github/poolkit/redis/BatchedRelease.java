@@ -92,6 +92,9 @@ final class BatchedRelease {
                     + ") got no answer from Redis within " + instance.commandTimeout().toMillis() + " ms (command"
                     + " timeout), so it may or may not have been applied; it is never applied twice: calling release("
                     + n + ") again applies it, or fails naming a grant it changed already", e);
+        } catch (RuntimeException e) {
+            whole.forEach(leases::add); // refused by Redis (a script error): nothing was applied
+            throw e;
         }
         if (SemaphoreScript.asLong(reply.get(0)) == 0) {
             // not held as this instance knows it: expired, or changed by an earlier run of this release whose
