@@ -129,10 +129,7 @@ class UnpooledSuccessorTest {
     void aQueuedTaskLeftWithoutAWorkerRunsOnceAThreadStartsAgainEvenInAClosedPool() throws Exception {
         FailingFactory factory = new FailingFactory();
         CountDownLatch panicked = new CountDownLatch(1);
-        PoolOptions options = PoolOptions.builder().name("u").virtualThreads(true).queueCapacity(4)
-                .panicHandler(e -> panicked.countDown()).build();
-        PoolEngine pool = new PoolEngine(1, options, t -> ((Runnable) t).run(),
-                WorkerThreads.unpooled(factory, options.name()));
+        PoolEngine pool = queuedPoolOfOne(factory, panicked);
         CountDownLatch firstMayEnd = new CountDownLatch(1);
         CountDownLatch queuedRan = new CountDownLatch(1);
         try {
@@ -168,10 +165,7 @@ class UnpooledSuccessorTest {
     private static WeakReference<PoolEngine> strandedPool() throws InterruptedException {
         FailingFactory factory = new FailingFactory();
         CountDownLatch panicked = new CountDownLatch(1);
-        PoolOptions options = PoolOptions.builder().name("u").virtualThreads(true).queueCapacity(4)
-                .panicHandler(e -> panicked.countDown()).build();
-        PoolEngine pool = new PoolEngine(1, options, t -> ((Runnable) t).run(),
-                WorkerThreads.unpooled(factory, options.name()));
+        PoolEngine pool = queuedPoolOfOne(factory, panicked);
         CountDownLatch firstMayEnd = new CountDownLatch(1);
         pool.execute((Runnable) () -> awaitQuietly(firstMayEnd));
         pool.execute((Runnable) () -> { });
@@ -181,6 +175,13 @@ class UnpooledSuccessorTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> pool.running() == 0);
         assertThat(pool.stats().queued()).isEqualTo(1);
         return new WeakReference<>(pool);
+    }
+
+    /** {@return an unpooled pool of capacity 1 with a queue of 4, its threads from {@code factory}} */
+    private static PoolEngine queuedPoolOfOne(FailingFactory factory, CountDownLatch panicked) {
+        PoolOptions options = PoolOptions.builder().name("u").virtualThreads(true).queueCapacity(4)
+                .panicHandler(e -> panicked.countDown()).build();
+        return new PoolEngine(1, options, t -> ((Runnable) t).run(), WorkerThreads.unpooled(factory, options.name()));
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
