@@ -27,7 +27,7 @@ final class ExecutorWriteGuard extends PoolsWriteCheck {
 
     @Override
     @Nullable InvalidSettingException refusal(Map<String, Object> arguments, Set<String> known) {
-        Object name = arguments.get("name");
+        Object name = arguments.get(SELECTOR);
         ExecutorAdapter executor = (name instanceof String selector) ? executors.find(selector) : null;
         if (executor == null) {
             return null;

@@ -142,9 +142,14 @@ public class PoolsEndpoint {
      * {@code coreSize} where its kind can change them ({@link ExecutorChange}). The values are all checked before
      * anything changes, and so are the body's fields: one that the target cannot change (misspelt, unknown, or fixed
      * when it was created, such as a pool's {@code queueCapacity}) is refused with 400 naming it and the fields the
-     * target accepts.
+     * target accepts. A {@code name} field in the body is refused like any other: the bean is the one the path
+     * names.
      *
-     * @param name             a bean name
+     * <p>The selector is named {@code beanName}, not {@code name}: Actuator lays the body's fields
+     * over the path's variables, so a selector called {@code name} would let a body's {@code name} field redirect the
+     * write to another bean.
+     *
+     * @param beanName         a bean name, from the path
      * @param capacity         a pool's new capacity, positive
      * @param maxWait          a pool's new longest wait in {@code execute}
      * @param maxBlockingTasks a pool's new limit of blocked callers, {@code >= 0} (0: no limit)
@@ -155,9 +160,10 @@ public class PoolsEndpoint {
      *         naming the field when a value is invalid or does not apply to that bean (nothing is changed then)
      */
     @WriteOperation
-    public WebEndpointResponse<Object> change(@Selector String name, @Nullable String capacity,
+    public WebEndpointResponse<Object> change(@Selector String beanName, @Nullable String capacity,
             @Nullable String maxWait, @Nullable String maxBlockingTasks, @Nullable String nonblocking,
             @Nullable String size, @Nullable String coreSize) {
+        String name = beanName;
         if (coreSize != null) {
             if (beans.pools().containsKey(name) || beans.semaphores().containsKey(name)
                     || beans.schedulers().containsKey(name)) {

@@ -24,6 +24,12 @@ abstract class PoolsWriteCheck implements OperationInvokerAdvisor {
 
     private static final EndpointId POOLS = EndpointId.of("pools");
 
+    /**
+     * The name of the write operation's selector, the bean the path names. Not {@code name}: Actuator lays the body's
+     * fields over the path's variables, so a body field named like the selector would replace it.
+     */
+    static final String SELECTOR = "beanName";
+
     @Override
     public final OperationInvoker apply(EndpointId endpointId, OperationType operationType,
             OperationParameters parameters, OperationInvoker invoker) {
@@ -39,7 +45,7 @@ abstract class PoolsWriteCheck implements OperationInvokerAdvisor {
     }
 
     /**
-     * @param arguments the write's fields by name, its selector {@code name} included
+     * @param arguments the write's fields by name, its selector {@value #SELECTOR} included
      * @param known     the names of the write operation's parameters
      * @return why the write is refused, or {@code null} to let it through
      */

@@ -28,9 +28,6 @@ import io.github.poolkit.autoconfigure.SchedulerProperties;
  */
 final class WriteFieldsCheck extends PoolsWriteCheck {
 
-    /** The selector of {@link PoolsEndpoint#change}. */
-    private static final String SELECTOR = "name";
-
     private final PoolkitBeans beans;
 
     WriteFieldsCheck(PoolkitBeans beans) {

@@ -1,0 +1,101 @@
+package io.github.poolkit.autoconfigure.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpResponse;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.test.web.server.LocalServerPort;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * The edges of a strict write to {@code POST /actuator/pools/{name}}, on each web stack (the subclasses): a field that
+ * names no setting of the target, whatever it is (a figure such as {@code running}, the bean's {@code name}, a field
+ * of another kind of target, a field given as {@code null}), is refused with 400 naming it, and nothing changes; a
+ * malformed body changes nothing either.
+ */
+@Timeout(60)
+abstract class StrictWriteEdgeCasesHttpTests {
+
+
+    private EndpointClient client;
+
+    @BeforeEach
+    void connect(@LocalServerPort int port) {
+        client = new EndpointClient(port);
+    }
+
+    @Test
+    void aFieldFixedAtCreationIsRefused() throws Exception {
+        assertRefused("/actuator/pools/reports", "{\"capacity\": 3, \"queueCapacity\": 5}", "queueCapacity");
+        assertUnchanged();
+    }
+
+    @Test
+    void aFigureThatIsReadOnlyIsRefused() throws Exception {
+        assertRefused("/actuator/pools/reports", "{\"capacity\": 3, \"running\": 1}", "running");
+        assertRefused("/actuator/pools/gpu-memory", "{\"size\": 20, \"used\": 0}", "used");
+        assertRefused("/actuator/pools/delayScheduler", "{\"pending\": 0}", "pending");
+        assertUnchanged();
+    }
+
+    @Test
+    void theBeansNameInTheBodyIsRefusedAndNoOtherBeanChanges() throws Exception {
+        assertRefused("/actuator/pools/reports", "{\"name\": \"workerPool\", \"capacity\": 3}", "name");
+        assertRefused("/actuator/pools/reports", "{\"name\": \"reports\", \"capacity\": 3}", "name");
+        assertRefused("/actuator/pools/gpu-memory", "{\"name\": \"gpu-memory\", \"size\": 20}", "name");
+        assertUnchanged();
+    }
+
+    @Test
+    void aFieldOfAnotherKindOfTargetIsRefused() throws Exception {
+        assertRefused("/actuator/pools/reports", "{\"capacity\": 3, \"size\": 5}", "size");
+        assertRefused("/actuator/pools/reports", "{\"capacity\": 3, \"coreSize\": 2}", "coreSize");
+        assertRefused("/actuator/pools/gpu-memory", "{\"size\": 20, \"capacity\": 3}", "capacity");
+        assertRefused("/actuator/pools/gpu-memory", "{\"size\": 20, \"maxWait\": \"1s\"}", "maxWait");
+        assertRefused("/actuator/pools/delayScheduler", "{\"capacity\": 3}", "capacity");
+        assertUnchanged();
+    }
+
+    @Test
+    void aRefusedFieldGivenAsNullIsStillRefused() throws Exception {
+        assertRefused("/actuator/pools/reports", "{\"capacity\": 3, \"queueCapacity\": null}", "queueCapacity");
+        assertUnchanged();
+    }
+
+    @Test
+    void aMalformedBodyChangesNothing() throws Exception {
+        HttpResponse<String> response = client.post("/actuator/pools/reports", "{\"capacity\": 3,");
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        assertUnchanged();
+    }
+
+    @Test
+    void theFieldsTheTargetTakesStillApply() throws Exception {
+        HttpResponse<String> ok = client.post("/actuator/pools/reports", "{\"capacity\": 5}");
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        assertThat(client.getJson("/actuator/pools/reports").get("capacity").asInt()).isEqualTo(5);
+        assertThat(client.post("/actuator/pools/reports", "{\"capacity\": 4}").statusCode()).isEqualTo(200);
+        assertUnchanged();
+    }
+
+    private void assertRefused(String path, String body, String field) throws Exception {
+        HttpResponse<String> response = client.post(path, body);
+        assertThat(response.statusCode()).as(body + " -> " + response.body()).isEqualTo(400);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                type -> assertThat(type).startsWith("application/problem+json"));
+        JsonNode problem = EndpointClient.json(response);
+        assertThat(problem.get("field").asString()).as(body).isEqualTo(field);
+        assertThat(problem.get("detail").asString()).as(body).contains(field);
+    }
+
+    private void assertUnchanged() throws Exception {
+        assertThat(client.getJson("/actuator/pools/workerPool").get("capacity").asInt()).isEqualTo(6);
+        assertThat(client.getJson("/actuator/pools/reports").get("capacity").asInt()).isEqualTo(4);
+        assertThat(client.getJson("/actuator/pools/gpu-memory").get("size").asLong()).isEqualTo(16);
+        assertThat(client.getJson("/actuator/pools/delayScheduler").get("capacity").asInt()).isEqualTo(2);
+    }
+}

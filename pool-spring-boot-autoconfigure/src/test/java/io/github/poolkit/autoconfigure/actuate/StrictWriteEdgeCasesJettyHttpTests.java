@@ -1,0 +1,26 @@
+package io.github.poolkit.autoconfigure.actuate;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.jetty.servlet.JettyServletWebServerFactory;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.context.annotation.Bean;
+
+/** The edges of a strict write, in Spring MVC on Jetty. */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+        "management.endpoints.web.exposure.include=pools", "management.endpoint.pools.access=unrestricted",
+        "poolkit.pool.capacity=6", "poolkit.pools.reports.capacity=4", "poolkit.pools.reports.queue-capacity=2",
+        "poolkit.semaphores.gpu-memory.size=16", "poolkit.scheduler.workers=2" })
+class StrictWriteEdgeCasesJettyHttpTests extends StrictWriteEdgeCasesHttpTests {
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class JettyApplication {
+
+        @Bean
+        JettyServletWebServerFactory jetty() {
+            return new JettyServletWebServerFactory(0);
+        }
+    }
+}

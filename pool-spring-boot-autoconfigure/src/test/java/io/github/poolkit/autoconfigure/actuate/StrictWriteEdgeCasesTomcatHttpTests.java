@@ -1,0 +1,19 @@
+package io.github.poolkit.autoconfigure.actuate;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+
+/** The edges of a strict write, in Spring MVC on Tomcat. */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
+        "management.endpoints.web.exposure.include=pools", "management.endpoint.pools.access=unrestricted",
+        "poolkit.pool.capacity=6", "poolkit.pools.reports.capacity=4", "poolkit.pools.reports.queue-capacity=2",
+        "poolkit.semaphores.gpu-memory.size=16", "poolkit.scheduler.workers=2" })
+class StrictWriteEdgeCasesTomcatHttpTests extends StrictWriteEdgeCasesHttpTests {
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class WebApplication {
+    }
+}
