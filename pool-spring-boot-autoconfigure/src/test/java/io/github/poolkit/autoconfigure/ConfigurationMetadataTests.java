@@ -29,7 +29,8 @@ class ConfigurationMetadataTests {
                 Map.entry("poolkit.pool.capacity", 256), Map.entry("poolkit.pool.expiry", "1s"),
                 Map.entry("poolkit.pool.nonblocking", false), Map.entry("poolkit.pool.max-blocking-tasks", 0),
                 Map.entry("poolkit.pool.pre-alloc", false), Map.entry("poolkit.pool.disable-purge", false),
-                Map.entry("poolkit.pool.queue-capacity", 0),
+                Map.entry("poolkit.pool.queue-capacity", 0), Map.entry("poolkit.pool.interrupt-overdue", false),
+                Map.entry("poolkit.pool.adaptive.algorithm", "none"),
                 Map.entry("poolkit.semaphore.enabled", true),
                 Map.entry("poolkit.semaphore.size", 64), Map.entry("poolkit.scheduler.enabled", true),
                 Map.entry("poolkit.scheduler.workers", 4));
@@ -46,6 +47,11 @@ class ConfigurationMetadataTests {
                 .containsEntry("type", "java.time.Duration");
         assertThat((String) properties.get("poolkit.pool.max-wait").get("description")).contains("without limit");
         assertThat(properties.get("poolkit.pool.expiry").get("type")).isEqualTo("java.time.Duration");
+        for (String key : new String[] { "poolkit.pool.run-timeout", "poolkit.pool.queue-timeout" }) {
+            // Unset: the pool does not watch its tasks.
+            assertThat(properties.get(key)).as(key).doesNotContainKey("defaultValue")
+                    .containsEntry("type", "java.time.Duration");
+        }
         for (String key : new String[] { "poolkit.pool.shutdown-timeout", "poolkit.scheduler.shutdown-timeout" }) {
             // Unset unless the user sets it: the deadline is then spring.lifecycle.timeout-per-shutdown-phase.
             assertThat(properties.get(key)).as(key).doesNotContainKey("defaultValue");
