@@ -156,7 +156,7 @@ public class PoolsEndpoint {
      * @param nonblocking      whether the pool refuses at once instead of making callers wait
      * @param size             a semaphore's new size, {@code >= 0}
      * @param coreSize         an executor's new core size, {@code >= 0}
-     * @return 200 with the entry's new state; 404 when there is no such bean; 400 with an RFC 9457 problem body
+     * @return 200 with the entry's new state (as a read of it answers); 404 when there is no such bean; 400 with an RFC 9457 problem body
      *         naming the field when a value is invalid or does not apply to that bean (nothing is changed then)
      */
     @WriteOperation
@@ -196,7 +196,7 @@ public class PoolsEndpoint {
             Pool pool = beans.pools().get(name);
             if (pool != null) {
                 change.applyTo(pool);
-                return new WebEndpointResponse<>(PoolDescriptor.of(pool));
+                return new WebEndpointResponse<>(PoolDescriptor.of(pool, recentOverdue(name)));
             }
             PermitSemaphore semaphore = beans.semaphores().get(name);
             if (semaphore != null) {

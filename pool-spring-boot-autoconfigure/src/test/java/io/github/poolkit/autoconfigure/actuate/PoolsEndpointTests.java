@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
@@ -129,6 +130,35 @@ class PoolsEndpointTests {
             PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
             assertThat(((PoolDescriptor) endpoint.pool("reports")).closed()).isTrue();
             assertThat(((SchedulerDescriptor) endpoint.pool("delayScheduler")).closed()).isTrue();
+        });
+    }
+
+    @Test
+    void aWriteAnswersTheEntryAsAReadDoesWithItsRecentOverdueTasks() throws Exception {
+        runner.withPropertyValues("poolkit.pools.reports.run-timeout=100ms").run(context -> {
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            CountDownLatch release = new CountDownLatch(1);
+            context.getBean("reports", WorkerPool.class).execute(() -> {
+                try {
+                    release.await(20, TimeUnit.SECONDS);
+                }
+                catch (InterruptedException ex) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try {
+                Awaitility.await().atMost(Duration.ofSeconds(10))
+                        .until(() -> ((PoolDescriptor) endpoint.pool("reports")).recentOverdue().size() == 1);
+                WebEndpointResponse<Object> ok = endpoint.change("reports", "5", null, null, null, null);
+                assertThat(ok.getStatus()).isEqualTo(200);
+                PoolDescriptor written = (PoolDescriptor) ok.getBody();
+                assertThat(written.overdue()).isEqualTo(1);
+                assertThat(written.recentOverdue())
+                        .isEqualTo(((PoolDescriptor) endpoint.pool("reports")).recentOverdue()).hasSize(1);
+            }
+            finally {
+                release.countDown();
+            }
         });
     }
 
