@@ -103,6 +103,20 @@ class AdaptiveEndpointHttpTests {
         assertThat(client.post("/actuator/pools/fixed", "{\"capacity\": 8}").statusCode()).isEqualTo(200);
     }
 
+    @Test
+    void aRefusedCapacityTakesTheWritesOtherFieldsWithIt() throws Exception {
+        int blocking = reports.options().maxBlockingTasks();
+        HttpResponse<String> pool = client.post("/actuator/pools/reports",
+                "{\"capacity\": 8, \"maxBlockingTasks\": " + (blocking + 3) + "}");
+        assertThat(pool.statusCode()).isEqualTo(400);
+        assertThat(EndpointClient.json(pool).get("field").asString()).isEqualTo("capacity");
+        assertThat(reports.options().maxBlockingTasks()).as("nothing changed").isEqualTo(blocking);
+        assertThat(client.getJson("/actuator/pools/reports").get("adaptive").get("algorithm").asString())
+                .isEqualTo("gradient");
+        assertThat(client.getJson("/actuator/pools/gpu-memory").get("adaptive").get("algorithm").asString())
+                .isEqualTo("aimd");
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class WebApplication {
