@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -267,15 +268,29 @@ final class PoolSettings {
 
     /**
      * @param ex the core library's refusal of an option of this pool
-     * @return the same refusal, naming the property the value came from
+     * @return the same refusal, naming the property the value came from; where the fix involves another key (an
+     *         adaptive capacity needs a bounded capacity without pre-alloc, interrupt-overdue needs a run-timeout),
+     *         the fix names that key too, in the configuration's terms rather than the builder's
      */
     InvalidPoolkitPropertyException translate(InvalidOptionException ex) {
         boolean adaptive = ex.option().equals(PoolOptions.ADAPTIVE_CAPACITY.name()); // set by the adaptive keys
         String path = adaptive ? "adaptive.algorithm" : ex.option();
         String property = property(path);
         String problem = DataObjectPropertyName.toDashedForm(path) + " " + ex.problem();
-        Object value = adaptive ? value(p -> p.getAdaptive().getAlgorithm()) : ex.value();
-        return new InvalidPoolkitPropertyException(property, value, problem,
+        if (adaptive) {
+            PoolkitProperties.Algorithm algorithm = value(p -> p.getAdaptive().getAlgorithm());
+            String other = (capacity() <= 0) ? "set " + property("capacity") + " to a positive number"
+                    : "set " + property("preAlloc") + " to false";
+            return new InvalidPoolkitPropertyException(property,
+                    (algorithm != null) ? algorithm.name().toLowerCase(Locale.ROOT) : null, problem,
+                    other + ", or set " + property + " to none");
+        }
+        if (ex.option().equals(PoolOptions.INTERRUPT_OVERDUE.name())) {
+            String runTimeout = property.substring(0, property.lastIndexOf('.')) + ".run-timeout";
+            return new InvalidPoolkitPropertyException(property, ex.value(), problem,
+                    "set " + runTimeout + " (such as 30s), or set " + property + " to false");
+        }
+        return new InvalidPoolkitPropertyException(property, ex.value(), problem,
                 "change " + property + ": " + ex.fix());
     }
 

@@ -118,7 +118,20 @@ class AdaptivePropertiesTests {
         FailureAnalysis analysis = analyze(runner, "poolkit.pools.reports.pre-alloc=true",
                 "poolkit.pools.reports.adaptive.algorithm=gradient");
         assertThat(analysis.getDescription()).contains("Property: poolkit.pools.reports.adaptive.algorithm")
-                .contains("Value:    GRADIENT").contains("pre-alloc");
+                .contains("Value:    gradient").contains("pre-alloc");
+        assertThat(analysis.getAction()).contains("set poolkit.pools.reports.pre-alloc to false, or set "
+                + "poolkit.pools.reports.adaptive.algorithm to none");
+    }
+
+    @Test
+    void anAdaptivePoolWithUnlimitedCapacity() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.pools.reports.capacity=0",
+                "poolkit.pools.reports.adaptive.algorithm=gradient", "poolkit.pools.reports.adaptive.min=2",
+                "poolkit.pools.reports.adaptive.max=64");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.pools.reports.adaptive.algorithm")
+                .contains("Value:    gradient").contains("needs a bounded capacity");
+        assertThat(analysis.getAction()).contains("set poolkit.pools.reports.capacity to a positive number, or set "
+                + "poolkit.pools.reports.adaptive.algorithm to none");
     }
 
     @Test

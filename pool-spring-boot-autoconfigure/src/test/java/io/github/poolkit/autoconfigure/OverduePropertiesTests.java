@@ -73,7 +73,17 @@ class OverduePropertiesTests {
         FailureAnalysis analysis = analyze("poolkit.pool.interrupt-overdue=true");
         assertThat(analysis.getDescription()).contains("Property: poolkit.pool.interrupt-overdue")
                 .contains("needs a runTimeout");
-        assertThat(analysis.getAction()).contains("runTimeout");
+        assertThat(analysis.getAction())
+                .contains("set poolkit.pool.run-timeout (such as 30s), or set poolkit.pool.interrupt-overdue to false");
+    }
+
+    @Test
+    void interruptOverdueWithoutRunTimeoutOnANamedPoolNamesItsOwnKeys() {
+        FailureAnalysis analysis = analyze("poolkit.pools.reports.interrupt-overdue=true");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.pools.reports.interrupt-overdue")
+                .contains("Value:    true");
+        assertThat(analysis.getAction()).contains("set poolkit.pools.reports.run-timeout (such as 30s), or set "
+                + "poolkit.pools.reports.interrupt-overdue to false");
     }
 
     private FailureAnalysis analyze(String... properties) {
