@@ -116,8 +116,8 @@ final class Worker implements Runnable {
         this.pool = pool;
         this.runner = runner;
         this.firstTask = firstTask;
-        // Plain: no other thread touches the slot before this worker's first idle push (claims come only through the idle
-        // stack, and only the worker pushes itself), and the thread's start publishes it; volatile would fence.
+        // Plain: no other thread touches the slot before this worker's first idle push (claims come only through the
+        // idle stack, and only the worker pushes itself), and the thread's start publishes it; volatile would fence.
         HANDOFF.set(this, BUSY);
     }
 

@@ -73,7 +73,8 @@ final class WorkerThreads {
             // It runs the worker already, outside the books: refused before w.thread is set, so it returns at once
             // (Worker#run); the worker is retired as for any failed start.
             throw new IllegalStateException("the thread factory returned a thread it had already started; it must"
-                    + " return an unstarted thread, as Thread.ofVirtual().factory() does (not Thread::startVirtualThread)");
+                    + " return an unstarted thread, as Thread.ofVirtual().factory() does"
+                    + " (not Thread::startVirtualThread)");
         }
         w.thread = t;
         t.start();

@@ -156,8 +156,9 @@ public class PoolsEndpoint {
      * @param nonblocking      whether the pool refuses at once instead of making callers wait
      * @param size             a semaphore's new size, {@code >= 0}
      * @param coreSize         an executor's new core size, {@code >= 0}
-     * @return 200 with the entry's new state (as a read of it answers); 404 when there is no such bean; 400 with an RFC 9457 problem body
-     *         naming the field when a value is invalid or does not apply to that bean (nothing is changed then)
+     * @return 200 with the entry's new state (as a read of it answers); 404 when there is no such bean; 400 with an
+     *         RFC 9457 problem body naming the field when a value is invalid or does not apply to that bean (nothing
+     *         is changed then)
      */
     @WriteOperation
     public WebEndpointResponse<Object> change(@Selector String beanName, @Nullable String capacity,
