@@ -1,0 +1,287 @@
+package io.github.poolkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import io.github.poolkit.OverdueTaskTest.Blocking;
+import io.github.poolkit.OverdueTaskTest.Reports;
+
+/**
+ * Overdue tasks beyond the common cases of {@link OverdueTaskTest}: every bad value, every pool kind, the scheduler's
+ * repeating jobs and queue, a released pool, a listener that throws, and tasks that end in time.
+ */
+@Timeout(30)
+class OverdueEdgeCasesTest {
+
+    private static final Duration TIMEOUT = Duration.ofMillis(200);
+
+    private static PoolOptions.Builder options(Reports reports) {
+        return PoolOptions.builder().name("edge").listener(reports);
+    }
+
+    @Test
+    void zeroAndNegativeTimeoutsOfEitherKindAreRefusedByEveryPoolKind() {
+        for (Duration bad : new Duration[] {Duration.ZERO, Duration.ofNanos(-1), Duration.ofSeconds(-5)}) {
+            PoolOptions run = PoolOptions.builder().runTimeout(bad).build();
+            PoolOptions queue = PoolOptions.builder().queueTimeout(bad).build();
+            assertThatThrownBy(() -> WorkerPool.create(1, run)).isInstanceOf(InvalidOptionException.class)
+                    .satisfies(e -> assertThat(((InvalidOptionException) e).option()).isEqualTo("runTimeout"));
+            assertThatThrownBy(() -> WorkerPool.create(1, queue)).isInstanceOf(InvalidOptionException.class)
+                    .satisfies(e -> assertThat(((InvalidOptionException) e).option()).isEqualTo("queueTimeout"));
+            assertThatThrownBy(() -> FuncPool.create(1, x -> { }, run)).isInstanceOf(InvalidOptionException.class);
+            assertThatThrownBy(() -> MultiPool.create(2, 1, MultiPool.LoadBalancing.ROUND_ROBIN, queue))
+                    .isInstanceOf(InvalidOptionException.class);
+            assertThatThrownBy(() -> DelayScheduler.create(1, run)).isInstanceOf(InvalidOptionException.class);
+            assertThatThrownBy(() -> DelayScheduler.create(1, queue)).isInstanceOf(InvalidOptionException.class);
+        }
+        PoolOptions interruptOnly = PoolOptions.builder().interruptOverdue(true).queueTimeout(TIMEOUT).build();
+        assertThatThrownBy(() -> WorkerPool.create(1, interruptOnly)).isInstanceOf(InvalidOptionException.class)
+                .satisfies(e -> assertThat(((InvalidOptionException) e).option()).isEqualTo("interruptOverdue"));
+        assertThatThrownBy(() -> DelayScheduler.create(1, interruptOnly)).isInstanceOf(InvalidOptionException.class);
+    }
+
+    @Test
+    void theDefaultsWatchNothing() {
+        PoolOptions defaults = PoolOptions.defaults();
+        assertThat(defaults.runTimeout()).isNull();
+        assertThat(defaults.queueTimeout()).isNull();
+        assertThat(defaults.interruptOverdue()).isFalse();
+        new PoolListener() { }.taskOverdue(new OverdueTask("p", OverdueTask.Kind.QUEUE, "t", null, TIMEOUT, null));
+    }
+
+    @Test
+    void tasksThatEndInTimeAreNeverReported() {
+        Reports reports = new Reports();
+        try (WorkerPool pool = WorkerPool.create(2, options(reports).runTimeout(TIMEOUT).queueTimeout(TIMEOUT)
+                .queueCapacity(-1).build())) {
+            CountDownLatch done = new CountDownLatch(200);
+            for (int i = 0; i < 200; i++) {
+                pool.execute(done::countDown);
+            }
+            Latches.await(done);
+            reports.assertStays(0);
+            assertThat(pool.stats().overdue()).isZero();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aFuncPoolReportsItsArgument() {
+        Reports reports = new Reports();
+        CountDownLatch release = new CountDownLatch(1);
+        FuncPool<String> pool = FuncPool.create(1, arg -> Latches.awaitUninterruptibly(release),
+                options(reports).runTimeout(TIMEOUT).build());
+        try {
+            pool.invoke("the-argument");
+            OverdueTask report = reports.awaitOne();
+            assertThat(report.kind()).isEqualTo(OverdueTask.Kind.RUN);
+            assertThat(report.task()).isEqualTo("the-argument");
+            assertThat(report.thread()).startsWith("edge-");
+            reports.assertStays(1);
+            assertThat(pool.stats().overdue()).isEqualTo(1);
+        } finally {
+            release.countDown();
+            pool.release();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aMultiPoolCountsTheOverdueTasksOfAllItsPools() {
+        Reports reports = new Reports();
+        MultiPool pool = MultiPool.create(2, 1, MultiPool.LoadBalancing.ROUND_ROBIN,
+                options(reports).runTimeout(TIMEOUT).build());
+        Blocking first = new Blocking("first");
+        Blocking second = new Blocking("second");
+        try {
+            pool.execute(first);
+            pool.execute(second);
+            await().atMost(Duration.ofSeconds(10)).until(() -> reports.tasks.size() == 2);
+            assertThat(reports.tasks).extracting(OverdueTask::task).containsExactlyInAnyOrder("first", "second");
+            assertThat(pool.stats().overdue()).isEqualTo(2);
+        } finally {
+            first.release().countDown();
+            second.release().countDown();
+            pool.release();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aTaskStillRunningAfterReleaseIsStillReported() {
+        Reports reports = new Reports();
+        WorkerPool pool = WorkerPool.create(1, options(reports).runTimeout(TIMEOUT).build());
+        Blocking task = new Blocking("draining");
+        try {
+            pool.execute(task);
+            Latches.await(task.started());
+            pool.release();
+            OverdueTask report = reports.awaitOne();
+            assertThat(report.task()).isEqualTo("draining");
+            assertThat(pool.stats().overdue()).isEqualTo(1);
+        } finally {
+            task.release().countDown();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aListenerThatThrowsDoesNotStopLaterReports() {
+        AtomicInteger calls = new AtomicInteger();
+        CountDownLatch second = new CountDownLatch(1);
+        PoolListener throwing = new PoolListener() {
+            @Override
+            public void taskOverdue(OverdueTask task) {
+                if (calls.incrementAndGet() == 1) {
+                    throw new IllegalStateException("listener failure");
+                }
+                second.countDown();
+            }
+        };
+        WorkerPool pool = WorkerPool.create(2, PoolOptions.builder().name("edge").listener(throwing)
+                .runTimeout(TIMEOUT).build());
+        Blocking a = new Blocking("a");
+        Blocking b = new Blocking("b");
+        try {
+            pool.execute(a);
+            Latches.await(a.started());
+            await().atMost(Duration.ofSeconds(10)).until(() -> calls.get() == 1);
+            pool.execute(b);
+            Latches.await(second);
+            assertThat(pool.stats().overdue()).isEqualTo(2);
+        } finally {
+            a.release().countDown();
+            b.release().countDown();
+            pool.release();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aRepeatingJobIsReportedByItselfOncePerRun() {
+        Reports reports = new Reports();
+        DelayScheduler scheduler = DelayScheduler.create(1, options(reports).runTimeout(TIMEOUT).build());
+        Blocking job = new Blocking("heartbeat");
+        try {
+            ScheduledFuture<?> future = scheduler.scheduleRepeating(job, Duration.ofMillis(5));
+            OverdueTask report = reports.awaitOne();
+            assertThat(report.kind()).isEqualTo(OverdueTask.Kind.RUN);
+            assertThat(report.task()).isEqualTo("heartbeat");
+            assertThat(Arrays.stream(report.stack()).map(StackTraceElement::getMethodName)).contains("blockHere");
+            reports.assertStays(1);
+            future.cancel(false);
+        } finally {
+            job.release().countDown();
+            scheduler.shutdown();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aSchedulerJobWaitingForItsWorkerPastQueueTimeoutIsReported() {
+        Reports reports = new Reports();
+        DelayScheduler scheduler = DelayScheduler.create(1, options(reports).queueTimeout(TIMEOUT).build());
+        Blocking first = new Blocking("first-job");
+        CountDownLatch secondRan = new CountDownLatch(1);
+        Runnable second = new Runnable() {
+            @Override
+            public void run() {
+                secondRan.countDown();
+            }
+
+            @Override
+            public String toString() {
+                return "second-job";
+            }
+        };
+        try {
+            scheduler.scheduleOnce(first, Duration.ZERO);
+            Latches.await(first.started());
+            scheduler.scheduleOnce(second, Duration.ZERO);
+            OverdueTask report = reports.awaitOne();
+            assertThat(report.kind()).isEqualTo(OverdueTask.Kind.QUEUE);
+            assertThat(report.task()).isEqualTo("second-job");
+            assertThat(report.thread()).isNull();
+            assertThat(report.stack()).isEmpty();
+            first.release().countDown();
+            Latches.await(secondRan);
+            reports.assertStays(1);
+        } finally {
+            first.release().countDown();
+            scheduler.shutdown();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aSchedulerInterruptsItsOverdueJobWhenAsked() throws Exception {
+        Reports reports = new Reports();
+        DelayScheduler scheduler = DelayScheduler.create(1, options(reports).runTimeout(TIMEOUT)
+                .interruptOverdue(true).build());
+        CountDownLatch interrupted = new CountDownLatch(1);
+        try {
+            scheduler.scheduleOnce(() -> {
+                try {
+                    new CountDownLatch(1).await(20, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    interrupted.countDown();
+                }
+            }, Duration.ZERO);
+            Latches.await(interrupted);
+            assertThat(reports.awaitOne().kind()).isEqualTo(OverdueTask.Kind.RUN);
+        } finally {
+            scheduler.shutdown();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aQueuedTaskOfAVirtualThreadPoolIsReported() {
+        Reports reports = new Reports();
+        WorkerPool pool = WorkerPool.create(1, options(reports).virtualThreads(true).queueCapacity(-1)
+                .queueTimeout(TIMEOUT).build());
+        Blocking first = new Blocking("first");
+        Blocking second = new Blocking("waiting-virtual");
+        try {
+            pool.execute(first);
+            Latches.await(first.started());
+            pool.execute(second);
+            OverdueTask report = reports.awaitOne();
+            assertThat(report.kind()).isEqualTo(OverdueTask.Kind.QUEUE);
+            assertThat(report.task()).isEqualTo("waiting-virtual");
+            first.release().countDown();
+            Latches.await(second.started());
+            reports.assertStays(1);
+        } finally {
+            first.release().countDown();
+            second.release().countDown();
+            pool.release();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aQueueReportComesWithinTheTimeoutPlusAQuarter() {
+        Reports reports = new Reports();
+        Duration timeout = Duration.ofMillis(400); // max(400 / 4, 100) = 100 ms of grace
+        WorkerPool pool = WorkerPool.create(1, options(reports).queueCapacity(1).queueTimeout(timeout).build());
+        Blocking first = new Blocking("first");
+        try {
+            pool.execute(first);
+            Latches.await(first.started());
+            long accepted = System.nanoTime();
+            pool.execute(() -> { });
+            OverdueTask report = reports.awaitOne();
+            long after = System.nanoTime() - accepted;
+            assertThat(report.elapsed()).isGreaterThanOrEqualTo(timeout);
+            // the contract's bound is 500 ms; a loaded 2-core CI machine gets room on top
+            assertThat(Duration.ofNanos(after)).isLessThan(timeout.plusMillis(100 + 1_500));
+        } finally {
+            first.release().countDown();
+            pool.release();
+        }
+    }
+}
