@@ -1,0 +1,167 @@
+package io.github.poolkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Adaptive limits at their edges: odd samples never move a limit out of its bounds, every kind of overload refusal is
+ * a dropped sample, a task that throws is an ordinary one, and the other pool kinds follow their limit too.
+ */
+@Timeout(20)
+class AdaptiveEdgeCasesTest {
+
+    private static final long MS = 1_000_000L;
+
+    private static PoolOptions.Builder opts(AdaptiveLimit limit) {
+        return PoolOptions.builder().name("adaptive-edge").panicHandler(e -> { }).adaptiveCapacity(limit);
+    }
+
+    @Test
+    void oddSamplesNeverMoveALimitOutOfItsBounds() {
+        long[] rtts = {0, -5, 1, Long.MAX_VALUE, 10 * MS, Long.MIN_VALUE, 3 * MS, 1_000_000 * MS};
+        int[] inFlights = {0, -1, 1, Integer.MAX_VALUE, 7, Integer.MIN_VALUE};
+        for (boolean aimd : new boolean[] {false, true}) {
+            AdaptiveLimit limit = aimd ? AdaptiveLimit.aimd(2, 9) : AdaptiveLimit.gradient(2, 9);
+            assertThat(limit.limit()).isEqualTo(2);
+            for (int i = 0; i < 5_000; i++) {
+                limit.onSample(rtts[i % rtts.length], inFlights[i % inFlights.length], i % 11 == 0);
+                assertThat(limit.limit()).as("after sample %d", i).isBetween(2, 9);
+            }
+        }
+    }
+
+    @Test
+    void aimdNeverLeavesItsBoundsAndEqualBoundsPinIt() {
+        AdaptiveLimit a = AdaptiveLimit.aimd(3, 6);
+        for (int i = 0; i < 500; i++) {
+            a.onSample(10 * MS, a.limit(), false);
+            assertThat(a.limit()).isBetween(3, 6);
+        }
+        assertThat(a.limit()).isEqualTo(6);
+        for (int i = 0; i < 500; i++) {
+            a.onSample(0, a.limit(), true);
+            assertThat(a.limit()).isBetween(3, 6);
+        }
+        assertThat(a.limit()).isEqualTo(3);
+        AdaptiveLimit pinned = AdaptiveLimit.aimd(4, 4);
+        pinned.onSample(10 * MS, 4, false);
+        pinned.onSample(0, 4, true);
+        assertThat(pinned.limit()).isEqualTo(4);
+        assertThat(AdaptiveLimit.gradient(1, Integer.MAX_VALUE).limit()).isEqualTo(1);
+        assertThatThrownBy(() -> AdaptiveLimit.aimd(0, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> AdaptiveLimit.gradient(Integer.MIN_VALUE, 1))
+                .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @RepeatedTest(20)
+    void aTaskThatThrowsIsAnOrdinarySample() {
+        SettableLimit limit = new SettableLimit(1);
+        try (WorkerPool pool = WorkerPool.create(1, opts(limit).build())) {
+            pool.execute(() -> {
+                throw new IllegalStateException("task failure");
+            });
+            await().until(() -> limit.samples().size() == 1);
+            SettableLimit.Sample s = limit.samples().getFirst();
+            assertThat(s.dropped()).isFalse();
+            assertThat(s.inFlight()).isEqualTo(1);
+            assertThat(s.rttNanos()).isPositive();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aRefusalByMaxBlockingTasksIsADroppedSample() throws Exception {
+        SettableLimit limit = new SettableLimit(1);
+        try (WorkerPool pool = WorkerPool.create(1, opts(limit).maxBlockingTasks(1).build())) {
+            Blocker blocker = Blocker.occupy(pool, 1);
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread waiting = Callers.start(() -> pool.execute(() -> { }), thrown);
+            await().until(() -> pool.stats().blocked() == 1);
+            assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolOverloadException.class);
+            assertThat(limit.samples()).containsExactly(new SettableLimit.Sample(0, 1, true));
+            blocker.open();
+            waiting.join();
+            assertThat(thrown.get()).isNull();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aRefusalByMaxWaitIsADroppedSample() throws Exception {
+        SettableLimit limit = new SettableLimit(1);
+        try (WorkerPool pool = WorkerPool.create(1, opts(limit).maxWait(Duration.ofMillis(20)).build())) {
+            Blocker blocker = Blocker.occupy(pool, 1);
+            assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolOverloadException.class);
+            assertThat(limit.samples()).containsExactly(new SettableLimit.Sample(0, 1, true));
+            blocker.open();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aRefusalByAFullQueueIsADroppedSample() throws Exception {
+        SettableLimit limit = new SettableLimit(1);
+        try (WorkerPool pool = WorkerPool.create(1, opts(limit).queueCapacity(1).nonblocking(true).build())) {
+            Blocker blocker = Blocker.occupy(pool, 1);
+            pool.execute(() -> { }); // queued
+            assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolOverloadException.class);
+            assertThat(limit.samples()).containsExactly(new SettableLimit.Sample(0, 1, true));
+            blocker.open();
+        }
+    }
+
+    @RepeatedTest(20)
+    void anInterruptedCallerIsNoSample() throws Exception {
+        SettableLimit limit = new SettableLimit(1);
+        try (WorkerPool pool = WorkerPool.create(1, opts(limit).build())) {
+            Blocker blocker = Blocker.occupy(pool, 1);
+            AtomicReference<Throwable> thrown = new AtomicReference<>();
+            Thread waiting = Callers.start(() -> pool.execute(() -> { }), thrown);
+            await().until(() -> pool.stats().blocked() == 1);
+            waiting.interrupt();
+            waiting.join();
+            assertThat(thrown.get()).isNotNull().isNotInstanceOf(PoolOverloadException.class);
+            assertThat(limit.samples()).isEmpty();
+            blocker.open();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aFuncPoolFollowsItsLimit() {
+        SettableLimit limit = new SettableLimit(2);
+        CountDownLatch ran = new CountDownLatch(1);
+        FuncPool<String> pool = FuncPool.create(50, arg -> ran.countDown(), opts(limit).build());
+        try {
+            assertThat(pool.capacity()).isEqualTo(2);
+            limit.set(5);
+            pool.invoke("x");
+            Latches.await(ran);
+            await().until(() -> pool.capacity() == 5);
+            assertThat(pool.stats().capacity()).isEqualTo(5);
+            assertThat(limit.samples()).extracting(SettableLimit.Sample::dropped).containsExactly(false);
+        } finally {
+            pool.release();
+        }
+    }
+
+    @RepeatedTest(20)
+    void aVirtualThreadPoolFollowsItsLimit() throws Exception {
+        SettableLimit limit = new SettableLimit(3);
+        try (WorkerPool pool = WorkerPool.create(10, opts(limit).virtualThreads(true).build())) {
+            assertThat(pool.capacity()).isEqualTo(3);
+            Blocker blocker = Blocker.occupy(pool, 2);
+            limit.set(1);
+            blocker.open();
+            await().until(() -> limit.samples().size() == 2);
+            await().until(() -> pool.capacity() == 1);
+            assertThat(pool.stats().capacity()).isEqualTo(1);
+            assertThat(limit.samples()).extracting(SettableLimit.Sample::inFlight).containsExactlyInAnyOrder(1, 2);
+        }
+    }
+}
