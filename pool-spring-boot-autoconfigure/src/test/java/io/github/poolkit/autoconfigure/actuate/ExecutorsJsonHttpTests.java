@@ -1,0 +1,178 @@
+package io.github.poolkit.autoconfigure.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
+
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The {@code executors} section as JSON over real HTTP (Tomcat on port 0): each entry holds exactly the fields its
+ * executor can tell (a type-only executor: {@code type} alone), the beans stay the application's own objects after
+ * reads and writes, and a write an executor cannot take is a 400 naming the field and the executor's type.
+ */
+@Timeout(60)
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = ExecutorsJsonHttpTests.Application.class,
+        properties = { "management.endpoints.web.exposure.include=pools",
+                "management.endpoint.pools.access=unrestricted" })
+class ExecutorsJsonHttpTests {
+
+    private static final JsonMapper json = JsonMapper.builder().build();
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @LocalServerPort
+    private int port;
+
+    @Autowired
+    private ApplicationContext context;
+
+    @Test
+    void eachEntryHoldsExactlyWhatItsExecutorCanTell() throws Exception {
+        JsonNode executors = getJson("/actuator/pools").get("executors");
+        assertThat(fields(executors.get("plain"))).containsExactly("type");
+        assertThat(executors.get("plain").get("type").asString()).isEqualTo("PlainExecutor");
+        assertThat(fields(executors.get("simple"))).containsExactlyInAnyOrder("type", "capacity");
+        assertThat(executors.get("simple").get("capacity").asInt()).isEqualTo(-1);
+        assertThat(fields(executors.get("jdk"))).containsExactlyInAnyOrder("type", "capacity", "coreSize", "running",
+                "busy", "queued", "queueRemaining", "completed");
+        assertThat(executors.get("jdk").get("type").asString()).isEqualTo("ThreadPoolExecutor");
+        assertThat(executors.get("jdk").get("capacity").asInt()).isEqualTo(4);
+        assertThat(executors.get("jdk").get("coreSize").asInt()).isEqualTo(2);
+        assertThat(executors.get("jdk").get("queueRemaining").asInt()).isEqualTo(6);
+        assertThat(executors.get("forkJoin").get("type").asString()).isEqualTo("ForkJoinPool");
+        assertThat(executors.get("forkJoin").has("coreSize")).isFalse();
+        assertThat(executors.has("webServer")).isTrue();
+        assertThat(fields(getJson("/actuator/pools/plain"))).containsExactly("type");
+        assertThat(getJson("/actuator/pools/jdk").get("capacity").asInt()).isEqualTo(4);
+        assertThat(send(HttpRequest.newBuilder(uri("/actuator/pools/nothing-by-this-name")).GET()).statusCode())
+                .isEqualTo(404);
+    }
+
+    @Test
+    void theBeansStayTheApplicationsOwnObjects() throws Exception {
+        getJson("/actuator/pools");
+        // a write, with the values it has, so that the other tests of this context see them unchanged
+        assertThat(post("/actuator/pools/jdk", "{\"capacity\": 4, \"coreSize\": 2}").statusCode()).isEqualTo(200);
+        assertThat(context.getBean("jdk")).isSameAs(Application.made.get(0)).hasSameClassAs(Application.made.get(0));
+        assertThat(context.getBean("plain")).isSameAs(Application.made.get(1));
+        assertThat(context.getBean("simple")).isSameAs(Application.made.get(2))
+                .extracting(bean -> bean.getClass()).isEqualTo(SimpleAsyncTaskExecutor.class);
+    }
+
+    @Test
+    void aWriteTheExecutorCannotTakeIsA400NamingTheFieldAndTheType() throws Exception {
+        assertProblem(post("/actuator/pools/plain", "{\"capacity\": 3}"), "capacity", "PlainExecutor");
+        assertProblem(post("/actuator/pools/forkJoin", "{\"coreSize\": 1}"), "coreSize", "ForkJoinPool");
+        assertProblem(post("/actuator/pools/simple", "{\"coreSize\": 1}"), "coreSize", "SimpleAsyncTaskExecutor");
+        assertProblem(post("/actuator/pools/jdk", "{\"nonblocking\": true}"), "nonblocking", "ThreadPoolExecutor");
+        assertProblem(post("/actuator/pools/jdk", "{\"capacity\": 5, \"queueCapacity\": 3}"), "queueCapacity",
+                "ThreadPoolExecutor");
+        ThreadPoolExecutor jdk = context.getBean("jdk", ThreadPoolExecutor.class);
+        assertThat(jdk.getMaximumPoolSize()).as("nothing changed").isEqualTo(4);
+    }
+
+    private static List<String> fields(JsonNode node) {
+        List<String> names = new ArrayList<>();
+        node.propertyNames().forEach(names::add);
+        return names;
+    }
+
+    private void assertProblem(HttpResponse<String> response, String field, String type) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
+        JsonNode problem = json.readTree(response.body());
+        assertThat(problem.get("field").asString()).isEqualTo(field);
+        assertThat(problem.get("detail").asString()).contains(type);
+    }
+
+    private HttpResponse<String> post(String path, String body) throws Exception {
+        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)));
+    }
+
+    private JsonNode getJson(String path) throws Exception {
+        HttpResponse<String> response = send(HttpRequest.newBuilder(uri(path)).GET());
+        assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
+        return json.readTree(response.body());
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private URI uri(String path) {
+        return URI.create("http://localhost:" + port + path);
+    }
+
+    /** An executor of a kind poolkit does not know. */
+    static final class PlainExecutor implements Executor {
+
+        @Override
+        public void execute(Runnable command) {
+            command.run();
+        }
+    }
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class Application {
+
+        /** The executors as their bean methods returned them, in order: jdk, plain, simple. */
+        static final List<Object> made = new ArrayList<>();
+
+        @Bean
+        TomcatServletWebServerFactory tomcat() {
+            return new TomcatServletWebServerFactory(0);
+        }
+
+        @Bean(destroyMethod = "shutdownNow")
+        ThreadPoolExecutor jdk() {
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 4, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(6));
+            made.add(0, pool);
+            return pool;
+        }
+
+        @Bean
+        Executor plain(ThreadPoolExecutor jdk) {
+            PlainExecutor plain = new PlainExecutor();
+            made.add(1, plain);
+            return plain;
+        }
+
+        @Bean
+        SimpleAsyncTaskExecutor simple(Executor plain) {
+            SimpleAsyncTaskExecutor simple = new SimpleAsyncTaskExecutor("simple-");
+            made.add(2, simple);
+            return simple;
+        }
+
+        @Bean(destroyMethod = "shutdownNow")
+        ForkJoinPool forkJoin() {
+            return new ForkJoinPool(2);
+        }
+    }
+}
