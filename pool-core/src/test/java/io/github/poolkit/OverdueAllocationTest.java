@@ -1,0 +1,122 @@
+package io.github.poolkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Watching for overdue tasks costs the task path no allocation: the bytes that the submitting thread and the worker
+ * allocate for the same tasks are the same, within less than one object per task, with {@code runTimeout} and
+ * {@code queueTimeout} set as without them (HotSpot's per-thread allocation counter; skipped on JVMs without it).
+ * Not a timing test.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class OverdueAllocationTest {
+
+    private static final int TASKS = 200_000;
+    /** The smallest Java object: an allocation per task would cost at least this much per task. */
+    private static final long SMALLEST_OBJECT = 16;
+
+    @Test
+    void handedOffTasksAllocateNoMoreWithTimeouts() throws Exception {
+        long without = handOff(PoolOptions.builder());
+        long with = handOff(PoolOptions.builder().runTimeout(Duration.ofMinutes(5)).queueTimeout(Duration.ofMinutes(5)));
+        assertThat(with - without).as("extra bytes for %d tasks with timeouts (without: %d)", TASKS, without)
+                .isLessThan(TASKS * SMALLEST_OBJECT / 4);
+    }
+
+    @Test
+    void queuedTasksAllocateNoMoreWithTimeouts() throws Exception {
+        long without = queued(PoolOptions.builder());
+        long with = queued(PoolOptions.builder().runTimeout(Duration.ofMinutes(5)).queueTimeout(Duration.ofMinutes(5)));
+        assertThat(with - without).as("extra bytes for %d queued tasks with timeouts (without: %d)", TASKS, without)
+                .isLessThan(TASKS * SMALLEST_OBJECT);
+    }
+
+    /** Runs the tasks one at a time, each handed to the idle worker; returns the bytes both threads allocated. */
+    private static long handOff(PoolOptions.Builder options) throws Exception {
+        com.sun.management.ThreadMXBean threads = allocationCounter();
+        AtomicLong done = new AtomicLong();
+        Runnable task = done::incrementAndGet;
+        try (WorkerPool pool = WorkerPool.create(1, options.disablePurge(true).build())) {
+            long worker = workerId(pool);
+            for (int round = 0; round < 2; round++) { // the first round warms up
+                long before = threads.getCurrentThreadAllocatedBytes() + threads.getThreadAllocatedBytes(worker);
+                for (int i = 0; i < TASKS; i++) {
+                    long target = done.get() + 1;
+                    pool.execute(task);
+                    while (done.get() < target) {
+                        Thread.onSpinWait();
+                    }
+                }
+                long after = threads.getCurrentThreadAllocatedBytes() + threads.getThreadAllocatedBytes(worker);
+                if (round == 1) {
+                    return after - before;
+                }
+            }
+        }
+        throw new AssertionError("unreachable");
+    }
+
+    /** Queues the tasks behind a blocked worker, then lets them run; returns the bytes both threads allocated. */
+    private static long queued(PoolOptions.Builder options) throws Exception {
+        com.sun.management.ThreadMXBean threads = allocationCounter();
+        AtomicLong done = new AtomicLong();
+        Runnable task = done::incrementAndGet;
+        try (WorkerPool pool = WorkerPool.create(1, options.disablePurge(true).queueCapacity(-1).build())) {
+            long worker = workerId(pool);
+            for (int round = 0; round < 2; round++) { // the first round warms up
+                CountDownLatch gate = new CountDownLatch(1);
+                CountDownLatch blocked = new CountDownLatch(1);
+                pool.execute(() -> {
+                    blocked.countDown();
+                    Latches.awaitUninterruptibly(gate);
+                });
+                Latches.await(blocked);
+                long start = done.get();
+                long before = threads.getCurrentThreadAllocatedBytes() + threads.getThreadAllocatedBytes(worker);
+                for (int i = 0; i < TASKS; i++) {
+                    pool.execute(task);
+                }
+                gate.countDown();
+                while (done.get() < start + TASKS) {
+                    Thread.onSpinWait();
+                }
+                long after = threads.getCurrentThreadAllocatedBytes() + threads.getThreadAllocatedBytes(worker);
+                if (round == 1) {
+                    return after - before;
+                }
+            }
+        }
+        throw new AssertionError("unreachable");
+    }
+
+    /** {@return the id of the pool's one worker thread, started by a first task} */
+    private static long workerId(WorkerPool pool) {
+        AtomicReference<Thread> worker = new AtomicReference<>();
+        CountDownLatch ran = new CountDownLatch(1);
+        pool.execute(() -> {
+            worker.set(Thread.currentThread());
+            ran.countDown();
+        });
+        Latches.await(ran);
+        return worker.get().threadId();
+    }
+
+    private static com.sun.management.ThreadMXBean allocationCounter() {
+        boolean supported = ManagementFactory.getThreadMXBean() instanceof com.sun.management.ThreadMXBean bean
+                && bean.isThreadAllocatedMemorySupported()
+                && bean.isThreadAllocatedMemoryEnabled();
+        assumeTrue(supported, "this JVM does not count allocated bytes per thread");
+        return (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    }
+}
