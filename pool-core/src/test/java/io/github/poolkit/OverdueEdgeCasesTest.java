@@ -284,4 +284,32 @@ class OverdueEdgeCasesTest {
             pool.release();
         }
     }
+
+    @Test
+    void theLongestAndShortestTimeoutsWork() {
+        Duration longest = Duration.ofSeconds(Long.MAX_VALUE, 999_999_999);
+        Reports quiet = new Reports();
+        Blocking waiting = new Blocking("waiting");
+        try (WorkerPool pool = WorkerPool.create(1, options(quiet).queueCapacity(-1).runTimeout(longest)
+                .queueTimeout(longest).interruptOverdue(true).build())) {
+            CountDownLatch ran = new CountDownLatch(1);
+            pool.execute(waiting);
+            pool.execute(ran::countDown);
+            Latches.await(waiting.started());
+            quiet.assertStays(0);
+            waiting.release().countDown();
+            Latches.await(ran);
+        }
+        Reports reports = new Reports();
+        Blocking task = new Blocking("one-nanosecond");
+        WorkerPool pool = WorkerPool.create(1, options(reports).runTimeout(Duration.ofNanos(1)).build());
+        try {
+            pool.execute(task);
+            assertThat(reports.awaitOne().task()).isEqualTo("one-nanosecond");
+            reports.assertStays(1);
+        } finally {
+            task.release().countDown();
+            pool.release();
+        }
+    }
 }
