@@ -92,6 +92,13 @@ class ExecutorsJsonHttpTests {
         assertProblem(post("/actuator/pools/jdk", "{\"nonblocking\": true}"), "nonblocking", "ThreadPoolExecutor");
         assertProblem(post("/actuator/pools/jdk", "{\"capacity\": 5, \"queueCapacity\": 3}"), "queueCapacity",
                 "ThreadPoolExecutor");
+        for (String body : new String[] {"{}", "{\"capacity\": null}", "{\"capacity\": 5.5}", "{\"capacity\": true}",
+                "{\"capacity\": 0}"}) {
+            assertProblem(post("/actuator/pools/jdk", body), "capacity", "capacity");
+        }
+        assertProblem(post("/actuator/pools/jdk", "{\"coreSize\": 5}"), "coreSize", "ThreadPoolExecutor");
+        // a value of the wrong JSON shape is refused by the actuator's own binding, before poolkit sees the field
+        assertThat(post("/actuator/pools/jdk", "{\"capacity\": [5]}").statusCode()).isEqualTo(400);
         ThreadPoolExecutor jdk = context.getBean("jdk", ThreadPoolExecutor.class);
         assertThat(jdk.getMaximumPoolSize()).as("nothing changed").isEqualTo(4);
     }
