@@ -19,6 +19,25 @@ package io.github.poolkit;
 public record PoolStats(int capacity, int running, int busy, int queued, int blocked,
                         long completed, long failed, long rejected, boolean closed, long overdue) {
 
+    /**
+     * A snapshot of a pool that counts no overdue tasks ({@link #overdue()} is 0): the components every snapshot had
+     * before {@code overdue} was added, so that code building one (a {@link Pool} of its own, a test) still compiles.
+     *
+     * @param capacity  the most workers, or -1 when unlimited
+     * @param running   workers alive: busy, or idle and not yet purged
+     * @param busy      workers running a task now
+     * @param queued    tasks waiting in the queue
+     * @param blocked   callers blocked in {@code execute}/{@code invoke}
+     * @param completed tasks that ran to the end without throwing, since the pool was created
+     * @param failed    tasks that threw, since the pool was created
+     * @param rejected  tasks refused since the pool was created
+     * @param closed    whether the pool is released
+     */
+    public PoolStats(int capacity, int running, int busy, int queued, int blocked,
+                     long completed, long failed, long rejected, boolean closed) {
+        this(capacity, running, busy, queued, blocked, completed, failed, rejected, closed, 0);
+    }
+
     /** {@return {@code queued() + blocked()}: what {@link Pool#waiting()} reports} */
     public int waiting() {
         return queued + blocked;

@@ -31,6 +31,19 @@ class PoolStatsTest {
         }
     }
 
+    /** The snapshot as 0.2 built it, without the overdue count, still compiles and reads zero overdue tasks. */
+    @Test
+    void theSnapshotWithoutTheOverdueCountStillBuilds() {
+        PoolStats stats = new PoolStats(4, 3, 2, 1, 1, 10, 2, 5, false);
+        assertThat(stats.overdue()).isZero();
+        assertThat(stats).isEqualTo(new PoolStats(4, 3, 2, 1, 1, 10, 2, 5, false, 0));
+        assertThat(stats.waiting()).isEqualTo(2);
+        assertThat(stats.free()).isEqualTo(1);
+        try (WorkerPool pool = WorkerPool.create(3)) {
+            assertThat(pool.stats()).isEqualTo(new PoolStats(3, 0, 0, 0, 0, 0, 0, 0, false));
+        }
+    }
+
     @Test
     void busyQueuedAndBlockedAreWhatThePoolHoldsNow() throws Exception {
         try (WorkerPool pool = WorkerPool.create(2, quiet().queueCapacity(1).build())) {
