@@ -164,4 +164,26 @@ class AdaptiveEdgeCasesTest {
             assertThat(limit.samples()).extracting(SettableLimit.Sample::inFlight).containsExactlyInAnyOrder(1, 2);
         }
     }
+
+    @RepeatedTest(20)
+    void aReleasedPoolStillTakesItsLastSamplesAndTerminates() throws Exception {
+        SettableLimit limit = new SettableLimit(2);
+        WorkerPool pool = WorkerPool.create(2, opts(limit).build());
+        Blocker blocker = Blocker.occupy(pool, 2);
+        pool.release();
+        limit.set(4);
+        blocker.open();
+        assertThat(pool.awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(limit.samples()).hasSize(2).extracting(SettableLimit.Sample::dropped).containsOnly(false);
+        assertThat(pool.isClosed()).isTrue();
+        pool.reboot();
+        try {
+            CountDownLatch ran = new CountDownLatch(1);
+            pool.execute(ran::countDown);
+            Latches.await(ran);
+            await().until(() -> pool.capacity() == 4);
+        } finally {
+            pool.release();
+        }
+    }
 }
