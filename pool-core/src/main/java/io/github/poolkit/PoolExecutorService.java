@@ -43,7 +43,7 @@ abstract class PoolExecutorService extends AbstractExecutorService {
      */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
-        return TimedInvocation.interruptible(() -> super.invokeAny(tasks));
+        return TimedInvocation.invokeAny(this::execute, tasks);
     }
 
     /**

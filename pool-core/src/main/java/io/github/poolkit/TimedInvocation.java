@@ -14,6 +14,9 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.github.poolkit.internal.SubmittedTask;
+import io.github.poolkit.internal.Wrapping;
+
 /**
  * The pools' {@code invokeAll} and {@code invokeAny}. Timed ones whose timeout also bounds the time spent blocked in
  * {@code execute} on a full pool (those of {@link java.util.concurrent.AbstractExecutorService} only time the wait
@@ -73,13 +76,13 @@ final class TimedInvocation {
         long deadline = System.nanoTime() + unit.toNanos(timeout);
         List<Future<T>> futures = new ArrayList<>(tasks.size());
         for (Callable<T> task : tasks) {
-            futures.add(new FutureTask<>(task));
+            futures.add(new SubmittedTask<>(task)); // overdue reports name the task, not the future
         }
         boolean done = false;
         try {
             for (Future<T> f : futures) {
                 long left = deadline - System.nanoTime();
-                if (left <= 0 || !placed(executor, (Runnable) f, deadline)) {
+                if (left <= 0 || !placed(executor, (Runnable) f, deadline, true)) {
                     return futures; // the finally block cancels what has not finished
                 }
             }
@@ -106,10 +109,28 @@ final class TimedInvocation {
     /** As {@link java.util.concurrent.ExecutorService#invokeAny(Collection, long, TimeUnit)}. */
     static <T> T invokeAny(TimedExecutor executor, Collection<? extends Callable<T>> tasks, long timeout,
                            TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
+        return invokeAny(executor, tasks, System.nanoTime() + unit.toNanos(timeout), true);
+    }
+
+    /**
+     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection)}: the timed one without a deadline (rather
+     * than {@code AbstractExecutorService}'s, whose futures overdue reports could not see through).
+     */
+    static <T> T invokeAny(TimedExecutor executor, Collection<? extends Callable<T>> tasks)
+            throws InterruptedException, ExecutionException {
+        try {
+            return invokeAny(executor, tasks, 0, false);
+        } catch (TimeoutException impossible) {
+            throw new AssertionError("an invokeAny without a deadline timed out", impossible);
+        }
+    }
+
+    /** {@code invokeAny}, until {@code deadline} if {@code timed}, else without a time limit. */
+    private static <T> T invokeAny(TimedExecutor executor, Collection<? extends Callable<T>> tasks, long deadline,
+                                   boolean timed) throws InterruptedException, ExecutionException, TimeoutException {
         if (tasks.isEmpty()) {
             throw new IllegalArgumentException("invokeAny needs at least one task");
         }
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
         BlockingQueue<Future<T>> finished = new LinkedBlockingQueue<>();
         List<Future<T>> futures = new ArrayList<>(tasks.size());
         Iterator<? extends Callable<T>> next = tasks.iterator();
@@ -122,7 +143,7 @@ final class TimedInvocation {
                     if (next.hasNext()) {
                         FutureTask<T> task = new QueueingFuture<>(next.next(), finished);
                         futures.add(task);
-                        if (!placed(executor, task, deadline)) {
+                        if (!placed(executor, task, deadline, timed)) {
                             throw new TimeoutException("invokeAny: no task finished in time");
                         }
                         active++;
@@ -131,7 +152,7 @@ final class TimedInvocation {
                     if (active == 0) {
                         break;
                     }
-                    f = finished.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                    f = timed ? finished.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS) : finished.take();
                     if (f == null) {
                         throw new TimeoutException("invokeAny: no task finished in time");
                     }
@@ -153,19 +174,19 @@ final class TimedInvocation {
     }
 
     /**
-     * Executes {@code task} with what is left until {@code deadline}.
+     * Executes {@code task} with what is left until {@code deadline} if {@code timed}, else without a time limit.
      *
      * @return false if the deadline passed while the pool was full (the task was not accepted)
      * @throws PoolOverloadException for any other overload (e.g. a nonblocking pool), and the pool's other errors
      * @throws InterruptedException   if interrupted while blocked in {@code execute}
      */
-    private static boolean placed(TimedExecutor executor, Runnable task, long deadline)
+    private static boolean placed(TimedExecutor executor, Runnable task, long deadline, boolean timed)
             throws InterruptedException {
         try {
-            executor.execute(task, deadline - System.nanoTime());
+            executor.execute(task, timed ? deadline - System.nanoTime() : Long.MAX_VALUE);
             return true;
         } catch (PoolOverloadException overloaded) {
-            if (deadline - System.nanoTime() <= 0) {
+            if (timed && deadline - System.nanoTime() <= 0) {
                 return false;
             }
             throw overloaded;
@@ -174,14 +195,24 @@ final class TimedInvocation {
         }
     }
 
-    /** A future that puts itself in a queue when it finishes, for {@link #invokeAny}. */
-    private static final class QueueingFuture<T> extends FutureTask<T> {
+    /**
+     * A future that puts itself in a queue when it finishes, for {@link #invokeAny}; overdue reports name the task it
+     * runs ({@link Wrapping}).
+     */
+    private static final class QueueingFuture<T> extends FutureTask<T> implements Wrapping {
 
         private final BlockingQueue<Future<T>> finished;
+        private final Callable<T> task;
 
         QueueingFuture(Callable<T> task, BlockingQueue<Future<T>> finished) {
             super(task);
             this.finished = finished;
+            this.task = task;
+        }
+
+        @Override
+        public Object wrapped() {
+            return task;
         }
 
         @Override

@@ -312,4 +312,131 @@ class OverdueEdgeCasesTest {
             pool.release();
         }
     }
+
+    /** A callable named for the reports that blocks until released. */
+    record BlockingCall(String name, CountDownLatch release) implements java.util.concurrent.Callable<String> {
+        @Override
+        public String call() {
+            Latches.awaitUninterruptibly(release);
+            return name;
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    @RepeatedTest(5)
+    void everyWayOfSubmittingIsReportedByTheSubmittedObject() throws Exception {
+        Reports reports = new Reports();
+        CountDownLatch release = new CountDownLatch(1);
+        WorkerPool pool = WorkerPool.create(8, options(reports).runTimeout(TIMEOUT).build());
+        MultiPool multi = MultiPool.create(2, 2, MultiPool.LoadBalancing.ROUND_ROBIN,
+                options(reports).runTimeout(TIMEOUT).build());
+        DelayScheduler scheduler = DelayScheduler.create(2, options(reports).runTimeout(TIMEOUT).build());
+        Thread all = Thread.ofPlatform().start(() -> {
+            try {
+                pool.invokeAll(java.util.List.of(new BlockingCall("invoke-all", release)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Thread timed = Thread.ofPlatform().start(() -> {
+            try {
+                pool.invokeAll(java.util.List.of(new BlockingCall("invoke-all-timed", release)), 20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Thread any = Thread.ofPlatform().start(() -> {
+            try {
+                pool.invokeAny(java.util.List.of(new BlockingCall("invoke-any", release)));
+            } catch (Exception e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        try {
+            Blocking withResult = new Blocking("submit-with-result");
+            pool.submit(withResult, "result");
+            Blocking multiSubmitted = new Blocking("multi-submitted");
+            multi.submit(multiSubmitted);
+            scheduler.schedule(new BlockingCall("scheduled-callable", release), 1, TimeUnit.MILLISECONDS);
+            Blocking fixedDelay = new Blocking("fixed-delay");
+            scheduler.scheduleWithFixedDelay(fixedDelay, 0, 1, TimeUnit.MILLISECONDS);
+            await().atMost(Duration.ofSeconds(15)).until(() -> reports.tasks.size() >= 7);
+            assertThat(reports.tasks).extracting(OverdueTask::task).containsExactlyInAnyOrder("invoke-all",
+                    "invoke-all-timed", "invoke-any", "submit-with-result", "multi-submitted", "scheduled-callable",
+                    "fixed-delay");
+            withResult.release().countDown();
+            multiSubmitted.release().countDown();
+            fixedDelay.release().countDown();
+        } finally {
+            release.countDown();
+            all.join(10_000);
+            timed.join(10_000);
+            any.join(10_000);
+            pool.shutdownNow();
+            multi.shutdownNow();
+            scheduler.shutdownNow();
+        }
+    }
+
+    @RepeatedTest(5)
+    void everyWayOfGivingASchedulerAJobIsReportedByTheJob() throws Exception {
+        Reports reports = new Reports();
+        CountDownLatch release = new CountDownLatch(1);
+        DelayScheduler scheduler = DelayScheduler.create(8, options(reports).runTimeout(TIMEOUT).build());
+        Thread all = Thread.ofPlatform().start(() -> {
+            try {
+                scheduler.invokeAll(java.util.List.of(new BlockingCall("invoke-all", release)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Thread timed = Thread.ofPlatform().start(() -> {
+            try {
+                scheduler.invokeAll(java.util.List.of(new BlockingCall("invoke-all-timed", release)), 20,
+                        TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Thread any = Thread.ofPlatform().start(() -> {
+            try {
+                scheduler.invokeAny(java.util.List.of(new BlockingCall("invoke-any", release)));
+            } catch (Exception e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Thread anyTimed = Thread.ofPlatform().start(() -> {
+            try {
+                scheduler.invokeAny(java.util.List.of(new BlockingCall("invoke-any-timed", release)), 20,
+                        TimeUnit.SECONDS);
+            } catch (Exception e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        Blocking withResult = new Blocking("submit-with-result");
+        Blocking executed = new Blocking("executed");
+        try {
+            var future = scheduler.submit(withResult, "result");
+            scheduler.execute(executed);
+            scheduler.submit(new BlockingCall("submitted-callable", release));
+            await().atMost(Duration.ofSeconds(15)).until(() -> reports.tasks.size() >= 7);
+            assertThat(reports.tasks).extracting(OverdueTask::task).containsExactlyInAnyOrder("invoke-all",
+                    "invoke-all-timed", "invoke-any", "invoke-any-timed", "submit-with-result", "executed",
+                    "submitted-callable");
+            withResult.release().countDown();
+            assertThat(future.get(10, TimeUnit.SECONDS)).isEqualTo("result");
+        } finally {
+            release.countDown();
+            withResult.release().countDown();
+            executed.release().countDown();
+            for (Thread t : new Thread[] {all, timed, any, anyTimed}) {
+                t.join(10_000);
+            }
+            scheduler.shutdownNow();
+        }
+    }
 }
