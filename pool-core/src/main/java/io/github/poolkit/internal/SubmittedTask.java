@@ -6,7 +6,8 @@ import java.util.concurrent.FutureTask;
 
 /**
  * The future a pool's {@code submit} returns and runs: a {@link FutureTask} that still knows the task it was given,
- * so that an overdue report names that task rather than the future ({@link Wrapping}). Costs nothing over the
+ * so that an overdue report names that task rather than the future ({@link Wrapping}), also through a wrapper that
+ * shows it by its {@code toString()}, which is the task's own. Costs nothing over the
  * {@code FutureTask} it replaces.
  *
  * @param <V> the result type
@@ -40,5 +41,14 @@ public final class SubmittedTask<V> extends FutureTask<V> implements Wrapping {
     @Override
     public Object wrapped() {
         return task;
+    }
+
+    /**
+     * {@return the submitted task's own description} So a wrapper that shows the task it wraps (the Spring Boot
+     * starter's decorated task, say) shows the application's task, not this future, in an overdue report.
+     */
+    @Override
+    public String toString() {
+        return String.valueOf(task);
     }
 }

@@ -1,0 +1,108 @@
+package io.github.poolkit.autoconfigure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.task.TaskDecorator;
+
+import io.github.poolkit.DelayScheduler;
+import io.github.poolkit.OverdueTask;
+import io.github.poolkit.WorkerPool;
+
+/**
+ * With the application's {@link TaskDecorator}, an overdue report still names the task the application gave, however
+ * it gave it: {@code execute}, {@code submit} of a runnable or a callable, or a scheduler's job.
+ */
+@Timeout(30)
+class OverdueDecoratedTaskNameTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class))
+            .withPropertyValues("poolkit.pool.run-timeout=200ms", "poolkit.pool.capacity=8",
+                    "poolkit.semaphore.enabled=false", "poolkit.scheduler.workers=2")
+            .withUserConfiguration(Decorated.class);
+
+    /** A task named for the reports that blocks until released. */
+    record Named(String name, CountDownLatch release) implements Runnable, Callable<String> {
+        @Override
+        public void run() {
+            call();
+        }
+
+        @Override
+        public String call() {
+            try {
+                release.await(20, TimeUnit.SECONDS);
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+            return name;
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
+    @Test
+    void aDecoratedTaskIsReportedByTheTaskTheApplicationGave() {
+        runner.run(context -> {
+            WorkerPool pool = context.getBean("workerPool", WorkerPool.class);
+            DelayScheduler scheduler = context.getBean(DelayScheduler.class);
+            Events events = context.getBean(Events.class);
+            CountDownLatch release = new CountDownLatch(1);
+            try {
+                pool.execute(new Named("executed", release));
+                pool.submit((Runnable) new Named("submitted-runnable", release));
+                pool.submit((Callable<String>) new Named("submitted-callable", release));
+                scheduler.scheduleOnce(new Named("scheduled", release), Duration.ZERO);
+                await().atMost(Duration.ofSeconds(10)).until(() -> events.tasks.size() >= 4);
+                assertThat(events.tasks).extracting(OverdueTask::task).containsExactlyInAnyOrder("executed",
+                        "submitted-runnable", "submitted-callable", "scheduled");
+            }
+            finally {
+                release.countDown();
+            }
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Decorated {
+
+        @Bean
+        TaskDecorator taskDecorator() {
+            return task -> () -> task.run();
+        }
+
+        @Bean
+        Events events() {
+            return new Events();
+        }
+    }
+
+    static class Events {
+
+        final List<OverdueTask> tasks = new CopyOnWriteArrayList<>();
+
+        @EventListener
+        void on(PoolTaskOverdueEvent event) {
+            tasks.add(event.getOverdueTask());
+        }
+    }
+}
