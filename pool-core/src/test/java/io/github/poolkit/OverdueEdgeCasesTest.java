@@ -439,4 +439,32 @@ class OverdueEdgeCasesTest {
             scheduler.shutdownNow();
         }
     }
+
+    @RepeatedTest(20)
+    void overdueQueuedTasksKeepTheirPlaceAndAreCountedWithoutAListener() throws Exception {
+        java.util.List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+        WorkerPool pool = WorkerPool.create(1, PoolOptions.builder().name("edge").queueCapacity(-1)
+                .queueTimeout(TIMEOUT).runTimeout(TIMEOUT).build());
+        Blocking first = new Blocking("first");
+        CountDownLatch done = new CountDownLatch(3);
+        try {
+            pool.execute(first);
+            Latches.await(first.started());
+            for (String name : new String[] {"a", "b", "c"}) {
+                pool.execute(() -> {
+                    order.add(name);
+                    done.countDown();
+                });
+            }
+            // counted with no listener to tell: the running task (RUN) and the three queued ones (QUEUE)
+            await().atMost(Duration.ofSeconds(10)).until(() -> pool.stats().overdue() == 4);
+            first.release().countDown();
+            Latches.await(done);
+            assertThat(order).containsExactly("a", "b", "c");
+            assertThat(pool.stats().overdue()).isEqualTo(4);
+        } finally {
+            first.release().countDown();
+            pool.release();
+        }
+    }
 }
