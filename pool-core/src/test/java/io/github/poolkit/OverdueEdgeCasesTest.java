@@ -108,6 +108,7 @@ class OverdueEdgeCasesTest {
             pool.execute(second);
             await().atMost(Duration.ofSeconds(10)).until(() -> reports.tasks.size() == 2);
             assertThat(reports.tasks).extracting(OverdueTask::task).containsExactlyInAnyOrder("first", "second");
+            assertThat(reports.tasks).extracting(OverdueTask::pool).containsExactlyInAnyOrder("edge-0", "edge-1");
             assertThat(pool.stats().overdue()).isEqualTo(2);
         } finally {
             first.release().countDown();
