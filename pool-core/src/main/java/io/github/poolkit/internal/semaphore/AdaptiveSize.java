@@ -8,9 +8,12 @@ import io.github.poolkit.PermitSemaphore;
  * in use before it was given back, not dropped), after which the semaphore is resized when the limit changed. Exists
  * only in an adaptive semaphore.
  *
- * <p>Invariant: after the last sample of any burst has been handled, the size equals {@code limit.limit()}: only a
- * reading that differs from the size enters {@link #follow()}'s monitor, which reads the limit again and resizes to
- * it, so whoever resizes last read the limit last. The monitor is held only while the limit changes.
+ * <p>Invariant: after the last sample of any burst has been handled, the size equals {@code limit.limit()}. Every
+ * sample is followed by a comparison of the limit with the size, and a thread that resizes compares them again after
+ * its resize, until they agree: so whoever resizes last then sees the size equal to the latest limit (a resize to a
+ * limit read just before another sample moved it is corrected by the same thread). No lock or monitor is held here:
+ * a resize may complete futures of waiting requests, whose dependent stages then run in the resizing thread, and
+ * another thread's close must not wait for them.
  */
 public final class AdaptiveSize {
 
@@ -42,17 +45,15 @@ public final class AdaptiveSize {
     public void released(long holdNanos, long inUse) {
         try {
             limit.onSample(Math.max(1, holdNanos), (int) Math.min(Integer.MAX_VALUE, inUse), false);
-            if (limit.limit() != semaphore.size()) {
-                follow();
-            }
+            follow();
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "the adaptive limit of a semaphore threw", e);
         }
     }
 
-    private synchronized void follow() {
-        int l = limit.limit();
-        if (l >= 0 && l != semaphore.size()) {
+    /** Resizes to the limit until, after this thread's last resize, the two agree (a negative limit is ignored). */
+    private void follow() {
+        for (int l = limit.limit(); l >= 0 && l != semaphore.size(); l = limit.limit()) {
             semaphore.resize(l);
         }
     }
