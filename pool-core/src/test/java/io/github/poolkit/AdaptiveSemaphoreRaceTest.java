@@ -120,4 +120,39 @@ class AdaptiveSemaphoreRaceTest {
         assertThat(s.size()).isEqualTo(4);
         assertThat(s.used()).isZero();
     }
+
+    /**
+     * When the limit falls below what is in use and below a waiter's weight: the too-large waiter is refused, the
+     * smaller one behind it waits until enough permits are closed to fit the smaller size, and no permit is lost.
+     */
+    @RepeatedTest(20)
+    void aFallingLimitRefusesTheWaitersLargerThanItAndHoldsBackTheRest() throws Exception {
+        SettableLimit limit = new SettableLimit(4);
+        WeightedSemaphore s = WeightedSemaphore.adaptive(limit);
+        Permit[] held = new Permit[4];
+        for (int i = 0; i < held.length; i++) {
+            held[i] = s.acquirePermit(1);
+        }
+        CompletableFuture<Permit> large = s.acquireAsync(3);
+        WeightedSemaphoreCaller small = WeightedSemaphoreCaller.start(() -> {
+            s.acquirePermit(1).close();
+            return true;
+        });
+        WeightedSemaphoreCaller.awaitWaiting(s, 2);
+        limit.set(2);
+        held[0].close(); // used 3, resized to 2: 'large' can never be granted, 'small' does not fit yet
+        assertThat(s.size()).isEqualTo(2);
+        assertThat(large).isCompletedExceptionally();
+        assertThat(s.waiting()).isEqualTo(1);
+        assertThat(s.available()).isEqualTo(-1);
+        held[1].close(); // used 2: still no room for 'small'
+        assertThat(small.isDone()).isFalse();
+        assertThat(s.waiting()).isEqualTo(1);
+        held[2].close(); // used 1: 'small' fits
+        assertThat(small.join()).isTrue();
+        held[3].close();
+        assertThat(s.used()).isZero();
+        assertThat(s.waiting()).isZero();
+        assertThat(s.size()).isEqualTo(2);
+    }
 }
