@@ -9,9 +9,10 @@ import io.github.poolkit.PermitSemaphore;
  * only in an adaptive semaphore.
  *
  * <p>Invariant: after the last sample of any burst has been handled, the size equals {@code limit.limit()}. Every
- * sample is followed by a comparison of the limit with the size, and a thread that resizes compares them again after
- * its resize, until they agree: so whoever resizes last then sees the size equal to the latest limit (a resize to a
- * limit read just before another sample moved it is corrected by the same thread). No lock or monitor is held here:
+ * sample is followed by a comparison of the limit with the size, and a thread that resizes reads the limit again after
+ * its resize and resizes again if it moved: so whoever resizes last then saw the limit equal to what it set, and any
+ * later sample's comparison finds a difference (a resize to a limit read just before another sample moved it is
+ * corrected by the same thread). No lock or monitor is held here:
  * a resize may complete futures of waiting requests, whose dependent stages then run in the resizing thread, and
  * another thread's close must not wait for them.
  */
@@ -51,10 +52,21 @@ public final class AdaptiveSize {
         }
     }
 
-    /** Resizes to the limit until, after this thread's last resize, the two agree (a negative limit is ignored). */
+    /**
+     * Resizes to the limit if the size differs, and again while the limit moved during this thread's resize (another
+     * close's sample; the resize may then have set a stale value after that close compared the two). Stops once the
+     * limit read after a resize is the one just set, so a resize by somebody else (a stage run by this resize) cannot
+     * keep it going. A negative limit is ignored.
+     */
     private void follow() {
-        for (int l = limit.limit(); l >= 0 && l != semaphore.size(); l = limit.limit()) {
+        int l = limit.limit();
+        while (l >= 0 && l != semaphore.size()) {
             semaphore.resize(l);
+            int after = limit.limit();
+            if (after == l) {
+                return;
+            }
+            l = after;
         }
     }
 }
