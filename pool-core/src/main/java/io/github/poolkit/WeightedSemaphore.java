@@ -69,9 +69,12 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Adaptive size</h2>
  * A semaphore made by {@link #adaptive(AdaptiveLimit)} sizes itself: each {@link Permit} closed reports how long its
  * permits were held (and how many permits were in use) to an {@link AdaptiveLimit}, and the semaphore is
- * {@linkplain #resize(long) resized} to the limit whenever it changes. Permits given back with {@link #release(long)}
- * report nothing. As with any shrink, a waiting request larger than the new size is refused: keep requests within the
- * limit's minimum. Only such a semaphore reads the clock when a permit is made and closed; the others pay nothing.
+ * {@linkplain #resize(long) resized} to the limit whenever it changes. The resize runs in the closing thread: like a
+ * release, it may complete {@link #acquireAsync(long)} futures there (and run their dependent stages); closes on other
+ * threads never wait for it, and once concurrent closes are done the size is the limit's latest value. Permits given
+ * back with {@link #release(long)} report nothing. As with any shrink, a waiting request larger than the new size is
+ * refused: keep requests within the limit's minimum. Only such a semaphore reads the clock when a permit is made and
+ * closed; the others pay nothing.
  *
  * <h2>Listener</h2>
  * A {@link SemaphoreListener} given at construction hears once of every settled request (granted, timed out,
