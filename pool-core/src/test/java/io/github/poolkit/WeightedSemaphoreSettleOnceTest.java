@@ -189,6 +189,35 @@ class WeightedSemaphoreSettleOnceTest {
         assertThat(heard.get(INTERRUPTED).sum()).isZero();
     }
 
+    /**
+     * A shrink refuses two async requests; the listener, hearing of the first, cancels the second's future before the
+     * shrink has completed it. The cancel wins the future (its caller sees it cancelled), so the listener must hear
+     * CANCELLED for it, as when a cancel beats a grant, not REJECTED. Before the fix it heard REJECTED.
+     */
+    @RepeatedTest(20)
+    void aRefusalThatLosesTheFutureToACancelIsReportedCancelled() throws Exception {
+        List<AcquireOutcome> outcomes = new CopyOnWriteArrayList<>();
+        AtomicReference<CompletableFuture<Permit>> second = new AtomicReference<>();
+        AtomicReference<Boolean> cancelled = new AtomicReference<>();
+        WeightedSemaphore s = new WeightedSemaphore(4, (permits, waited, outcome) -> {
+            if (outcome == REJECTED && cancelled.get() == null && second.get() != null) {
+                cancelled.set(second.get().cancel(false)); // the second is refused but not yet completed
+            }
+            outcomes.add(outcome);
+        });
+        s.acquire(4);
+        CompletableFuture<Permit> first = s.acquireAsync(3);
+        second.set(s.acquireAsync(4));
+        awaitWaiting(s, 2);
+        s.resize(2);
+        assertThat(first).isCompletedExceptionally();
+        assertThat(cancelled.get()).isTrue();
+        assertThat(second.get()).isCancelled();
+        assertThat(outcomes).containsExactly(ACQUIRED, REJECTED, CANCELLED);
+        assertThat(s.waiting()).isZero();
+        assertThat(s.used()).isEqualTo(4);
+    }
+
     /** Holds {@code n} permits for an instant, then releases them. */
     private static void use(WeightedSemaphore s, long n, AtomicLong held, AtomicLong mostHeld) {
         mostHeld.accumulateAndGet(held.addAndGet(n), Math::max);

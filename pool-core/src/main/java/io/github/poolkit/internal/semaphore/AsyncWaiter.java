@@ -15,7 +15,8 @@ public final class AsyncWaiter extends SemaphoreWaiter {
      * Two parties settle the request and either may come first (I6 in SemaphoreLine): the line (grant or refusal,
      * then wake completes the future) and whoever completes the future otherwise (cancel, orTimeout, complete), which
      * withdraws the request. withdraw succeeds only while WAITING; a grant that loses the race to complete the future
-     * gives its permits back.
+     * gives its permits back. Either way the listener hears the outcome the future shows: a grant or a refusal that
+     * lost the future to a cancel is reported CANCELLED.
      */
 
     private final SemaphoreLine line;
@@ -57,8 +58,10 @@ public final class AsyncWaiter extends SemaphoreWaiter {
     public void wake() {
         long n = permits();
         if (isRefused()) {
-            SemaphoreReporter.settle(line.reporter, n, since, AcquireOutcome.REJECTED);
-            future.completeExceptionally(SemaphoreErrors.tooLarge(n, line.size()));
+            // As for a grant: if the future was cancelled (or completed) first, the caller saw that, so report it
+            boolean refused = future.completeExceptionally(SemaphoreErrors.tooLarge(n, line.size()));
+            SemaphoreReporter.settle(line.reporter, n, since,
+                    refused ? AcquireOutcome.REJECTED : AcquireOutcome.CANCELLED);
         } else if (future.complete(line.permit(n))) {
             SemaphoreReporter.settle(line.reporter, n, since, AcquireOutcome.ACQUIRED);
         } else {
