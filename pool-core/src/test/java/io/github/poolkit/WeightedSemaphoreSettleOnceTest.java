@@ -218,6 +218,101 @@ class WeightedSemaphoreSettleOnceTest {
         assertThat(s.used()).isEqualTo(4);
     }
 
+    /**
+     * As above, but the resizes go down to 0 and the requests up to 5, so shrinks refuse waiting requests of every
+     * form (racing their grants, cancels and timeouts). A timed request that returns false may have timed out or been
+     * refused at once, so those two are compared together.
+     */
+    @RepeatedTest(20)
+    void everyRequestIsSettledOnceAlsoWhenShrinksRefuseThem() throws Exception {
+        Map<AcquireOutcome, LongAdder> heard = counters();
+        Map<AcquireOutcome, LongAdder> seen = counters();
+        LongAdder timedFalse = new LongAdder();
+        WeightedSemaphore s = new WeightedSemaphore(4, (permits, waited, outcome) -> heard.get(outcome).increment());
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        CountDownLatch start = new CountDownLatch(1);
+        Thread[] callers = new Thread[4];
+        for (int t = 0; t < callers.length; t++) {
+            callers[t] = Thread.ofPlatform().start(() -> {
+                Latches.await(start);
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                try {
+                    for (int i = 0; i < 2_000; i++) {
+                        long n = random.nextInt(6);
+                        try {
+                            switch (random.nextInt(4)) {
+                                case 0 -> {
+                                    s.acquire(n);
+                                    s.release(n);
+                                    seen.get(ACQUIRED).increment();
+                                }
+                                case 1 -> {
+                                    if (s.tryAcquire(n, Duration.ofNanos(random.nextInt(1, 20_000)))) {
+                                        s.release(n);
+                                        seen.get(ACQUIRED).increment();
+                                    } else {
+                                        timedFalse.increment();
+                                    }
+                                }
+                                case 2 -> {
+                                    CompletableFuture<Permit> f = s.acquireAsync(n);
+                                    if (f.cancel(false)) {
+                                        seen.get(CANCELLED).increment();
+                                    } else if (f.isCompletedExceptionally()) {
+                                        seen.get(REJECTED).increment();
+                                    } else {
+                                        f.join().close();
+                                        seen.get(ACQUIRED).increment();
+                                    }
+                                }
+                                default -> {
+                                    CompletableFuture<Permit> f = s.acquireAsync(n);
+                                    Permit p;
+                                    try {
+                                        p = f.get(10, TimeUnit.SECONDS);
+                                    } catch (java.util.concurrent.ExecutionException e) {
+                                        assertThat(e.getCause()).isInstanceOf(IllegalArgumentException.class);
+                                        seen.get(REJECTED).increment();
+                                        continue;
+                                    }
+                                    p.close();
+                                    seen.get(ACQUIRED).increment();
+                                }
+                            }
+                        } catch (IllegalArgumentException refused) { // too large at once, or refused by a shrink
+                            seen.get(REJECTED).increment();
+                        }
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            });
+        }
+        Thread resizer = Thread.ofPlatform().start(() -> {
+            Latches.await(start);
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            while (!Thread.currentThread().isInterrupted()) {
+                s.resize(random.nextInt(0, 9));
+                Thread.onSpinWait();
+            }
+        });
+        start.countDown();
+        for (Thread t : callers) {
+            t.join(TimeUnit.SECONDS.toMillis(50));
+            assertThat(t.isAlive()).as("a caller is stuck: %s", s).isFalse();
+        }
+        resizer.interrupt();
+        resizer.join();
+        assertThat(failures).isEmpty();
+        awaitTrue(() -> s.used() == 0 && sum(heard) == sum(seen) + timedFalse.sum());
+        assertThat(s.waiting()).isZero();
+        assertThat(heard.get(ACQUIRED).sum()).isEqualTo(seen.get(ACQUIRED).sum());
+        assertThat(heard.get(CANCELLED).sum()).isEqualTo(seen.get(CANCELLED).sum());
+        assertThat(heard.get(TIMEOUT).sum() + heard.get(REJECTED).sum())
+                .isEqualTo(timedFalse.sum() + seen.get(REJECTED).sum());
+        assertThat(heard.get(INTERRUPTED).sum()).isZero();
+    }
+
     /** Holds {@code n} permits for an instant, then releases them. */
     private static void use(WeightedSemaphore s, long n, AtomicLong held, AtomicLong mostHeld) {
         mostHeld.accumulateAndGet(held.addAndGet(n), Math::max);
