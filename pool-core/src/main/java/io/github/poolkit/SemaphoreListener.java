@@ -2,7 +2,7 @@ package io.github.poolkit;
 
 /**
  * Receives one call for each request a {@link PermitSemaphore} settles, for metrics and tracing: granted, timed out,
- * interrupted, cancelled or refused at once.
+ * interrupted, cancelled or refused.
  *
  * <p>Calls are made on the requesting thread, or for an asynchronous request on the thread that settles it; they must
  * be fast and must not throw (anything thrown is logged and ignored). A semaphore with no listener pays nothing.
@@ -29,7 +29,10 @@ public interface SemaphoreListener {
         INTERRUPTED,
         /** An asynchronous request's future was cancelled (or completed by someone else) while it waited. */
         CANCELLED,
-        /** Refused at once: {@code tryAcquire} found the permits taken or somebody waiting. */
+        /**
+         * Refused: at once when {@code tryAcquire} found the permits taken or somebody waiting, or the request was
+         * larger than the size; after a wait when a shrink below the request refused it.
+         */
         REJECTED
     }
 }
