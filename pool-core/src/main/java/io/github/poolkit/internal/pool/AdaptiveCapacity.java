@@ -9,9 +9,11 @@ import io.github.poolkit.AdaptiveLimit;
  *
  * <p>Invariant: after the last sample of any burst has been handled, the pool's capacity equals {@code limit.limit()}.
  * Each sample reads the limit after feeding it; only a reading that differs from the capacity enters
- * {@link #follow()}'s monitor, which reads the limit again and tunes to it, so a thread that read an older limit
- * cannot set it after a newer one: whoever tunes last read the limit last. The monitor is held only while the limit
- * changes (rarely compared with samples), never while a task runs.
+ * {@link #follow()}'s monitor, which reads the limit again, tunes to it, and reads it once more: if it moved meanwhile
+ * it tunes again. That last read matters: another sample may have moved the limit back to the capacity not yet tuned
+ * and found nothing to do, so the thread in the monitor must not leave the capacity at the value it read before. So
+ * whoever tunes last saw the limit equal to what it set. The monitor is held only while the limit changes (rarely
+ * compared with samples), never while a task runs.
  */
 final class AdaptiveCapacity {
 
@@ -72,8 +74,13 @@ final class AdaptiveCapacity {
 
     private synchronized void follow() {
         int l = limit.limit();
-        if (l >= 1 && l != pool.capacity()) {
+        while (l >= 1 && l != pool.capacity()) {
             pool.tune(l);
+            int after = limit.limit();
+            if (after == l) {
+                return;
+            }
+            l = after; // moved while we tuned: another sample may have found it equal to the old capacity
         }
     }
 }
