@@ -333,7 +333,8 @@ public final class DelayScheduler extends AbstractExecutorService implements Sch
      * running ones (a running periodic job is cancelled when its run ends). Does not wait.
      *
      * @return the cancelled jobs that never started (each is its own, now cancelled, {@link ScheduledFuture}): the
-     *         pending ones, then those taken from the pool's queue
+     *         pending ones (with any due job the timer had not yet handed to the pool), then those taken from the
+     *         pool's queue
      */
     @Override
     public List<Runnable> shutdownNow() {

@@ -1,5 +1,7 @@
 package io.github.poolkit.internal.schedule;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -43,7 +45,11 @@ import java.util.function.UnaryOperator;
  *       is done. So {@link #shutdown()} finds every live periodic job under the lock and cancels it at once, including
  *       one that is due and waits in the executor's queue for a busy worker.</li>
  *   <li>{@code dispatching} is true while the timer thread holds a batch of due jobs it has taken from the heap but
- *       not yet handed to the executor.</li>
+ *       not yet handed to the executor. The batch lives in {@code batch}, slots {@code [0, batchSize)}, written under
+ *       the lock; each job in it is claimed by an atomic swap of its slot to null, by the timer thread just before
+ *       it hands the job over, or by {@link #shutdownNow()} (under the lock), which returns the jobs it claims among
+ *       those never started. So a due job the timer took but had not yet handed over when {@code shutdownNow} came
+ *       is returned by it, and one the timer handed over is not: never both, never neither.</li>
  *   <li>{@code runState}: RUNNING, SHUTDOWN, STOP, in that order; it only ever increases. In SHUTDOWN no job is
  *       accepted, every periodic job that was not done has been cancelled (a running one finishes its run), and the
  *       one-shot jobs left in the heap still run; the timer thread exits once the heap is empty (it never grows again).
@@ -71,6 +77,8 @@ public final class JobTimer {
 
     private static final int BATCH = 256;
 
+    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(ScheduledJob[].class);
+
     private static final System.Logger LOG = System.getLogger("io.github.poolkit");
 
     private static final int RUNNING = 0;
@@ -87,8 +95,11 @@ public final class JobTimer {
     private final UnaryOperator<Runnable> decorator;
     private final Thread thread;
 
+    private final ScheduledJob<?>[] batch = new ScheduledJob<?>[BATCH];
+
     private long nextSequence;
     private boolean dispatching;
+    private int batchSize;
     private volatile int runState = RUNNING;
     private volatile boolean timerDone;
 
@@ -182,7 +193,8 @@ public final class JobTimer {
      * Stops accepting jobs, cancels every pending job and every job waiting in the executor's queue, and interrupts
      * running ones (the executor's {@code shutdownNow}).
      *
-     * @return the cancelled jobs: the pending ones, then those taken from the executor's queue
+     * @return the cancelled jobs: the pending ones (with the due ones the timer thread had taken but not yet handed
+     *         to the executor), then those taken from the executor's queue
      */
     public List<Runnable> shutdownNow() {
         List<ScheduledJob<?>> drained;
@@ -192,6 +204,9 @@ public final class JobTimer {
             runState = STOP;
             drained = heap.clear();
             finishNow = !dispatching;
+            if (dispatching) {
+                claimBatch(drained); // due, taken from the heap, not yet handed over: they never start either
+            }
             available.signal();
         } finally {
             lock.unlock();
@@ -359,14 +374,17 @@ public final class JobTimer {
     }
 
     private void timerLoop() {
-        ScheduledJob<?>[] batch = new ScheduledJob<?>[BATCH];
         boolean normalExit = false;
+        ScheduledJob<?> current = null; // claimed, being handed over: should dispatch throw, exit() cancels it
         try {
             int n;
-            while ((n = awaitDueJobs(batch)) > 0) {
+            while ((n = awaitDueJobs()) > 0) {
                 for (int i = 0; i < n; i++) {
-                    dispatch(batch[i]);
-                    batch[i] = null; // only once handed over: should dispatch throw, exit() cancels it
+                    current = (ScheduledJob<?>) SLOT.getAndSet(batch, i, null);
+                    if (current != null) { // else shutdownNow claimed it
+                        dispatch(current);
+                    }
+                    current = null;
                 }
             }
             normalExit = true;
@@ -374,7 +392,7 @@ public final class JobTimer {
             LOG.log(System.Logger.Level.ERROR, "the timer thread of scheduler '" + name + "' failed; the scheduler"
                     + " stops and cancels its pending jobs", t);
         } finally {
-            exit(normalExit, batch);
+            exit(normalExit, current);
         }
     }
 
@@ -383,7 +401,7 @@ public final class JobTimer {
      *
      * @return how many jobs were taken, or 0 when the timer thread must exit
      */
-    private int awaitDueJobs(ScheduledJob<?>[] batch) {
+    private int awaitDueJobs() {
         lock.lock();
         try {
             dispatching = false; // the previous batch, if any, has been handed over
@@ -415,10 +433,21 @@ public final class JobTimer {
                     head = heap.peek();
                 } while (n < batch.length && head != null && head.deadline - now <= 0L);
                 dispatching = true;
+                batchSize = n;
                 return n;
             }
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Claims the jobs of the batch being handed over that the timer thread has not claimed yet. Lock held. */
+    private void claimBatch(List<ScheduledJob<?>> into) {
+        for (int i = 0; i < batchSize; i++) {
+            ScheduledJob<?> job = (ScheduledJob<?>) SLOT.getAndSet(batch, i, null);
+            if (job != null) {
+                into.add(job);
+            }
         }
     }
 
@@ -450,23 +479,24 @@ public final class JobTimer {
     }
 
     /**
-     * Ends the timer: after a failure, stops everything and cancels what is left (in the heap, and in the batch being
-     * handed over); then shuts the executor down and marks the timer done.
+     * Ends the timer: after a failure, stops everything and cancels what is left (in the heap, the job being handed
+     * over, and the rest of its batch); then shuts the executor down and marks the timer done.
      */
-    private void exit(boolean normalExit, ScheduledJob<?>[] batch) {
+    private void exit(boolean normalExit, ScheduledJob<?> current) {
         List<ScheduledJob<?>> orphans = new ArrayList<>();
         if (!normalExit) {
+            if (current != null) {
+                orphans.add(current);
+            }
             lock.lock();
             try {
                 runState = STOP;
                 orphans.addAll(heap.clear());
+                if (dispatching) {
+                    claimBatch(orphans);
+                }
             } finally {
                 lock.unlock();
-            }
-            for (ScheduledJob<?> job : batch) {
-                if (job != null) {
-                    orphans.add(job);
-                }
             }
         }
         try {
