@@ -90,6 +90,198 @@ class DelaySchedulerContractTest {
         assertThat(ran.get() + neverStarted.size()).as("each job ran or was returned, never both").isEqualTo(2);
     }
 
+    @Test
+    void shutdownNowReturnsTheJobsThemselvesAlsoWhenTheOverdueWatchIsOn() throws Exception {
+        DelayScheduler s = fixture.create(1, PoolOptions.builder().queueTimeout(Duration.ofHours(1))
+                .runTimeout(Duration.ofHours(1)));
+        CountDownLatch busy = new CountDownLatch(1);
+        s.execute(() -> {
+            busy.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                // shutdownNow
+            }
+        });
+        busy.await();
+        Future<?> queued = s.submit(() -> { });
+        ScheduledFuture<?> repeating = s.scheduleAtFixedRate(() -> { }, 0, 1, HOURS);
+
+        List<Runnable> returned = s.shutdownNow();
+
+        assertThat(returned).containsExactlyInAnyOrder((Runnable) queued, (Runnable) repeating);
+        assertThat(queued.isCancelled()).isTrue();
+        assertThat(repeating.isCancelled()).isTrue();
+        assertThat(s.awaitTermination(10, SECONDS)).isTrue();
+    }
+
+    // ------------------------------------------------------------ cancel from inside, and cancel racing the firing
+
+    @RepeatedTest(20)
+    void aPeriodicJobThatCancelsItselfInItsRunStopsAndKeepsNoInterrupt() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        for (boolean fixedRate : new boolean[] {true, false}) {
+            for (boolean interrupt : new boolean[] {true, false}) {
+                AtomicInteger runs = new AtomicInteger();
+                AtomicReference<ScheduledFuture<?>> self = new AtomicReference<>();
+                CountDownLatch scheduled = new CountDownLatch(1);
+                AtomicReference<Boolean> cancelResult = new AtomicReference<>();
+                Runnable job = () -> {
+                    awaitQuietly(scheduled);
+                    if (runs.incrementAndGet() == 2) {
+                        cancelResult.set(self.get().cancel(interrupt));
+                    }
+                };
+                self.set(fixedRate ? s.scheduleAtFixedRate(job, 0, 1, MILLISECONDS)
+                        : s.scheduleWithFixedDelay(job, 0, 1, MILLISECONDS));
+                scheduled.countDown();
+                ScheduledFuture<?> f = self.get();
+                assertThatThrownBy(() -> f.get(10, SECONDS)).isInstanceOf(CancellationException.class);
+                assertThat(s.submit(() -> Thread.currentThread().isInterrupted()).get())
+                        .as("the next task is not interrupted (fixed rate %s, interrupt %s)", fixedRate, interrupt)
+                        .isFalse();
+                assertThat(s.schedule(() -> { }, 10, MILLISECONDS).get()).isNull(); // 10 periods later
+                assertThat(cancelResult.get()).isTrue();
+                assertThat(runs.get()).as("no run after the one that cancelled").isEqualTo(2);
+                assertThat(f.isCancelled()).isTrue();
+                assertThat(s.pending()).isZero();
+            }
+        }
+        assertThat(fixture.panics).isEmpty();
+    }
+
+    /** Cancels race the timer and the workers; each job runs at most once, and its future agrees with what happened. */
+    @RepeatedTest(20)
+    void aCancelRacingTheFiringNeverLetsAJobRunTwiceOrContradictItsFuture() throws Exception {
+        DelayScheduler s = fixture.create(2);
+        int jobs = 500;
+        AtomicInteger[] runs = new AtomicInteger[jobs];
+        List<ScheduledFuture<Integer>> futures = new ArrayList<>();
+        for (int i = 0; i < jobs; i++) {
+            AtomicInteger count = runs[i] = new AtomicInteger();
+            int value = i;
+            futures.add(s.schedule(() -> {
+                count.incrementAndGet();
+                return value;
+            }, (i % 10) * 50_000L, NANOSECONDS));
+        }
+        boolean[] cancelled = new boolean[jobs];
+        for (int i = jobs - 1; i >= 0; i--) {
+            cancelled[i] = futures.get(i).cancel(i % 2 == 0);
+        }
+        s.shutdown();
+        assertThat(s.awaitTermination(10, SECONDS)).isTrue();
+        for (int i = 0; i < jobs; i++) {
+            ScheduledFuture<Integer> f = futures.get(i);
+            assertThat(runs[i].get()).as("job %d runs", i).isLessThanOrEqualTo(1);
+            assertThat(f.isDone()).isTrue();
+            if (cancelled[i]) {
+                assertThat(f.isCancelled()).isTrue();
+            } else {
+                assertThat(runs[i].get()).as("job %d could not be cancelled: it ran", i).isEqualTo(1);
+                assertThat(f.get()).isEqualTo(i);
+            }
+        }
+        assertThat(s.pending()).isZero();
+    }
+
+    @RepeatedTest(20)
+    void aCancelledPeriodicJobRunsAtMostTheRunUnderWayAndNeverOverlaps() throws Exception {
+        DelayScheduler s = fixture.create(4);
+        AtomicInteger runs = new AtomicInteger();
+        AtomicInteger inRun = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        ScheduledFuture<?> job = s.scheduleAtFixedRate(() -> {
+            if (inRun.incrementAndGet() > 1) {
+                overlaps.incrementAndGet();
+            }
+            runs.incrementAndGet();
+            inRun.decrementAndGet();
+        }, 0, 20_000, NANOSECONDS);
+        await().until(() -> runs.get() >= 50);
+        assertThat(job.cancel(false)).isTrue();
+        int atCancel = runs.get();
+        s.shutdown();
+        assertThat(s.awaitTermination(10, SECONDS)).isTrue();
+        assertThat(runs.get()).isBetween(atCancel, atCancel + 1);
+        assertThat(overlaps).hasValue(0);
+    }
+
+    // ------------------------------------------------------------ extreme delays
+
+    @Test
+    void extremeDelaysAndPeriodsNeitherOverflowNorFire() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        AtomicInteger ran = new AtomicInteger();
+        ScheduledFuture<?> rate = s.scheduleAtFixedRate(ran::incrementAndGet, Long.MAX_VALUE, Long.MAX_VALUE,
+                NANOSECONDS);
+        ScheduledFuture<?> days = s.scheduleWithFixedDelay(ran::incrementAndGet, Long.MAX_VALUE, Long.MAX_VALUE, DAYS);
+        CountDownLatch once = new CountDownLatch(1);
+        ScheduledFuture<?> nowThenNever = s.scheduleAtFixedRate(once::countDown, Long.MIN_VALUE, Long.MAX_VALUE, DAYS);
+        ScheduledFuture<?> delayNowThenNever = s.scheduleWithFixedDelay(once::countDown, Long.MIN_VALUE,
+                Long.MAX_VALUE, NANOSECONDS);
+        ScheduledFuture<String> past = s.schedule(() -> "past", Long.MIN_VALUE, NANOSECONDS);
+        assertThat(past.get(10, SECONDS)).isEqualTo("past");
+        once.await();
+        await().until(() -> s.pending() == 4);
+        for (ScheduledFuture<?> f : List.of(rate, days, nowThenNever, delayNowThenNever)) {
+            assertThat(f.getDelay(DAYS)).as("%s", f).isGreaterThan(100L * 365);
+            assertThat(f.isDone()).isFalse();
+            assertThat(past.compareTo(f)).isNegative();
+            assertThat(f.compareTo(past)).isPositive();
+        }
+        assertThat(ran).hasValue(0);
+        assertThat(rate.cancel(false)).isTrue();
+        assertThat(s.pending()).isEqualTo(3);
+    }
+
+    // ------------------------------------------------------------ invokeAll / invokeAny
+
+    @Test
+    void invokeAnyReturnsTheFirstSuccessAndInterruptsTheRest() throws Exception {
+        DelayScheduler s = fixture.create(2);
+        CountDownLatch slowStarted = new CountDownLatch(1);
+        AtomicBoolean slowInterrupted = new AtomicBoolean();
+        Callable<String> slow = () -> {
+            slowStarted.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                slowInterrupted.set(true);
+            }
+            return "slow";
+        };
+        Callable<String> fast = () -> {
+            slowStarted.await();
+            return "fast";
+        };
+        assertThat(s.invokeAny(List.of(slow, fast))).isEqualTo("fast");
+        await().untilTrue(slowInterrupted);
+        for (int i = 0; i < 4; i++) {
+            assertThat(s.submit(() -> Thread.currentThread().isInterrupted()).get()).isFalse();
+        }
+        Callable<String> failing = () -> {
+            throw new IllegalStateException("no");
+        };
+        assertThatThrownBy(() -> s.invokeAny(List.of(failing, failing))).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void timedInvokeAllCancelsWhatIsNotDone() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        Callable<String> quick = () -> "quick";
+        Callable<String> stuck = () -> {
+            new CountDownLatch(1).await();
+            return "never";
+        };
+        List<Future<String>> results = s.invokeAll(List.of(quick, stuck, quick), 200, MILLISECONDS);
+        assertThat(results.get(0).get()).isEqualTo("quick");
+        assertThat(results.get(1).isCancelled()).isTrue();
+        assertThat(results.get(2).isCancelled()).as("queued behind the stuck one").isTrue();
+        assertThat(s.submit(() -> "after").get(10, SECONDS)).isEqualTo("after");
+    }
+
     // ------------------------------------------------------------ helpers
 
     /**
