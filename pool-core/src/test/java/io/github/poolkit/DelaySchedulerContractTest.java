@@ -282,6 +282,79 @@ class DelaySchedulerContractTest {
         assertThat(s.submit(() -> "after").get(10, SECONDS)).isEqualTo("after");
     }
 
+    // ------------------------------------------------------------ the overdue watch
+
+    /** Each run of a periodic job is watched on its own, and named by the job as scheduled, not by its decorator. */
+    @Test
+    void everyOverdueRunOfAPeriodicJobIsReportedUnderTheJobsName() throws Exception {
+        List<OverdueTask> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        DelayScheduler s = fixture.create(1, PoolOptions.builder().runTimeout(Duration.ofMillis(100))
+                .taskDecorator(task -> () -> task.run())
+                .listener(new PoolListener() {
+                    @Override
+                    public void taskOverdue(OverdueTask task) {
+                        reports.add(task);
+                    }
+                }));
+        AtomicInteger runs = new AtomicInteger();
+        Runnable heartbeat = named("heartbeat", () -> {
+            int run = runs.incrementAndGet();
+            if (run <= 2) { // overrun until this run has been reported
+                await().atMost(Duration.ofSeconds(10)).until(() -> reports.size() >= run);
+            }
+        });
+        ScheduledFuture<?> job = s.scheduleWithFixedDelay(heartbeat, 0, 1, MILLISECONDS);
+        await().until(() -> runs.get() >= 4);
+        job.cancel(false);
+        assertThat(reports).hasSize(2).allSatisfy(r -> {
+            assertThat(r.kind()).isEqualTo(OverdueTask.Kind.RUN);
+            assertThat(r.task()).isEqualTo("heartbeat");
+        });
+    }
+
+    /** The scheduler's own wrappers of submit(task, result) and of the invoke methods are seen through too. */
+    @Test
+    void overdueReportsNameTheTasksGivenToSubmitAndInvokeAll() throws Exception {
+        List<OverdueTask> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        DelayScheduler s = fixture.create(1, PoolOptions.builder().runTimeout(Duration.ofMillis(100))
+                .listener(new PoolListener() {
+                    @Override
+                    public void taskOverdue(OverdueTask task) {
+                        reports.add(task);
+                    }
+                }));
+        Runnable report = named("report", () -> await().atMost(Duration.ofSeconds(10)).until(() -> reports.size() >= 1));
+        assertThat(s.submit(report, "result").get(10, SECONDS)).isEqualTo("result");
+        Callable<String> invoked = new Callable<>() {
+            @Override
+            public String call() {
+                await().atMost(Duration.ofSeconds(10)).until(() -> reports.size() >= 2);
+                return "invoked";
+            }
+
+            @Override
+            public String toString() {
+                return "invoked";
+            }
+        };
+        assertThat(s.invokeAll(List.of(invoked)).get(0).get()).isEqualTo("invoked");
+        assertThat(reports).extracting(OverdueTask::task).containsExactly("report", "invoked");
+    }
+
+    private static Runnable named(String name, Runnable body) {
+        return new Runnable() {
+            @Override
+            public void run() {
+                body.run();
+            }
+
+            @Override
+            public String toString() {
+                return name;
+            }
+        };
+    }
+
     // ------------------------------------------------------------ helpers
 
     /**
