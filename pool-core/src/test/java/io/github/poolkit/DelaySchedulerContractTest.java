@@ -90,6 +90,34 @@ class DelaySchedulerContractTest {
         assertThat(ran.get() + neverStarted.size()).as("each job ran or was returned, never both").isEqualTo(2);
     }
 
+    /** shutdownNow racing the timer's hand-over of many due jobs: each job runs or is returned, never both or neither. */
+    @RepeatedTest(20)
+    void shutdownNowRacingTheTimerLosesNoJob() throws Exception {
+        DelayScheduler s = fixture.create(2);
+        int jobs = 2_000;
+        AtomicInteger[] runs = new AtomicInteger[jobs];
+        List<ScheduledFuture<?>> futures = new ArrayList<>();
+        for (int i = 0; i < jobs; i++) {
+            AtomicInteger count = runs[i] = new AtomicInteger();
+            futures.add(s.schedule(count::incrementAndGet, 1 + (i % 200) * 1_000L, NANOSECONDS));
+        }
+        await().until(() -> s.pending() < jobs / 2);
+
+        List<Runnable> returned = s.shutdownNow();
+
+        assertThat(s.awaitTermination(10, SECONDS)).isTrue();
+        java.util.Set<Runnable> back = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        back.addAll(returned);
+        assertThat(back).hasSameSizeAs(returned);
+        for (int i = 0; i < jobs; i++) {
+            ScheduledFuture<?> f = futures.get(i);
+            boolean wasReturned = back.contains((Runnable) f);
+            assertThat(runs[i].get() + (wasReturned ? 1 : 0)).as("job %d: runs %d, returned %s, %s", i,
+                    runs[i].get(), wasReturned, f).isEqualTo(1);
+            assertThat(f.isCancelled()).as("job %d", i).isEqualTo(wasReturned);
+        }
+    }
+
     @Test
     void shutdownNowReturnsTheJobsThemselvesAlsoWhenTheOverdueWatchIsOn() throws Exception {
         DelayScheduler s = fixture.create(1, PoolOptions.builder().queueTimeout(Duration.ofHours(1))
@@ -205,6 +233,52 @@ class DelaySchedulerContractTest {
         assertThat(s.awaitTermination(10, SECONDS)).isTrue();
         assertThat(runs.get()).isBetween(atCancel, atCancel + 1);
         assertThat(overlaps).hasValue(0);
+    }
+
+    /**
+     * shutdown() racing the runs of periodic jobs: a job is never done while a run of it is under way (it is
+     * cancelled when that run ends), runs never overlap, and every one ends cancelled.
+     */
+    @RepeatedTest(20)
+    void shutdownRacingPeriodicRunsNeverReportsARunningJobDone() throws Exception {
+        DelayScheduler s = fixture.create(4);
+        int jobs = 8;
+        List<AtomicReference<ScheduledFuture<?>>> selves = new ArrayList<>();
+        AtomicInteger[] runs = new AtomicInteger[jobs];
+        AtomicInteger doneWhileRunning = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        List<ScheduledFuture<?>> futures = new ArrayList<>();
+        for (int i = 0; i < jobs; i++) {
+            AtomicReference<ScheduledFuture<?>> self = new AtomicReference<>();
+            AtomicInteger count = runs[i] = new AtomicInteger();
+            AtomicInteger inRun = new AtomicInteger();
+            Runnable job = () -> {
+                if (inRun.incrementAndGet() > 1) {
+                    overlaps.incrementAndGet();
+                }
+                count.incrementAndGet();
+                ScheduledFuture<?> f = self.get();
+                if (f != null && f.isDone()) {
+                    doneWhileRunning.incrementAndGet();
+                }
+                inRun.decrementAndGet();
+            };
+            ScheduledFuture<?> f = i % 2 == 0 ? s.scheduleAtFixedRate(job, 0, 20_000, NANOSECONDS)
+                    : s.scheduleWithFixedDelay(job, 0, 20_000, NANOSECONDS);
+            self.set(f);
+            futures.add(f);
+        }
+        await().until(() -> java.util.Arrays.stream(runs).allMatch(r -> r.get() >= 5));
+
+        s.shutdown();
+
+        assertThat(s.awaitTermination(10, SECONDS)).isTrue();
+        assertThat(doneWhileRunning).hasValue(0);
+        assertThat(overlaps).hasValue(0);
+        assertThat(futures).allMatch(Future::isCancelled);
+        int[] after = java.util.Arrays.stream(runs).mapToInt(AtomicInteger::get).toArray();
+        assertThat(s.pending()).isZero();
+        assertThat(java.util.Arrays.stream(runs).mapToInt(AtomicInteger::get).toArray()).isEqualTo(after);
     }
 
     // ------------------------------------------------------------ extreme delays

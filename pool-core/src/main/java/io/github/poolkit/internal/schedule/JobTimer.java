@@ -49,7 +49,10 @@ import java.util.function.UnaryOperator;
  *       the lock; each job in it is claimed by an atomic swap of its slot to null, by the timer thread just before
  *       it hands the job over, or by {@link #shutdownNow()} (under the lock), which returns the jobs it claims among
  *       those never started. So a due job the timer took but had not yet handed over when {@code shutdownNow} came
- *       is returned by it, and one the timer handed over is not: never both, never neither.</li>
+ *       is returned by it, and one the timer handed over is not, never both. One window is left: the job the timer
+ *       has claimed and is handing over at that very moment; should the executor refuse it because
+ *       {@code shutdownNow} closed it first, it is cancelled but not returned (closing it would mean making
+ *       {@code shutdownNow} wait for that {@code execute}, and so for the executor's thread factory).</li>
  *   <li>{@code runState}: RUNNING, SHUTDOWN, STOP, in that order; it only ever increases. In SHUTDOWN no job is
  *       accepted, every periodic job that was not done has been cancelled (a running one finishes its run), and the
  *       one-shot jobs left in the heap still run; the timer thread exits once the heap is empty (it never grows again).
