@@ -44,8 +44,13 @@ import java.util.concurrent.TimeoutException;
  *
  * <p><b>Timing.</b> Deadlines are {@link System#nanoTime()} based, so wall-clock changes do not matter, and a job never
  * starts before its delay has elapsed; it starts later by the timer's wake-up latency plus however long it waits for a
- * free worker. Jobs with the same deadline are handed to the pool in the order they were scheduled. Delays and periods
- * longer than about 146 years are capped to that.
+ * free worker. Jobs with the same deadline are handed to the pool in the order they were scheduled. A job with no delay
+ * ({@code execute}, {@code submit}, a delay {@code <= 0}) is an exception: the scheduling thread hands it to the pool
+ * itself, at once, so it may start before a delayed job that fell due a moment earlier but that the timer has not
+ * handed over yet ({@link ScheduledThreadPoolExecutor} would start the job due first). Where that order matters, on a
+ * one-worker scheduler for instance, schedule the later job with a positive delay (one nanosecond will do): jobs that
+ * go through the timer are handed over in the order of their deadlines.
+ * Delays and periods longer than about 146 years are capped to that.
  *
  * <p><b>Futures.</b> Every {@code schedule*} method returns a
  * {@link java.util.concurrent.RunnableScheduledFuture} (so {@code isPeriodic()} is available by a cast), and
