@@ -143,6 +143,73 @@ class DelaySchedulerContractTest {
         assertThat(s.awaitTermination(10, SECONDS)).isTrue();
     }
 
+    @Test
+    void shutdownNowAfterShutdownReturnsTheOneShotJobsStillPending() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        AtomicInteger ran = new AtomicInteger();
+        ScheduledFuture<?> oneShot = s.schedule(ran::incrementAndGet, 1, HOURS);
+        ScheduledFuture<?> periodic = s.scheduleAtFixedRate(ran::incrementAndGet, 1, 1, HOURS);
+        s.shutdown();
+        assertThat(periodic.isCancelled()).isTrue();
+        assertThat(s.isTerminated()).isFalse();
+
+        assertThat(s.shutdownNow()).containsExactly((Runnable) oneShot);
+
+        assertThat(oneShot.isCancelled()).isTrue();
+        assertThat(s.awaitTermination(10, SECONDS)).isTrue();
+        assertThat(ran).hasValue(0);
+    }
+
+    /** As ExecutorService.close(): interrupted while waiting, it stops the scheduler and still waits for the end. */
+    @Test
+    void closeInterruptedWhileWaitingStopsTheSchedulerAndKeepsTheInterrupt() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicBoolean jobInterrupted = new AtomicBoolean();
+        s.execute(() -> {
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                jobInterrupted.set(true);
+            }
+        });
+        ScheduledFuture<?> later = s.schedule(() -> { }, 1, HOURS);
+        started.await();
+        AtomicBoolean interruptKept = new AtomicBoolean();
+        Thread closer = new Thread(() -> {
+            s.close();
+            interruptKept.set(Thread.currentThread().isInterrupted());
+        });
+        closer.start();
+        await().until(() -> closer.getState() == Thread.State.TIMED_WAITING || closer.getState() == Thread.State.WAITING);
+        closer.interrupt();
+        closer.join(10_000);
+        assertThat(closer.isAlive()).isFalse();
+        assertThat(interruptKept).isTrue();
+        assertThat(jobInterrupted).isTrue();
+        assertThat(later.isCancelled()).isTrue();
+        assertThat(s.isTerminated()).isTrue();
+    }
+
+    @Test
+    void aSchedulerOnVirtualThreadsKeepsTheSamePolicies() throws Exception {
+        DelayScheduler s = fixture.create(2, PoolOptions.builder().virtualThreads(true));
+        AtomicInteger runs = new AtomicInteger();
+        CountDownLatch twice = new CountDownLatch(2);
+        ScheduledFuture<?> periodic = s.scheduleWithFixedDelay(() -> {
+            assertThat(Thread.currentThread().isVirtual()).isTrue();
+            runs.incrementAndGet();
+            twice.countDown();
+        }, 0, 1, MILLISECONDS);
+        twice.await();
+        ScheduledFuture<String> oneShot = s.schedule(() -> "later", 50, MILLISECONDS);
+        s.shutdown();
+        assertThat(s.awaitTermination(10, SECONDS)).isTrue();
+        assertThat(periodic.isCancelled()).isTrue();
+        assertThat(oneShot.get()).isEqualTo("later");
+    }
+
     // ------------------------------------------------------------ cancel from inside, and cancel racing the firing
 
     @RepeatedTest(20)
