@@ -376,6 +376,41 @@ class DelaySchedulerContractTest {
         assertThat(s.pending()).isEqualTo(3);
     }
 
+    /**
+     * Cancelled jobs leave the pending set at once, and the scheduler keeps no reference to them or their tasks: not
+     * even to the one the timer thread was sleeping until (the head when it went to sleep, due in an hour), which it
+     * kept reachable until that hour had passed (the JDK's DelayedWorkQueue drops it before waiting, too).
+     */
+    @Test
+    void manyCancelledJobsAreForgottenAtOnce() {
+        DelayScheduler s = fixture.create(1);
+        ScheduledFuture<?> kept = s.schedule(() -> { }, 2, HOURS);
+        List<java.lang.ref.WeakReference<Object>> gone = scheduleAndCancel(s, 100_000);
+        assertThat(s.pending()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            System.gc();
+            return gone.stream().filter(t -> t.get() != null).count() == 0;
+        });
+        assertThat(kept.isDone()).isFalse();
+    }
+
+    /** In a method of its own, so that no local variable of the test keeps a job or a task reachable. */
+    private static List<java.lang.ref.WeakReference<Object>> scheduleAndCancel(DelayScheduler s, int jobs) {
+        List<java.lang.ref.WeakReference<Object>> refs = new ArrayList<>(2 * jobs);
+        List<ScheduledFuture<?>> futures = new ArrayList<>(jobs);
+        for (int i = 0; i < jobs; i++) {
+            Runnable task = new AtomicInteger()::incrementAndGet;
+            ScheduledFuture<?> f = i % 2 == 0 ? s.schedule(task, 1 + i % 1000, HOURS)
+                    : s.scheduleAtFixedRate(task, 1 + i % 1000, 1, HOURS);
+            refs.add(new java.lang.ref.WeakReference<>(task));
+            refs.add(new java.lang.ref.WeakReference<>(f));
+            futures.add(f);
+        }
+        assertThat(s.pending()).isEqualTo(jobs + 1);
+        futures.forEach(f -> f.cancel(false));
+        return refs;
+    }
+
     // ------------------------------------------------------------ invokeAll / invokeAny
 
     @Test

@@ -423,6 +423,7 @@ public final class JobTimer {
                 long now = System.nanoTime();
                 long wait = head.deadline - now;
                 if (wait > 0L) {
+                    head = null; // the wait may be long, and the job cancelled meanwhile: keep it reachable no more
                     awaitIgnoringInterrupts(wait);
                     continue;
                 }
