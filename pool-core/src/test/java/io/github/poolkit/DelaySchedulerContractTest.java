@@ -488,6 +488,32 @@ class DelaySchedulerContractTest {
         });
     }
 
+    /** A job's wait counts from when it fell due: its delay is not a wait, its time behind a busy worker is. */
+    @Test
+    void aJobWaitsInTheQueueOnlyOnceDueAndIsThenReportedUnderItsName() throws Exception {
+        List<OverdueTask> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        DelayScheduler s = fixture.create(1, PoolOptions.builder().queueTimeout(Duration.ofMillis(100))
+                .listener(new PoolListener() {
+                    @Override
+                    public void taskOverdue(OverdueTask task) {
+                        reports.add(task);
+                    }
+                }));
+        CountDownLatch ranLate = new CountDownLatch(1);
+        s.scheduleOnce(named("late", ranLate::countDown), Duration.ofMillis(400)); // 4 queue timeouts
+        ranLate.await();
+        CountDownLatch release = new CountDownLatch(1);
+        s.execute(() -> awaitQuietly(release));
+        ScheduledFuture<?> waiting = s.scheduleOnce(named("waiting", () -> { }), Duration.ofMillis(1));
+        await().until(() -> !reports.isEmpty());
+        release.countDown();
+        waiting.get(10, SECONDS);
+        assertThat(reports).singleElement().satisfies(r -> {
+            assertThat(r.kind()).isEqualTo(OverdueTask.Kind.QUEUE);
+            assertThat(r.task()).isEqualTo("waiting");
+        });
+    }
+
     /** The scheduler's own wrappers of submit(task, result) and of the invoke methods are seen through too. */
     @Test
     void overdueReportsNameTheTasksGivenToSubmitAndInvokeAll() throws Exception {
