@@ -213,9 +213,9 @@ public final class DelayScheduler extends AbstractExecutorService implements Sch
      * Reads the figures of the worker pool that runs the jobs, in one snapshot: {@code capacity} is the number of
      * workers, {@code running} and {@code busy} its worker threads alive and running a job, {@code queued} the jobs
      * whose time has come and that wait for a free worker (a job cancelled while waiting there counts until a worker
-     * skips it), {@code blocked} is always 0 (handing a job to the pool never blocks), and the counters count runs:
-     * each run of a periodic job is one task. Jobs whose time has not yet come are not in it: they are
-     * {@link #pending()}.
+     * skips it, and is then counted as completed), {@code blocked} is always 0 (handing a job to the pool never
+     * blocks), and the counters count runs: each run of a periodic job is one task. Jobs whose time has not yet come
+     * are not in it: they are {@link #pending()}.
      *
      * @return a snapshot of the worker pool's figures; {@code closed} is true once the scheduler is shut down
      */
