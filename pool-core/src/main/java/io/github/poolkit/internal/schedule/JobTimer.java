@@ -1,7 +1,5 @@
 package io.github.poolkit.internal.schedule;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -24,7 +22,7 @@ import java.util.function.UnaryOperator;
  * <p>Implementation overview.
  * <ul>
  *   <li>{@code lock} guards the heap (and so every pending job's deadline, sequence and heap index),
- *       {@code handedOver}, {@code dispatching}, {@code nextSequence}, {@code runState} writes and {@code timerDone}
+ *       {@code handedOver}, {@code due}, {@code nextSequence}, {@code runState} writes and {@code timerDone}
  *       writes. It is held only for O(log n) heap operations and O(1) bookkeeping, never while calling the executor
  *       or a job (shutdown's O(n) sweeps excepted).</li>
  *   <li>Invariant: a job is in the heap exactly when it is pending (scheduled with a positive delay, or periodic
@@ -33,7 +31,7 @@ import java.util.function.UnaryOperator;
  *   <li>{@code available} is signalled when a new job becomes the head of the heap (the timer may have to wake up
  *       earlier) and when the run state changes; the timer thread waits on it with a timeout equal to the head's
  *       delay. Adding a job that is not the new head signals nothing, so most schedules touch no other thread.</li>
- *   <li>Due jobs are taken in batches of at most {@value #BATCH} under the lock and handed to the executor after it is
+ *   <li>Due jobs are taken in batches ({@link DueBatch}) under the lock and handed to the executor after it is
  *       released. A job is due when {@code nanoTime() - deadline >= 0}, checked after every wake-up (timed waits may
  *       return early), so no job ever starts before its deadline.</li>
  *   <li>Jobs with a delay &lt;= 0 bypass the heap and the timer thread: the scheduling thread hands them to the
@@ -44,15 +42,8 @@ import java.util.function.UnaryOperator;
  *       scheduled with no delay), back into the heap in {@link #reschedule}, out of both in {@link #remove} when it
  *       is done. So {@link #shutdown()} finds every live periodic job under the lock and cancels it at once, including
  *       one that is due and waits in the executor's queue for a busy worker.</li>
- *   <li>{@code dispatching} is true while the timer thread holds a batch of due jobs it has taken from the heap but
- *       not yet handed to the executor. The batch lives in {@code batch}, slots {@code [0, batchSize)}, written under
- *       the lock; each job in it is claimed by an atomic swap of its slot to null, by the timer thread just before
- *       it hands the job over, or by {@link #shutdownNow()} (under the lock), which returns the jobs it claims among
- *       those never started. So a due job the timer took but had not yet handed over when {@code shutdownNow} came
- *       is returned by it, and one the timer handed over is not, never both. One window is left: the job the timer
- *       has claimed and is handing over at that very moment; should the executor refuse it because
- *       {@code shutdownNow} closed it first, it is cancelled but not returned (closing it would mean making
- *       {@code shutdownNow} wait for that {@code execute}, and so for the executor's thread factory).</li>
+ *   <li>{@code due} holds the batch of due jobs the timer thread has taken from the heap and not yet handed to the
+ *       executor, each claimed once, by the timer thread or by {@link #shutdownNow()} ({@link DueBatch}).</li>
  *   <li>{@code runState}: RUNNING, SHUTDOWN, STOP, in that order; it only ever increases. In SHUTDOWN no job is
  *       accepted, every periodic job that was not done has been cancelled (a running one finishes its run), and the
  *       one-shot jobs left in the heap still run; the timer thread exits once the heap is empty (it never grows again).
@@ -78,10 +69,6 @@ public final class JobTimer {
     /** The longest delay or period honoured, about 146 years; longer ones are capped to it (see {@link TimerHeap}). */
     public static final long MAX_DELAY_NANOS = Long.MAX_VALUE >>> 1;
 
-    private static final int BATCH = 256;
-
-    private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(ScheduledJob[].class);
-
     private static final System.Logger LOG = System.getLogger("io.github.poolkit");
 
     private static final int RUNNING = 0;
@@ -98,11 +85,9 @@ public final class JobTimer {
     private final UnaryOperator<Runnable> decorator;
     private final Thread thread;
 
-    private final ScheduledJob<?>[] batch = new ScheduledJob<?>[BATCH];
+    private final DueBatch due = new DueBatch();
 
     private long nextSequence;
-    private boolean dispatching;
-    private int batchSize;
     private volatile int runState = RUNNING;
     private volatile boolean timerDone;
 
@@ -181,7 +166,7 @@ public final class JobTimer {
             runState = SHUTDOWN;
             periodic = heap.removeIf(ScheduledJob::isPeriodic);
             periodic.addAll(handedOver);
-            finishNow = heap.isEmpty() && !dispatching;
+            finishNow = heap.isEmpty() && due.isEmpty();
             available.signal();
         } finally {
             lock.unlock();
@@ -206,10 +191,8 @@ public final class JobTimer {
         try {
             runState = STOP;
             drained = heap.clear();
-            finishNow = !dispatching;
-            if (dispatching) {
-                claimBatch(drained); // due, taken from the heap, not yet handed over: they never start either
-            }
+            finishNow = due.isEmpty();
+            due.claimAll(drained); // taken from the heap, not yet handed over: they never start either
             available.signal();
         } finally {
             lock.unlock();
@@ -383,7 +366,7 @@ public final class JobTimer {
             int n;
             while ((n = awaitDueJobs()) > 0) {
                 for (int i = 0; i < n; i++) {
-                    current = (ScheduledJob<?>) SLOT.getAndSet(batch, i, null);
+                    current = due.claim(i);
                     if (current != null) { // else shutdownNow claimed it
                         dispatch(current);
                     }
@@ -400,14 +383,14 @@ public final class JobTimer {
     }
 
     /**
-     * Waits until the head of the heap is due, then moves due jobs (at most {@code batch.length}) into {@code batch}.
+     * Waits until the head of the heap is due, then moves due jobs (at most a full batch) into {@code due}.
      *
      * @return how many jobs were taken, or 0 when the timer thread must exit
      */
     private int awaitDueJobs() {
         lock.lock();
         try {
-            dispatching = false; // the previous batch, if any, has been handed over
+            due.clear(); // the previous batch, if any, has been handed over
             for (;;) {
                 if (runState == STOP) {
                     return 0;
@@ -427,31 +410,18 @@ public final class JobTimer {
                     awaitIgnoringInterrupts(wait);
                     continue;
                 }
-                int n = 0;
                 do {
                     ScheduledJob<?> job = heap.poll();
                     if (job.isPeriodic()) {
                         handedOver.add(job);
                     }
-                    batch[n++] = job;
+                    due.add(job);
                     head = heap.peek();
-                } while (n < batch.length && head != null && head.deadline - now <= 0L);
-                dispatching = true;
-                batchSize = n;
-                return n;
+                } while (!due.isFull() && head != null && head.deadline - now <= 0L);
+                return due.size();
             }
         } finally {
             lock.unlock();
-        }
-    }
-
-    /** Claims the jobs of the batch being handed over that the timer thread has not claimed yet. Lock held. */
-    private void claimBatch(List<ScheduledJob<?>> into) {
-        for (int i = 0; i < batchSize; i++) {
-            ScheduledJob<?> job = (ScheduledJob<?>) SLOT.getAndSet(batch, i, null);
-            if (job != null) {
-                into.add(job);
-            }
         }
     }
 
@@ -496,9 +466,7 @@ public final class JobTimer {
             try {
                 runState = STOP;
                 orphans.addAll(heap.clear());
-                if (dispatching) {
-                    claimBatch(orphans);
-                }
+                due.claimAll(orphans);
             } finally {
                 lock.unlock();
             }
