@@ -2,23 +2,17 @@ package io.github.poolkit;
 
 import io.github.poolkit.internal.Durations;
 import io.github.poolkit.internal.ResultCallable;
-import io.github.poolkit.internal.SubmittedTask;
 import io.github.poolkit.internal.schedule.JobTimer;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 
 /**
  * Runs delayed and periodic jobs on a bounded {@link WorkerPool}, with one timer thread for any number of timers:
@@ -95,7 +89,7 @@ import java.util.concurrent.TimeoutException;
  * in one object, with its state machine) in {@code ScheduledJob}. This class holds no
  * mutable state of its own.
  */
-public final class DelayScheduler extends AbstractExecutorService implements ScheduledExecutorService {
+public final class DelayScheduler extends PoolExecutorService implements ScheduledExecutorService {
 
     private final JobTimer timer;
     private final WorkerPool pool;
@@ -369,35 +363,10 @@ public final class DelayScheduler extends AbstractExecutorService implements Sch
         return timer.awaitTermination(timeout, Objects.requireNonNull(unit, "unit"));
     }
 
-    /**
-     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection)}, with futures whose overdue reports name
-     * the tasks.
-     */
+    /** As {@link #execute(Runnable)}, which never waits: {@code invokeAll} and {@code invokeAny} go through it. */
     @Override
-    public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
-        return TimedInvocation.invokeAny((task, timeoutNanos) -> execute(task), tasks);
-    }
-
-    /**
-     * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection, long, TimeUnit)}, with futures whose overdue
-     * reports name the tasks.
-     */
-    @Override
-    public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
-            throws InterruptedException, ExecutionException, TimeoutException {
-        return TimedInvocation.invokeAny((task, timeoutNanos) -> execute(task), tasks, timeout, unit);
-    }
-
-    /** {@return the future {@code invokeAll} runs: it runs {@code runnable}, which overdue reports name} */
-    @Override
-    protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
-        return new SubmittedTask<>(runnable, value);
-    }
-
-    /** {@return the future {@code invokeAll} runs: it runs {@code callable}, which overdue reports name} */
-    @Override
-    protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
-        return new SubmittedTask<>(callable);
+    void execute(Runnable task, long timeoutNanos) {
+        execute(task);
     }
 
     @Override

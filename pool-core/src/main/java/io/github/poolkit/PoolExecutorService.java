@@ -13,10 +13,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * What the pools that are {@code ExecutorService}s ({@link WorkerPool}, {@link MultiPool}) share beyond
+ * What poolkit's {@code ExecutorService}s ({@link WorkerPool}, {@link MultiPool}, {@link DelayScheduler}) share beyond
  * {@link AbstractExecutorService}: {@code invokeAll} and {@code invokeAny} whose timeout also bounds the time spent
  * blocked handing tasks to a full pool, and which throw {@link InterruptedException} when the caller is interrupted
- * while blocked there ({@link TimedInvocation}). A subclass says how to execute with a limit on that wait.
+ * while blocked there ({@link TimedInvocation}), and futures that overdue reports see through to the task. A subclass
+ * says how to execute with a limit on that wait.
  */
 abstract class PoolExecutorService extends AbstractExecutorService {
 
