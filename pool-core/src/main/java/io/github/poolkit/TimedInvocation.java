@@ -15,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 import io.github.poolkit.internal.SubmittedTask;
-import io.github.poolkit.internal.Wrapping;
 
 /**
  * The pools' {@code invokeAll} and {@code invokeAny}. Timed ones whose timeout also bounds the time spent blocked in
@@ -195,24 +194,14 @@ final class TimedInvocation {
         }
     }
 
-    /**
-     * A future that puts itself in a queue when it finishes, for {@link #invokeAny}; overdue reports name the task it
-     * runs ({@link Wrapping}).
-     */
-    private static final class QueueingFuture<T> extends FutureTask<T> implements Wrapping {
+    /** A future that puts itself in a queue when it finishes, for {@link #invokeAny}; overdue reports name its task. */
+    private static final class QueueingFuture<T> extends SubmittedTask<T> {
 
         private final BlockingQueue<Future<T>> finished;
-        private final Callable<T> task;
 
         QueueingFuture(Callable<T> task, BlockingQueue<Future<T>> finished) {
             super(task);
             this.finished = finished;
-            this.task = task;
-        }
-
-        @Override
-        public Object wrapped() {
-            return task;
         }
 
         @Override

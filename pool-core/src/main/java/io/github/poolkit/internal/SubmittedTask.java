@@ -8,11 +8,11 @@ import java.util.concurrent.FutureTask;
  * The future a pool's {@code submit} returns and runs: a {@link FutureTask} that still knows the task it was given,
  * so that an overdue report names that task rather than the future ({@link Wrapping}), also through a wrapper that
  * shows it by its {@code toString()}, which is the task's own. Costs nothing over the
- * {@code FutureTask} it replaces.
+ * {@code FutureTask} it replaces. Subclasses may add to {@link #done()} (as {@code invokeAny}'s futures do).
  *
  * @param <V> the result type
  */
-public final class SubmittedTask<V> extends FutureTask<V> implements Wrapping {
+public class SubmittedTask<V> extends FutureTask<V> implements Wrapping {
 
     private final Object task;
 
@@ -39,7 +39,7 @@ public final class SubmittedTask<V> extends FutureTask<V> implements Wrapping {
 
     /** {@return the task as it was submitted} */
     @Override
-    public Object wrapped() {
+    public final Object wrapped() {
         return task;
     }
 
@@ -48,7 +48,7 @@ public final class SubmittedTask<V> extends FutureTask<V> implements Wrapping {
      * starter's decorated task, say) shows the application's task, not this future, in an overdue report.
      */
     @Override
-    public String toString() {
+    public final String toString() {
         return String.valueOf(task);
     }
 }
