@@ -1,19 +1,17 @@
 package io.github.poolkit.internal.pool;
 
 import io.github.poolkit.AdaptiveLimit;
+import io.github.poolkit.internal.limit.LimitFollowing;
 
 /**
  * A pool's capacity following an {@link AdaptiveLimit} ({@code PoolOptions.adaptiveCapacity}): counts the tasks in
  * flight, hands the limit a sample for each finished or refused task, and tunes the pool when the limit changed.
  * Exists only in an adaptive pool, so a pool without one pays nothing for it.
  *
- * <p>Invariant: after the last sample of any burst has been handled, the pool's capacity equals {@code limit.limit()}.
- * Each sample reads the limit after feeding it; only a reading that differs from the capacity enters
- * {@link #follow()}'s monitor, which reads the limit again, tunes to it, and reads it once more: if it moved meanwhile
- * it tunes again. That last read matters: another sample may have moved the limit back to the capacity not yet tuned
- * and found nothing to do, so the thread in the monitor must not leave the capacity at the value it read before. So
- * whoever tunes last saw the limit equal to what it set. The monitor is held only while the limit changes (rarely
- * compared with samples), never while a task runs.
+ * <p>Invariant: after the last sample of any burst has been handled, the pool's capacity equals {@code limit.limit()}
+ * ({@link LimitFollowing}). Each sample reads the limit after feeding it; only a reading that differs from the capacity
+ * enters {@link #follow()}'s monitor, held only while the limit changes (rarely compared with samples), never while a
+ * task runs ({@code tune} runs no application code).
  */
 final class AdaptiveCapacity {
 
@@ -24,6 +22,18 @@ final class AdaptiveCapacity {
     private final PoolEngine pool;
     /** Tasks running now: one shared counter, acceptable only because the feature is on. */
     private final PaddedCounter inFlight = new PaddedCounter();
+    /** The pool's capacity, as what follows the limit. */
+    private final LimitFollowing.Size capacity = new LimitFollowing.Size() {
+        @Override
+        public long get() {
+            return pool.capacity();
+        }
+
+        @Override
+        public void set(int limit) {
+            pool.tune(limit);
+        }
+    };
 
     AdaptiveCapacity(String poolName, AdaptiveLimit limit, PoolEngine pool) {
         this.poolName = poolName;
@@ -73,14 +83,6 @@ final class AdaptiveCapacity {
     }
 
     private synchronized void follow() {
-        int l = limit.limit();
-        while (l >= 1 && l != pool.capacity()) {
-            pool.tune(l);
-            int after = limit.limit();
-            if (after == l) {
-                return;
-            }
-            l = after; // moved while we tuned: another sample may have found it equal to the old capacity
-        }
+        LimitFollowing.follow(limit, 1, capacity);
     }
 }

@@ -2,19 +2,16 @@ package io.github.poolkit.internal.semaphore;
 
 import io.github.poolkit.AdaptiveLimit;
 import io.github.poolkit.PermitSemaphore;
+import io.github.poolkit.internal.limit.LimitFollowing;
 
 /**
  * A semaphore's size following an {@link AdaptiveLimit}: each permit closed is a sample (its hold time, the permits
  * in use before it was given back, not dropped), after which the semaphore is resized when the limit changed. Exists
  * only in an adaptive semaphore.
  *
- * <p>Invariant: after the last sample of any burst has been handled, the size equals {@code limit.limit()}. Every
- * sample is followed by a comparison of the limit with the size, and a thread that resizes reads the limit again after
- * its resize and resizes again if it moved: so whoever resizes last then saw the limit equal to what it set, and any
- * later sample's comparison finds a difference (a resize to a limit read just before another sample moved it is
- * corrected by the same thread). No lock or monitor is held here:
- * a resize may complete futures of waiting requests, whose dependent stages then run in the resizing thread, and
- * another thread's close must not wait for them.
+ * <p>Invariant: after the last sample of any burst has been handled, the size equals {@code limit.limit()}
+ * ({@link LimitFollowing}). No lock or monitor is held here: a resize may complete futures of waiting requests, whose
+ * dependent stages then run in the resizing thread, and another thread's close must not wait for them.
  */
 public final class AdaptiveSize {
 
@@ -22,6 +19,7 @@ public final class AdaptiveSize {
 
     private final AdaptiveLimit limit;
     private final PermitSemaphore semaphore;
+    private final Size size = new Size();
 
     /**
      * @param limit     the limit to follow
@@ -46,27 +44,22 @@ public final class AdaptiveSize {
     public void released(long holdNanos, long inUse) {
         try {
             limit.onSample(Math.max(1, holdNanos), (int) Math.min(Integer.MAX_VALUE, inUse), false);
-            follow();
+            LimitFollowing.follow(limit, 0, size); // a negative limit is ignored
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "the adaptive limit of a semaphore threw", e);
         }
     }
 
-    /**
-     * Resizes to the limit if the size differs, and again while the limit moved during this thread's resize (another
-     * close's sample; the resize may then have set a stale value after that close compared the two). Stops once the
-     * limit read after a resize is the one just set, so a resize by somebody else (a stage run by this resize) cannot
-     * keep it going. A negative limit is ignored.
-     */
-    private void follow() {
-        int l = limit.limit();
-        while (l >= 0 && l != semaphore.size()) {
-            semaphore.resize(l);
-            int after = limit.limit();
-            if (after == l) {
-                return;
-            }
-            l = after;
+    /** The semaphore's size, as what follows the limit; resized without a lock (see the class comment). */
+    private final class Size implements LimitFollowing.Size {
+        @Override
+        public long get() {
+            return semaphore.size();
+        }
+
+        @Override
+        public void set(int limit) {
+            semaphore.resize(limit);
         }
     }
 }
