@@ -1,6 +1,8 @@
 package io.github.poolkit.internal.limit;
 
 import io.github.poolkit.AdaptiveLimit;
+import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * Makes a size (an adaptive pool's capacity, an adaptive semaphore's size) follow an {@link AdaptiveLimit}, after
@@ -15,16 +17,6 @@ import io.github.poolkit.AdaptiveLimit;
  */
 public final class LimitFollowing {
 
-    /** What follows the limit. */
-    public interface Size {
-
-        /** {@return the size now} */
-        long get();
-
-        /** Sets the size to {@code limit}. */
-        void set(int limit);
-    }
-
     private LimitFollowing() {
     }
 
@@ -33,12 +25,13 @@ public final class LimitFollowing {
      *
      * @param limit the limit
      * @param least the smallest limit followed; a smaller one is ignored
-     * @param size  what follows it
+     * @param size  the size now
+     * @param set   sets the size
      */
-    public static void follow(AdaptiveLimit limit, int least, Size size) {
+    public static void follow(AdaptiveLimit limit, int least, LongSupplier size, IntConsumer set) {
         int l = limit.limit();
-        while (l >= least && l != size.get()) {
-            size.set(l);
+        while (l >= least && l != size.getAsLong()) {
+            set.accept(l);
             int after = limit.limit();
             if (after == l) {
                 return;

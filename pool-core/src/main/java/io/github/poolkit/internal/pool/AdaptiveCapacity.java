@@ -22,18 +22,6 @@ final class AdaptiveCapacity {
     private final PoolEngine pool;
     /** Tasks running now: one shared counter, acceptable only because the feature is on. */
     private final PaddedCounter inFlight = new PaddedCounter();
-    /** The pool's capacity, as what follows the limit. */
-    private final LimitFollowing.Size capacity = new LimitFollowing.Size() {
-        @Override
-        public long get() {
-            return pool.capacity();
-        }
-
-        @Override
-        public void set(int limit) {
-            pool.tune(limit);
-        }
-    };
 
     AdaptiveCapacity(String poolName, AdaptiveLimit limit, PoolEngine pool) {
         this.poolName = poolName;
@@ -83,6 +71,6 @@ final class AdaptiveCapacity {
     }
 
     private synchronized void follow() {
-        LimitFollowing.follow(limit, 1, capacity);
+        LimitFollowing.follow(limit, 1, pool::capacity, pool::tune);
     }
 }

@@ -3,6 +3,8 @@ package io.github.poolkit.internal.semaphore;
 import io.github.poolkit.AdaptiveLimit;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.internal.limit.LimitFollowing;
+import java.util.function.IntConsumer;
+import java.util.function.LongSupplier;
 
 /**
  * A semaphore's size following an {@link AdaptiveLimit}: each permit closed is a sample (its hold time, the permits
@@ -18,8 +20,9 @@ public final class AdaptiveSize {
     private static final System.Logger LOG = System.getLogger("io.github.poolkit");
 
     private final AdaptiveLimit limit;
-    private final PermitSemaphore semaphore;
-    private final Size size = new Size();
+    /** The semaphore's size and its resize, made once: the limit is followed after every sample. */
+    private final LongSupplier size;
+    private final IntConsumer resize;
 
     /**
      * @param limit     the limit to follow
@@ -27,7 +30,8 @@ public final class AdaptiveSize {
      */
     public AdaptiveSize(AdaptiveLimit limit, PermitSemaphore semaphore) {
         this.limit = limit;
-        this.semaphore = semaphore;
+        this.size = semaphore::size;
+        this.resize = semaphore::resize;
     }
 
     /** {@return the size the semaphore starts with: the limit's current value (at least 0)} */
@@ -44,22 +48,9 @@ public final class AdaptiveSize {
     public void released(long holdNanos, long inUse) {
         try {
             limit.onSample(Math.max(1, holdNanos), (int) Math.min(Integer.MAX_VALUE, inUse), false);
-            LimitFollowing.follow(limit, 0, size); // a negative limit is ignored
+            LimitFollowing.follow(limit, 0, size, resize); // a negative limit is ignored
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "the adaptive limit of a semaphore threw", e);
-        }
-    }
-
-    /** The semaphore's size, as what follows the limit; resized without a lock (see the class comment). */
-    private final class Size implements LimitFollowing.Size {
-        @Override
-        public long get() {
-            return semaphore.size();
-        }
-
-        @Override
-        public void set(int limit) {
-            semaphore.resize(limit);
         }
     }
 }
