@@ -1,8 +1,7 @@
 package io.github.poolkit.autoconfigure.actuate;
 
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
+import java.util.Collections;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
@@ -26,19 +25,12 @@ final class ExecutorWriteGuard extends PoolsWriteCheck {
     }
 
     @Override
-    @Nullable InvalidSettingException refusal(Map<String, Object> arguments, Set<String> known) {
-        Object name = arguments.get(SELECTOR);
-        ExecutorAdapter executor = (name instanceof String selector) ? executors.find(selector) : null;
+    @Nullable InvalidSettingException refusal(String beanName, List<String> unknown) {
+        ExecutorAdapter executor = executors.find(beanName);
         if (executor == null) {
             return null;
         }
-        Set<String> unknown = new TreeSet<>(arguments.keySet());
-        unknown.removeAll(known);
-        if (unknown.isEmpty()) {
-            return null;
-        }
-        String field = unknown.iterator().next();
-        return new InvalidSettingException(field, "unknown field; a " + ExecutorDescriptor.read(executor::type)
-                + " takes only capacity and coreSize");
+        return new InvalidSettingException(Collections.min(unknown), "unknown field; a "
+                + ExecutorDescriptor.read(executor::type) + " takes only capacity and coreSize");
     }
 }

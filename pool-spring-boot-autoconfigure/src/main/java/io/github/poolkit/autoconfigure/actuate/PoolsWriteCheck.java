@@ -1,6 +1,7 @@
 package io.github.poolkit.autoconfigure.actuate;
 
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -28,7 +29,7 @@ abstract class PoolsWriteCheck implements OperationInvokerAdvisor {
      * The name of the write operation's selector, the bean the path names. Not {@code name}: Actuator lays the body's
      * fields over the path's variables, so a body field named like the selector would replace it.
      */
-    static final String SELECTOR = "beanName";
+    private static final String SELECTOR = "beanName";
 
     @Override
     public final OperationInvoker apply(EndpointId endpointId, OperationType operationType,
@@ -44,10 +45,19 @@ abstract class PoolsWriteCheck implements OperationInvokerAdvisor {
         };
     }
 
+    /** {@return why the write is refused, or {@code null}}: only a write with fields no parameter takes may be. */
+    private @Nullable InvalidSettingException refusal(Map<String, Object> arguments, Set<String> known) {
+        List<String> unknown = arguments.keySet().stream().filter(field -> !known.contains(field)).toList();
+        if (unknown.isEmpty() || !(arguments.get(SELECTOR) instanceof String beanName)) {
+            return null;
+        }
+        return refusal(beanName, unknown);
+    }
+
     /**
-     * @param arguments the write's fields by name, its selector {@value #SELECTOR} included
-     * @param known     the names of the write operation's parameters
-     * @return why the write is refused, or {@code null} to let it through
+     * @param beanName the bean the write's path names
+     * @param unknown  the write's fields that no parameter of the operation takes, in the body's order; not empty
+     * @return why the write is refused, or {@code null} to let it through (to the operation, which may answer 404)
      */
-    abstract @Nullable InvalidSettingException refusal(Map<String, Object> arguments, Set<String> known);
+    abstract @Nullable InvalidSettingException refusal(String beanName, List<String> unknown);
 }

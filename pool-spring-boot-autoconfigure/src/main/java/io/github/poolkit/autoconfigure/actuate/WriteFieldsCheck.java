@@ -4,7 +4,6 @@ import java.beans.PropertyDescriptor;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
@@ -35,11 +34,7 @@ final class WriteFieldsCheck extends PoolsWriteCheck {
     }
 
     @Override
-    @Nullable InvalidSettingException refusal(Map<String, Object> arguments, Set<String> known) {
-        List<String> unknown = arguments.keySet().stream().filter(field -> !known.contains(field)).toList();
-        if (unknown.isEmpty() || !(arguments.get(SELECTOR) instanceof String name)) {
-            return null;
-        }
+    @Nullable InvalidSettingException refusal(String name, List<String> unknown) {
         Target target = target(name);
         if (target == null) {
             return null;
