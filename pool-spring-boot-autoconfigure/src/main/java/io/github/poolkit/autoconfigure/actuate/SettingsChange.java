@@ -57,7 +57,8 @@ public final class SettingsChange {
     }
 
     /**
-     * Applies the change to a pool.
+     * Applies the change to a pool, atomically with respect to every other change of that pool made here (the
+     * endpoint and a configuration refresh at the same moment both keep their fields).
      *
      * @param pool the pool
      * @throws InvalidSettingException when a value is invalid, {@code size} was given, nothing was given, or the
@@ -72,6 +73,15 @@ public final class SettingsChange {
                     + String.join(", ", POOL_FIELDS.subList(0, POOL_FIELDS.size() - 1)) + " or "
                     + POOL_FIELDS.get(POOL_FIELDS.size() - 1));
         }
+        // Invariant: one change of a pool at a time, whoever makes it (the endpoint, a configuration refresh). Each
+        // reads the pool's options, sets its own fields and writes all of them back: two at once would let the later
+        // write undo the earlier one's fields. The pool's own methods never lock on it, so no lock order can invert.
+        synchronized (pool) {
+            applyLocked(pool);
+        }
+    }
+
+    private void applyLocked(Pool pool) {
         Integer capacity = values.parse("capacity", Integer::valueOf, "a whole number such as 16");
         if (capacity != null) {
             require(capacity > 0, "capacity", "must be positive, was " + capacity);
