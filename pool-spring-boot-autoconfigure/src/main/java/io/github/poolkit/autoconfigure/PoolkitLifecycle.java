@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
@@ -54,7 +55,8 @@ import io.github.poolkit.WorkerPool;
  * by the {@link ContextClosedEvent} of this lifecycle's own context, which Spring publishes before it stops the
  * lifecycles.
  */
-public class PoolkitLifecycle implements SmartLifecycle, ApplicationContextAware, ApplicationListener<ContextClosedEvent> {
+public class PoolkitLifecycle
+        implements SmartLifecycle, ApplicationContextAware, ApplicationListener<ContextClosedEvent>, DisposableBean {
 
     /** The phase of this lifecycle: stopped after the web server has drained its requests and stopped. */
     public static final int PHASE = SmartLifecycle.DEFAULT_PHASE - 4096;
@@ -179,6 +181,29 @@ public class PoolkitLifecycle implements SmartLifecycle, ApplicationContextAware
             paused.stream().filter(entry -> entry.pause != null).forEach(entry -> entry.pause.resume());
             drain(open, true);
         }
+    }
+
+    /**
+     * Closes, as on a context close, whatever no close has stopped yet: the pools and the scheduler of a start-up that
+     * failed after they were created (their own destroy methods only stopped their accepting; a scheduler would keep
+     * its timer, and run its pending one-shot jobs, for as long as they are delayed). After a close, it does nothing.
+     */
+    @Override
+    public void destroy() {
+        if (closing) {
+            return;
+        }
+        closing = true;
+        running = false;
+        List<Managed> open = snapshot().stream().filter(entry -> !entry.target.isTerminated()).toList();
+        open.forEach(entry -> entry.target.shutdown());
+        List<Managed> paused;
+        synchronized (this) {
+            paused = new ArrayList<>(reopen);
+            reopen.clear();
+        }
+        paused.stream().filter(entry -> entry.pause != null).forEach(entry -> entry.pause.resume());
+        drain(open, true);
     }
 
     /**
