@@ -6,13 +6,19 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -25,6 +31,7 @@ import io.github.poolkit.WorkerPool;
  * of the scheduler may run later against the dead application.
  */
 @Timeout(60)
+@ExtendWith(OutputCaptureExtension.class)
 class FailedStartTests {
 
     private static final AtomicInteger LATE_RUNS = new AtomicInteger();
@@ -42,6 +49,25 @@ class FailedStartTests {
         runner.run(context -> assertThat(context).hasFailed());
         await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> assertThat(poolkitThreads(before)).isEmpty());
         assertThat(LATE_RUNS).as("jobs run after the failed start").hasValue(0);
+    }
+
+    @Test
+    void aTaskStillRunningAtTheDeadlineOfAFailedStartIsInterruptedAndReported(CapturedOutput output) {
+        Set<Thread> before = Set.copyOf(Thread.getAllStackTraces().keySet());
+        CountDownLatch never = new CountDownLatch(1);
+        AtomicBoolean interrupted = new AtomicBoolean();
+        runner.withBean("stuckTask", Runnable.class, () -> () -> {
+            try {
+                never.await();
+            }
+            catch (InterruptedException ex) {
+                interrupted.set(true);
+            }
+        }).run(context -> assertThat(context).hasFailed());
+        await().atMost(10, TimeUnit.SECONDS).untilAsserted(() -> assertThat(poolkitThreads(before)).isEmpty());
+        assertThat(interrupted).isTrue();
+        assertThat(output).contains("Pool 'workerPool' did not finish within the shutdown deadline of 1s: "
+                + "interrupted 1 running tasks");
     }
 
     /** @return the poolkit threads alive now that were not alive before (other tests may run beside this one) */
@@ -69,7 +95,8 @@ class FailedStartTests {
         }
 
         @Bean
-        Object failing(StartupWork startupWork) {
+        Object failing(StartupWork startupWork, ObjectProvider<Runnable> stuckTask, WorkerPool workerPool) {
+            stuckTask.ifAvailable(workerPool::execute);
             throw new IllegalStateException("this bean fails the start-up");
         }
     }
