@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.LongAdder;
  * <p>Each task goes to one pool chosen by the strategy and then follows that pool's {@link WorkerPool#execute}
  * semantics (it may block or be refused). Under {@link LoadBalancing#ROUND_ROBIN}, a task refused with
  * {@link PoolOverloadException} is retried once on the least-loaded of the other pools before the exception reaches
- * the caller.
+ * the caller; {@code maxWait} bounds the whole call, so the retry waits at most what is left of it.
  * The sub-pools are named {@code <name>-<index>}, so their threads are {@code <name>-<index>-<n>}.
  *
  * <p>Aggregates ({@link #running()}, {@link #free()}, {@link #waiting()}, {@link #capacity()}) are sums of per-pool
@@ -116,7 +116,10 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         }
     }
 
-    /** Hands the task to the pool the strategy picks (and, under round robin, once more to another). */
+    /**
+     * Hands the task to the pool the strategy picks (and, under round robin, once more to another, for what is left of
+     * the caller's wait: {@code maxWait} bounds the whole call).
+     */
     private void place(Runnable task, long timeoutNanos) {
         if (closed.get()) {
             throw new PoolClosedException("multi-pool '" + name + "' is closed: it takes no new tasks"
@@ -135,9 +138,18 @@ public final class MultiPool extends PoolExecutorService implements Pool {
             if (j < 0) {
                 throw overloaded;
             }
-            long left = timeoutNanos == Long.MAX_VALUE ? timeoutNanos : timeoutNanos - (System.nanoTime() - start);
-            pools[j].execute(task, left);
+            pools[j].execute(task, budgetLeft(pools[i], timeoutNanos, start));
         }
+    }
+
+    /**
+     * What is left, after a refusal, of the caller's wait: the shorter of its own limit and {@code maxWait} (which
+     * bounds the whole call, the retry included), less the time spent since {@code start}.
+     */
+    private static long budgetLeft(WorkerPool refused, long timeoutNanos, long start) {
+        Duration maxWait = refused.options().maxWait();
+        long budget = maxWait == null ? timeoutNanos : Math.min(timeoutNanos, Durations.toNanosSaturated(maxWait));
+        return budget == Long.MAX_VALUE ? budget : budget - (System.nanoTime() - start);
     }
 
     /** The pool with the fewest running workers (the first on a tie), other than {@code skip}; -1 if none. */
