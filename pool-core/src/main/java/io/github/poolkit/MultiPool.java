@@ -42,7 +42,14 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     private final WorkerPool[] pools;
     private final LoadBalancing strategy;
     private final AtomicInteger next = new AtomicInteger();
+    /**
+     * Whether the multi-pool is closed. Written, and the sub-pools closed or reopened to match, only while holding
+     * {@link #lifecycle}, so that a release and a reboot racing each other leave the flag and every sub-pool agreeing;
+     * read without it ({@link #execute}).
+     */
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Held by whoever opens or closes the multi-pool (never while anything waits): see {@link #closed}. */
+    private final Object lifecycle = new Object();
     /** Tasks refused to a caller; a sub-pool's refusal that a retry on another pool made good is not counted. */
     private final LongAdder rejected = new LongAdder();
     private final String name;
@@ -313,9 +320,11 @@ public final class MultiPool extends PoolExecutorService implements Pool {
 
     /** Releases every pool (= {@link #shutdown()}); does not wait. A second call is a no-op. */
     public void release() {
-        closed.set(true);
-        for (WorkerPool p : pools) {
-            p.release();
+        synchronized (lifecycle) {
+            closed.set(true);
+            for (WorkerPool p : pools) {
+                p.release();
+            }
         }
     }
 
@@ -329,11 +338,13 @@ public final class MultiPool extends PoolExecutorService implements Pool {
      */
     public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
-        if (!closed.compareAndSet(false, true)) {
-            throw new PoolClosedException("multi-pool is already closed");
-        }
-        for (WorkerPool p : pools) {
-            p.release();
+        synchronized (lifecycle) {
+            if (!closed.compareAndSet(false, true)) {
+                throw new PoolClosedException("multi-pool is already closed");
+            }
+            for (WorkerPool p : pools) {
+                p.release();
+            }
         }
         if (!awaitTermination(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
             throw new TimeoutException("multi-pool still has " + running() + " workers running after " + timeout);
@@ -342,10 +353,12 @@ public final class MultiPool extends PoolExecutorService implements Pool {
 
     /** Reopens every pool; no-op when open. */
     public void reboot() {
-        for (WorkerPool p : pools) {
-            p.reboot();
+        synchronized (lifecycle) {
+            for (WorkerPool p : pools) {
+                p.reboot();
+            }
+            closed.set(false);
         }
-        closed.set(false);
     }
 
     @Override
@@ -371,10 +384,12 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     /** Stops every pool as {@link WorkerPool#shutdownNow()}; returns their queued tasks, pool by pool. */
     @Override
     public List<Runnable> shutdownNow() {
-        closed.set(true);
         List<Runnable> drained = new ArrayList<>();
-        for (WorkerPool p : pools) {
-            drained.addAll(p.shutdownNow());
+        synchronized (lifecycle) {
+            closed.set(true);
+            for (WorkerPool p : pools) {
+                drained.addAll(p.shutdownNow());
+            }
         }
         return drained;
     }
