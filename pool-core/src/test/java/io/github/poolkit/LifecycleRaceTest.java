@@ -6,9 +6,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -186,5 +184,38 @@ class LifecycleRaceTest {
             assertThat(peakOfNew.get()).as("tasks active when a new one started").isLessThanOrEqualTo(shrunk);
             await().until(() -> pool.running() <= shrunk);
         }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"HAND_OFF", "BOUNDED_QUEUE", "VIRTUAL", "VIRTUAL_QUEUE"})
+    void aCallerBlockedWhenThePoolIsReleasedIsRefusedEvenIfThePoolIsRebootedAtOnce(Kind kind) throws Exception {
+        for (int round = 0; round < 3; round++) {
+            try (WorkerPool pool = WorkerPool.create(1, kind.options.build())) {
+                Blocker busy = Blocker.occupy(pool, 1);
+                try {
+                    blockReleaseAndReboot(kind, pool);
+                } finally {
+                    busy.open();
+                }
+            }
+        }
+    }
+
+    /** A caller blocks (behind a full queue, if any); the pool is released and rebooted before the caller looks. */
+    private static void blockReleaseAndReboot(Kind kind, WorkerPool pool) throws Exception {
+        int queued = kind.name().contains("QUEUE") ? 4 : 0;
+        for (int i = 0; i < queued; i++) {
+            pool.execute(() -> { });
+        }
+        AtomicInteger ran = new AtomicInteger();
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread caller = Callers.start(() -> pool.execute(ran::incrementAndGet), thrown);
+        await().until(() -> pool.stats().blocked() == 1);
+        pool.release();
+        pool.reboot(); // before the woken caller has looked: it was blocked at the release all the same
+        caller.join(TimeUnit.SECONDS.toMillis(Latches.PATIENCE_SECONDS));
+        assertThat(caller.isAlive()).as("the caller still blocked after the release").isFalse();
+        assertThat(thrown.get()).isInstanceOf(PoolClosedException.class);
+        assertThat(ran).hasValue(0);
     }
 }

@@ -25,6 +25,13 @@ final class BlockedCaller {
     boolean taken;
 
     /**
+     * Whether the pool was closed while the caller waited: it was taken out of the line, its task was not accepted,
+     * and it must fail with {@code PoolClosedException}, even if the pool is reopened before it looks. Guarded by
+     * the lock.
+     */
+    boolean refused;
+
+    /**
      * Whether the caller was woken since it last looked (cleared by the caller, under the lock, before it looks), so
      * that many wakers unpark it once: a thread that frees room without the lock sets it after it frees the room, and
      * the caller clears it before it looks for room (a Dekker pair: one of them sees the other).

@@ -11,9 +11,9 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>A finishing worker serves the head of the line directly ({@link #serveHead}): it takes the caller's task (to run
  * next, or into the queue slot it just freed), marks it taken and wakes the caller, which returns at once, its task
- * accepted. Other events that make room (a worker retiring, capacity growing, the pool closing) wake callers to retry
+ * accepted. Other events that make room (a worker retiring, capacity growing) wake callers to retry
  * ({@link #wakeHead}, {@link #wakeAll}); only the head may take the room ({@link #isTurnOf}), and a head that leaves
- * passes the wake-up on. A caller that gives up (interrupted, or its wait ran out) leaves the line ({@link #leave})
+ * passes the wake-up on. The pool closing takes every caller out of the line, refused ({@link #refuseAll}). A caller that gives up (interrupted, or its wait ran out) leaves the line ({@link #leave})
  * unless its task was taken: both happen under the pool's lock, so a task is either taken (and runs) or withdrawn with
  * its caller (and is refused), never both and never neither.
  *
@@ -196,6 +196,19 @@ final class CallerLine {
         if (first != null) {
             first.wake();
         }
+    }
+
+    /**
+     * The pool is closing: every caller leaves the line, refused ({@link BlockedCaller#refused}), and is woken to
+     * fail. Taken out at once, so that no worker takes a refused caller's task, and a {@code reboot} before the
+     * caller looks does not let it wait on.
+     */
+    void refuseAll() {
+        for (BlockedCaller c; (c = callers.pollFirst()) != null; ) {
+            c.refused = true;
+            c.wake();
+        }
+        head = null;
     }
 
     /** Wakes every caller in line to retry. */

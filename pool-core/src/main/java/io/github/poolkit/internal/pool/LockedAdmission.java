@@ -14,7 +14,8 @@ import java.util.function.Supplier;
  * room, so no caller overtakes one already waiting. A caller that joins the line looks again before it parks, since a
  * worker may have gone idle, or polled, before it could see the caller (invariant 4 of {@link PoolCore}); while it
  * waits, a finishing worker may take its task ({@link BlockedCaller#taken}), and then the task is accepted. A caller
- * that gives up leaves the line under the lock unless its task was taken, so a task is run or refused, never both.
+ * that gives up leaves the line under the lock unless its task was taken, so a task is run or refused, never both; a
+ * caller in line when the pool closes has been taken out of it, refused ({@link CallerLine#refuseAll}).
  */
 final class LockedAdmission {
 
@@ -45,11 +46,13 @@ final class LockedAdmission {
                     if (me.taken) {
                         return; // a finishing worker took the task (invariant 4)
                     }
+                    if (me.refused) {
+                        throw closed(); // blocked when the pool closed, whether or not it is open again now
+                    }
                     me.woken = false; // before looking: a wake-up from now on is not lost (BlockedCaller#woken)
                 }
                 if (core.state != PoolCore.State.OPEN) {
-                    throw new PoolClosedException("pool '" + core.name() + "' is closed: it takes no new tasks"
-                            + " (reboot() reopens it)");
+                    throw closed();
                 }
                 boolean myTurn = line.isTurnOf(me); // FIFO: nobody overtakes a caller in line
                 if (queue != null) {
@@ -77,7 +80,7 @@ final class LockedAdmission {
                     core.lineChanged();
                     continue; // look again: a worker may have gone idle or polled before it could see us (invariant 4)
                 }
-                if (!line.await(me, deadline)) {
+                if (!line.await(me, deadline) && !me.refused) {
                     throw new PoolOverloadException(overloaded(rules.timedOut(waitNanos)));
                 }
             }
@@ -95,6 +98,11 @@ final class LockedAdmission {
         } else if (appended) {
             core.queued.signalWork();
         }
+    }
+
+    private PoolClosedException closed() {
+        return new PoolClosedException("pool '" + core.name() + "' is closed: it takes no new tasks"
+                + " (reboot() reopens it)");
     }
 
     private String overloaded(String why) {

@@ -52,8 +52,9 @@ import java.util.function.Supplier;
  *       to claim an idle worker; a worker going idle pushes itself, then reads {@code blocked} and serves the line
  *       ({@link #serveLine}). A worker that frees a queue slot moves the head caller's task into it, and a worker that
  *       finds nothing queued runs the head caller's task, so callers are served in arrival order. Every other event
- *       that may let a caller proceed (a worker retires, capacity grows, the pool closes) wakes the head, or every
- *       caller, to retry (this includes a purge that leaves the pool dormant, ants #146).</li>
+ *       that may let a caller proceed (a worker retires, capacity grows) wakes the head, or every caller, to retry
+ *       (this includes a purge that leaves the pool dormant, ants #146); closing the pool takes every caller out of
+ *       the line, refused, so that none of their tasks is taken afterwards, even if the pool is rebooted at once.</li>
  *   <li>A virtual thread never runs a second task (unpooled workers, {@link WorkerThreads}): when its task ends and
  *       work waits (queued, or a caller in line), a fresh worker takes over its reservation and fetches that work on
  *       its own thread, so a thread that cannot start takes no task with it ({@link UnpooledPath}).</li>

@@ -77,8 +77,9 @@ final class PoolLifecycle {
     }
 
     /**
-     * Moves to {@code target} if that is further on: {@code SHUTDOWN} refuses new tasks, wakes blocked callers (to be
-     * refused) and stops idle workers; {@code STOP} also drains the queue and interrupts running tasks. Returns the
+     * Moves to {@code target} if that is further on: {@code SHUTDOWN} refuses new tasks, takes the blocked callers out
+     * of the line and wakes them to be refused (their tasks were not accepted; a {@link #reboot} before they look does
+     * not change that), and stops idle workers; {@code STOP} also drains the queue and interrupts running tasks. Returns the
      * drained tasks (as carried), or null when nothing changed.
      */
     List<Object> transitionTo(PoolCore.State target) {
@@ -95,7 +96,8 @@ final class PoolLifecycle {
                 purge.cancel(false);
                 purge = null;
             }
-            core.line.wakeAll();
+            core.line.refuseAll(); // callers blocked now fail, even if the pool is rebooted before they look
+            core.lineChanged();
             core.retireAll(core.idle.claimAll(Worker.STOP), idleWorkers);
             if (target == PoolCore.State.STOP) {
                 for (Object task; core.queue != null && (task = core.queue.poll()) != null; ) {
