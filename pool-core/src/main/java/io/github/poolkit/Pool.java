@@ -73,8 +73,9 @@ public interface Pool extends AutoCloseable {
     boolean isClosed();
 
     /**
-     * Closes the pool: new tasks are rejected, blocked callers get {@link PoolClosedException}, idle workers stop,
-     * running and queued tasks finish. Does not wait; a second call is a no-op.
+     * Closes the pool: new tasks are rejected, blocked callers get {@link PoolClosedException} (their tasks were not
+     * accepted, even if the pool is rebooted before they return), idle workers stop, running and queued tasks finish.
+     * Does not wait; a second call is a no-op.
      */
     void release();
 
@@ -93,7 +94,10 @@ public interface Pool extends AutoCloseable {
      */
     void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException;
 
-    /** Reopens a released pool; no-op when open. It then accepts tasks again. */
+    /**
+     * Reopens a released pool; no-op when open. It then accepts tasks again; callers refused by the release stay
+     * refused.
+     */
     void reboot();
 
     /** Releases the pool and waits until its running and queued tasks have finished. */
