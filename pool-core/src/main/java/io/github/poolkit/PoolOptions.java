@@ -265,7 +265,8 @@ public final class PoolOptions {
         }
 
         /**
-         * Idle workers unused for longer than this are stopped; the check runs every {@code expiry}. Zero means the
+         * Idle workers unused for longer than this are stopped; the check runs every {@code expiry}, or every
+         * millisecond if that is shorter (so that a tiny expiry does not keep a processor busy). Zero means the
          * default (1s); a negative value is an error when the pool is created, unless {@link #disablePurge} is set.
          *
          * @param expiry the idle time

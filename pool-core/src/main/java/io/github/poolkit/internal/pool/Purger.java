@@ -14,17 +14,26 @@ final class Purger {
         static final ScheduledThreadPoolExecutor INSTANCE = WeakPeriodic.timer("poolkit-purger");
     }
 
+    /**
+     * The shortest period between two purges of a pool: a shorter expiry is still honoured (a worker idle longer is
+     * stopped at the next purge), but purging every few nanoseconds kept the shared thread busy and took the pool's
+     * lock without pause.
+     */
+    static final long MIN_PERIOD_NANOS = 1_000_000;
+
     private Purger() {
     }
 
     /**
-     * Purges {@code pool} every {@code periodNanos} until the returned future is cancelled or the pool is collected.
+     * Purges {@code pool} every {@code periodNanos}, or every {@link #MIN_PERIOD_NANOS} if that is longer, until the
+     * returned future is cancelled or the pool is collected.
      *
      * @param pool        the pool
      * @param periodNanos the expiry
      * @return the handle that stops the purges
      */
     static Future<?> schedule(PoolLifecycle pool, long periodNanos) {
-        return WeakPeriodic.schedule(Timer.INSTANCE, pool, periodNanos, PoolLifecycle::purgeExpiredWorkers);
+        return WeakPeriodic.schedule(Timer.INSTANCE, pool, Math.max(MIN_PERIOD_NANOS, periodNanos),
+                PoolLifecycle::purgeExpiredWorkers);
     }
 }
