@@ -218,4 +218,82 @@ class LifecycleRaceTest {
         assertThat(thrown.get()).isInstanceOf(PoolClosedException.class);
         assertThat(ran).hasValue(0);
     }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void nullArgumentsRacingReleaseAndRebootRunOncePerAcceptedInvoke(Kind kind) throws Exception {
+        for (int round = 0; round < 3; round++) {
+            AtomicInteger calls = new AtomicInteger();
+            AtomicInteger accepted = new AtomicInteger();
+            AtomicReference<Throwable> unexpected = new AtomicReference<>();
+            FuncPool<Object> pool = FuncPool.create(2, argument -> {
+                if (argument != null) {
+                    unexpected.compareAndSet(null, new AssertionError("argument " + argument));
+                }
+                calls.incrementAndGet();
+            }, kind.options.build());
+            int callers = 3;
+            CountDownLatch callersDone = new CountDownLatch(callers);
+            for (int c = 0; c < callers; c++) {
+                Thread.ofPlatform().start(() -> {
+                    try {
+                        for (int i = 0; i < 2_000; i++) {
+                            try {
+                                pool.invoke(null);
+                                accepted.incrementAndGet();
+                            } catch (PoolClosedException refused) {
+                                // not accepted: must not run
+                            }
+                        }
+                    } catch (Throwable e) {
+                        unexpected.compareAndSet(null, e);
+                    } finally {
+                        callersDone.countDown();
+                    }
+                });
+            }
+            while (callersDone.getCount() > 0) {
+                pool.release();
+                pool.reboot();
+            }
+            pool.close();
+            assertThat(unexpected.get()).isNull();
+            assertThat(calls.get()).isEqualTo(accepted.get());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"HAND_OFF", "BOUNDED_QUEUE", "VIRTUAL", "VIRTUAL_QUEUE"})
+    void growingWakesEveryBlockedCallerThatNowHasRoomNotOnlyTheFirst(Kind kind) throws Exception {
+        for (int round = 0; round < 3; round++) {
+            try (WorkerPool pool = WorkerPool.create(1, kind.options.build())) {
+                Blocker first = Blocker.occupy(pool, 1);
+                CountDownLatch gate = new CountDownLatch(1);
+                try {
+                    int queued = kind.name().contains("QUEUE") ? 4 : 0;
+                    int blocked = 3;
+                    CountDownLatch started = new CountDownLatch(queued + blocked);
+                    Runnable held = () -> {
+                        started.countDown();
+                        Latches.awaitUninterruptibly(gate);
+                    };
+                    for (int i = 0; i < queued; i++) {
+                        pool.execute(held);
+                    }
+                    AtomicReference<Throwable> thrown = new AtomicReference<>();
+                    for (int i = 0; i < blocked; i++) {
+                        Callers.start(() -> pool.execute(held), thrown);
+                    }
+                    await().until(() -> pool.stats().blocked() == blocked);
+                    pool.tune(1 + queued + blocked); // room for every task, the first one still running
+                    Latches.await(started);
+                    assertThat(thrown.get()).isNull();
+                    assertThat(pool.running()).isEqualTo(1 + queued + blocked);
+                } finally {
+                    gate.countDown();
+                    first.open();
+                }
+            }
+        }
+    }
 }
