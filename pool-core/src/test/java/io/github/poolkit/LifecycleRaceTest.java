@@ -32,10 +32,11 @@ class LifecycleRaceTest {
         VIRTUAL(PoolOptions.builder().virtualThreads(true)),
         VIRTUAL_QUEUE(PoolOptions.builder().virtualThreads(true).queueCapacity(4));
 
-        final PoolOptions.Builder options;
+        /** Immutable: each test builds on a copy ({@link PoolOptions#toBuilder()}). */
+        final PoolOptions options;
 
         Kind(PoolOptions.Builder options) {
-            this.options = options;
+            this.options = options.build();
         }
     }
 
@@ -68,7 +69,7 @@ class LifecycleRaceTest {
         AtomicInteger active = new AtomicInteger();
         AtomicInteger peak = new AtomicInteger();
         AtomicReference<Throwable> unexpected = new AtomicReference<>();
-        WorkerPool pool = WorkerPool.create(3, kind.options.expiry(java.time.Duration.ofMillis(2)).build());
+        WorkerPool pool = WorkerPool.create(3, kind.options.toBuilder().expiry(java.time.Duration.ofMillis(2)).build());
         CountDownLatch callersDone = new CountDownLatch(callers);
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < callers; c++) {
@@ -149,7 +150,7 @@ class LifecycleRaceTest {
     private void shrinkOnce(Kind kind) throws Exception {
         int capacity = 6;
         int shrunk = 2;
-        try (WorkerPool pool = WorkerPool.create(capacity, kind.options.build())) {
+        try (WorkerPool pool = WorkerPool.create(capacity, kind.options)) {
             AtomicInteger active = new AtomicInteger();
             CountDownLatch started = new CountDownLatch(capacity);
             CountDownLatch gate = new CountDownLatch(1);
@@ -190,7 +191,7 @@ class LifecycleRaceTest {
     @EnumSource(value = Kind.class, names = {"HAND_OFF", "BOUNDED_QUEUE", "VIRTUAL", "VIRTUAL_QUEUE"})
     void aCallerBlockedWhenThePoolIsReleasedIsRefusedEvenIfThePoolIsRebootedAtOnce(Kind kind) throws Exception {
         for (int round = 0; round < 3; round++) {
-            try (WorkerPool pool = WorkerPool.create(1, kind.options.build())) {
+            try (WorkerPool pool = WorkerPool.create(1, kind.options)) {
                 Blocker busy = Blocker.occupy(pool, 1);
                 try {
                     blockReleaseAndReboot(kind, pool);
@@ -231,7 +232,7 @@ class LifecycleRaceTest {
                     unexpected.compareAndSet(null, new AssertionError("argument " + argument));
                 }
                 calls.incrementAndGet();
-            }, kind.options.build());
+            }, kind.options);
             int callers = 3;
             CountDownLatch callersDone = new CountDownLatch(callers);
             for (int c = 0; c < callers; c++) {
@@ -266,7 +267,7 @@ class LifecycleRaceTest {
     @EnumSource(value = Kind.class, names = {"HAND_OFF", "BOUNDED_QUEUE", "VIRTUAL", "VIRTUAL_QUEUE"})
     void growingWakesEveryBlockedCallerThatNowHasRoomNotOnlyTheFirst(Kind kind) throws Exception {
         for (int round = 0; round < 3; round++) {
-            try (WorkerPool pool = WorkerPool.create(1, kind.options.build())) {
+            try (WorkerPool pool = WorkerPool.create(1, kind.options)) {
                 Blocker first = Blocker.occupy(pool, 1);
                 CountDownLatch gate = new CountDownLatch(1);
                 try {

@@ -13,9 +13,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * next, or into the queue slot it just freed), marks it taken and wakes the caller, which returns at once, its task
  * accepted. Other events that make room (a worker retiring, capacity growing) wake callers to retry
  * ({@link #wakeHead}, {@link #wakeAll}); only the head may take the room ({@link #isTurnOf}), and a head that leaves
- * passes the wake-up on. The pool closing takes every caller out of the line, refused ({@link #refuseAll}). A caller that gives up (interrupted, or its wait ran out) leaves the line ({@link #leave})
- * unless its task was taken: both happen under the pool's lock, so a task is either taken (and runs) or withdrawn with
- * its caller (and is refused), never both and never neither.
+ * passes the wake-up on. The pool closing takes every caller out of the line, refused ({@link #refuseAll}). A caller
+ * that gives up (interrupted, or its wait ran out) leaves the line ({@link #leave}) unless its task was taken: both
+ * happen under the pool's lock, so a task is either taken (and runs) or withdrawn with its caller (and is refused),
+ * never both and never neither.
  *
  * <p>Waiting: a caller parks on its own permit with the lock released ({@link #await}), the head after a short spin
  * ({@link Spin#BLOCKED_CALLER_SPINS}), and is unparked by {@link BlockedCaller#wake}, which needs no lock, so that a

@@ -79,8 +79,8 @@ final class PoolLifecycle {
     /**
      * Moves to {@code target} if that is further on: {@code SHUTDOWN} refuses new tasks, takes the blocked callers out
      * of the line and wakes them to be refused (their tasks were not accepted; a {@link #reboot} before they look does
-     * not change that), and stops idle workers; {@code STOP} also drains the queue and interrupts running tasks. Returns the
-     * drained tasks (as carried), or null when nothing changed.
+     * not change that), and stops idle workers; {@code STOP} also drains the queue and interrupts running tasks.
+     * Returns the drained tasks (as carried), or null when nothing changed.
      */
     List<Object> transitionTo(PoolCore.State target) {
         List<Worker> idleWorkers = new ArrayList<>();
