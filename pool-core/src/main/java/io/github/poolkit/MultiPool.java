@@ -32,7 +32,10 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     public enum LoadBalancing {
         /** Each task goes to the next pool in turn. */
         ROUND_ROBIN,
-        /** Each task goes to the pool with the fewest {@code running()} workers (the first such pool on a tie). */
+        /**
+         * Each task goes to the pool with the fewest {@code running()} workers; on a tie, the first such pool with an
+         * idle worker, else the first such pool. ({@code running()} counts idle workers too, so full pools tie.)
+         */
         LEAST_TASKS
     }
 
@@ -159,15 +162,31 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         return budget == Long.MAX_VALUE ? budget : budget - (System.nanoTime() - start);
     }
 
-    /** The pool with the fewest running workers (the first on a tie), other than {@code skip}; -1 if none. */
+    /**
+     * The pool with the fewest running workers, other than {@code skip}; -1 if none. On a tie, the first with an idle
+     * worker, else the first: running workers include idle ones, so pools that are all full tie, and the first of them
+     * may have every worker busy while another has some idle. Idle counts are read on ties only.
+     */
     private int leastLoadedExcept(int skip) {
         int best = -1;
         int least = Integer.MAX_VALUE;
+        boolean bestIdle = false;
         for (int i = 0; i < pools.length; i++) {
+            if (i == skip) {
+                continue;
+            }
             int r = pools[i].running();
-            if (i != skip && r < least) {
+            if (r < least) {
                 least = r;
                 best = i;
+                bestIdle = false; // unknown until a tie asks
+            } else if (r == least && !bestIdle) {
+                if (pools[best].idleWorkers() > 0) {
+                    bestIdle = true;
+                } else if (pools[i].idleWorkers() > 0) {
+                    best = i;
+                    bestIdle = true;
+                }
             }
         }
         return best;

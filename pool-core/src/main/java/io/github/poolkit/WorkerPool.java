@@ -159,6 +159,11 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
         engine.tune(capacity);
     }
 
+    /** {@return workers idle now, waiting for a task (a snapshot; for {@link MultiPool}'s choice of a pool)} */
+    int idleWorkers() {
+        return engine.idleWorkers();
+    }
+
     @Override
     public boolean isClosed() {
         return engine.isClosed();

@@ -208,6 +208,11 @@ public final class PoolEngine {
         return core.running();
     }
 
+    /** {@return workers idle now, waiting for a task (a snapshot that may already be stale)} */
+    public int idleWorkers() {
+        return core.idle.size();
+    }
+
     /** {@return {@code max(0, capacity - running)}, -1 when unlimited} */
     public int free() {
         int c = core.capacity();
