@@ -297,4 +297,32 @@ class LifecycleRaceTest {
             }
         }
     }
+
+    @ParameterizedTest
+    @EnumSource(value = Kind.class, names = {"BOUNDED_QUEUE", "VIRTUAL_QUEUE"})
+    void growingAReleasedPoolStartsItsQueuedTasksAndTheCapacityHoldsAfterReboot(Kind kind) throws Exception {
+        try (WorkerPool pool = WorkerPool.create(1, kind.options)) {
+            Blocker first = Blocker.occupy(pool, 1);
+            CountDownLatch gate = new CountDownLatch(1);
+            try {
+                CountDownLatch started = new CountDownLatch(4);
+                for (int i = 0; i < 4; i++) {
+                    pool.execute(() -> {
+                        started.countDown();
+                        Latches.awaitUninterruptibly(gate);
+                    });
+                }
+                pool.release();
+                pool.tune(5); // the queued tasks still run after a release: now on workers of their own
+                Latches.await(started);
+                assertThat(pool.capacity()).isEqualTo(5);
+                assertThat(pool.running()).isEqualTo(5);
+                pool.reboot();
+                assertThat(pool.capacity()).isEqualTo(5);
+            } finally {
+                gate.countDown();
+                first.open();
+            }
+        }
+    }
 }
