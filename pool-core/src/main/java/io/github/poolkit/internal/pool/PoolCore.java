@@ -164,6 +164,22 @@ final class PoolCore {
         return callersTask;
     }
 
+    /**
+     * Called by an appender that withdrew its task from a pool that closed meanwhile ({@link QueuedPath#tryAppend}):
+     * the last worker may have left while the task was queued (termination), and the slot it freed may let the head
+     * caller in, should the pool have reopened since (invariant 4: no other event would wake that caller while the
+     * workers are busy). Rare: only after a close raced an append.
+     */
+    void withdrawn() {
+        lock.lock();
+        try {
+            line.wakeHead();
+            termination.signalIfTerminated();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Reserves and starts a worker for the queue if tasks wait there with room to run (invariant 3). */
     void startWorkerForQueue() {
         Worker w;

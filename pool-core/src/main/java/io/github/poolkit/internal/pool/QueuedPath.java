@@ -54,8 +54,8 @@ final class QueuedPath {
         if (!pool.isOpen()) {
             // Taken already means run by a worker, or handed back by shutdownNow: accepted either way.
             if (queue.withdraw(index, task)) {
-                pool.termination.signalIfTerminatedLocking(); // the last worker may have left while it was queued
-                return false; // withdrawn: the locked path refuses it
+                pool.withdrawn();
+                return false; // withdrawn: the locked path refuses it (or queues it, if the pool reopened)
             }
             return true;
         }

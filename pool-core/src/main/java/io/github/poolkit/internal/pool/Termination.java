@@ -32,16 +32,6 @@ final class Termination {
         }
     }
 
-    /** As {@link #signalIfTerminated}, for a caller that does not hold the lock. */
-    void signalIfTerminatedLocking() {
-        lock.lock();
-        try {
-            signalIfTerminated();
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /**
      * Waits until the pool is terminated.
      *
