@@ -101,8 +101,12 @@ final class QueuedPath {
      * @return the task, or null when there is none (or the worker may not take one without the lock)
      */
     Object takeAsSearcher() {
-        Object task = pool.mayTakeLockFree() ? poll() : null;
-        searching.decrement();
+        Object task;
+        try {
+            task = pool.mayTakeLockFree() ? poll() : null;
+        } finally {
+            searching.decrement(); // even if poll threw (an OutOfMemoryError): a searcher left behind wakes nobody
+        }
         if (task != null) {
             signalWork(); // returns at once when the queue is empty
         }
@@ -157,13 +161,16 @@ final class QueuedPath {
                 || searching.get() != 0 || !searching.compareAndSet(0, 1)) {
             return next;
         }
-        for (; spins > 0 && pool.isOpen() && pool.mayTakeLockFree(); spins--) {
-            Thread.onSpinWait();
-            if (!queue.isEmpty() && (next = poll()) != null) {
-                break;
+        try {
+            for (; spins > 0 && pool.isOpen() && pool.mayTakeLockFree(); spins--) {
+                Thread.onSpinWait();
+                if (!queue.isEmpty() && (next = poll()) != null) {
+                    break;
+                }
             }
+        } finally {
+            searching.decrement(); // as in takeAsSearcher
         }
-        searching.decrement();
         if (next != null) {
             signalWork(); // more may have come meanwhile, with nobody woken for them
         }
