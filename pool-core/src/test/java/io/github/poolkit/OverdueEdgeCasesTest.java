@@ -193,17 +193,7 @@ class OverdueEdgeCasesTest {
         DelayScheduler scheduler = DelayScheduler.create(1, options(reports).queueTimeout(TIMEOUT).build());
         Blocking first = new Blocking("first-job");
         CountDownLatch secondRan = new CountDownLatch(1);
-        Runnable second = new Runnable() {
-            @Override
-            public void run() {
-                secondRan.countDown();
-            }
-
-            @Override
-            public String toString() {
-                return "second-job";
-            }
-        };
+        Runnable second = new OverdueTaskTest.CountingDown("second-job", secondRan);
         try {
             scheduler.scheduleOnce(first, Duration.ZERO);
             Latches.await(first.started());

@@ -49,6 +49,19 @@ class OverdueTaskTest {
     }
 
     /** A task named for the reports that blocks until released. */
+    /** A task, named for the reports, that counts {@code ran} down. */
+    record CountingDown(String name, CountDownLatch ran) implements Runnable {
+        @Override
+        public void run() {
+            ran.countDown();
+        }
+
+        @Override
+        public String toString() {
+            return name;
+        }
+    }
+
     record Blocking(String name, CountDownLatch started, CountDownLatch release, AtomicReference<Thread> runner)
             implements Runnable {
         Blocking(String name) {
@@ -128,17 +141,7 @@ class OverdueTaskTest {
         WorkerPool pool = WorkerPool.create(1, options(reports).queueCapacity(10).queueTimeout(TIMEOUT).build());
         Blocking first = new Blocking("first");
         CountDownLatch secondRan = new CountDownLatch(1);
-        Runnable second = new Runnable() {
-            @Override
-            public void run() {
-                secondRan.countDown();
-            }
-
-            @Override
-            public String toString() {
-                return "second";
-            }
-        };
+        Runnable second = new CountingDown("second", secondRan);
         try {
             pool.execute(first);
             Latches.await(first.started());
@@ -165,17 +168,7 @@ class OverdueTaskTest {
         WorkerPool pool = WorkerPool.create(1, options(reports).queueTimeout(TIMEOUT).build());
         Blocking first = new Blocking("first");
         CountDownLatch secondRan = new CountDownLatch(1);
-        Runnable second = new Runnable() {
-            @Override
-            public void run() {
-                secondRan.countDown();
-            }
-
-            @Override
-            public String toString() {
-                return "blocked-caller-task";
-            }
-        };
+        Runnable second = new CountingDown("blocked-caller-task", secondRan);
         Thread caller = null;
         try {
             pool.execute(first);
@@ -203,17 +196,7 @@ class OverdueTaskTest {
         Blocking first = new Blocking("first");
         Blocking second = new Blocking("queued");
         CountDownLatch thirdRan = new CountDownLatch(1);
-        Runnable third = new Runnable() {
-            @Override
-            public void run() {
-                thirdRan.countDown();
-            }
-
-            @Override
-            public String toString() {
-                return "third";
-            }
-        };
+        Runnable third = new CountingDown("third", thirdRan);
         try {
             pool.execute(first);
             Latches.await(first.started());
