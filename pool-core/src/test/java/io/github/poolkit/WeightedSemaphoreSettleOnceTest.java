@@ -162,22 +162,7 @@ class WeightedSemaphoreSettleOnceTest {
                 }
             });
         }
-        Thread resizer = Thread.ofPlatform().start(() -> {
-            Latches.await(start);
-            ThreadLocalRandom random = ThreadLocalRandom.current();
-            while (!Thread.currentThread().isInterrupted()) {
-                s.resize(random.nextInt(3, 9));
-                Thread.onSpinWait();
-            }
-        });
-        start.countDown();
-        for (Thread t : callers) {
-            t.join(TimeUnit.SECONDS.toMillis(50));
-            assertThat(t.isAlive()).as("a caller is stuck: %s", s).isFalse();
-        }
-        resizer.interrupt();
-        resizer.join();
-        assertThat(failures).isEmpty();
+        runWhileResizing(s, 3, start, callers, failures);
         assertThat(mostHeld.get()).isLessThanOrEqualTo(8);
         // A grant that lost to a cancel is given back, and an async grant reported, by the granting thread, which may
         // still be at it when the callers are done.
@@ -288,22 +273,7 @@ class WeightedSemaphoreSettleOnceTest {
                 }
             });
         }
-        Thread resizer = Thread.ofPlatform().start(() -> {
-            Latches.await(start);
-            ThreadLocalRandom random = ThreadLocalRandom.current();
-            while (!Thread.currentThread().isInterrupted()) {
-                s.resize(random.nextInt(0, 9));
-                Thread.onSpinWait();
-            }
-        });
-        start.countDown();
-        for (Thread t : callers) {
-            t.join(TimeUnit.SECONDS.toMillis(50));
-            assertThat(t.isAlive()).as("a caller is stuck: %s", s).isFalse();
-        }
-        resizer.interrupt();
-        resizer.join();
-        assertThat(failures).isEmpty();
+        runWhileResizing(s, 0, start, callers, failures);
         awaitTrue(() -> s.used() == 0 && sum(heard) == sum(seen) + timedFalse.sum());
         assertThat(s.waiting()).isZero();
         assertThat(heard.get(ACQUIRED).sum()).isEqualTo(seen.get(ACQUIRED).sum());
@@ -330,5 +300,29 @@ class WeightedSemaphoreSettleOnceTest {
             map.put(o, new LongAdder());
         }
         return map;
+    }
+
+    /**
+     * Opens {@code start} for the callers while another thread resizes {@code s} at random between {@code least} and
+     * 8, until every caller is done; then checks that none is stuck and none failed.
+     */
+    private static void runWhileResizing(WeightedSemaphore s, int least, CountDownLatch start, Thread[] callers,
+                                         List<Throwable> failures) throws InterruptedException {
+        Thread resizer = Thread.ofPlatform().start(() -> {
+            Latches.await(start);
+            ThreadLocalRandom random = ThreadLocalRandom.current();
+            while (!Thread.currentThread().isInterrupted()) {
+                s.resize(random.nextInt(least, 9));
+                Thread.onSpinWait();
+            }
+        });
+        start.countDown();
+        for (Thread t : callers) {
+            t.join(TimeUnit.SECONDS.toMillis(50));
+            assertThat(t.isAlive()).as("a caller is stuck: %s", s).isFalse();
+        }
+        resizer.interrupt();
+        resizer.join();
+        assertThat(failures).isEmpty();
     }
 }
