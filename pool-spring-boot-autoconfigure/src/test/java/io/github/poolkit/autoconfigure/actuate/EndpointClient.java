@@ -29,11 +29,15 @@ final class EndpointClient {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
     }
 
+    /** @return the answer to a GET of the path */
+    HttpResponse<String> get(String path) throws Exception {
+        return http.send(HttpRequest.newBuilder(uri(path)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     /** @return the body of a GET of the path, asserted to answer 200 */
     JsonNode getJson(String path) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri(path)).GET().build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(path).isEqualTo(200);
+        HttpResponse<String> response = get(path);
+        assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
         return json(response);
     }
 

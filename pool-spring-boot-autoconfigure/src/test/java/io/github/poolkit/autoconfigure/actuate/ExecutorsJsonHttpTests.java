@@ -2,9 +2,6 @@ package io.github.poolkit.autoconfigure.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +25,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@code executors} section as JSON over real HTTP (Tomcat on port 0): each entry holds exactly the fields its
@@ -40,10 +36,6 @@ import tools.jackson.databind.json.JsonMapper;
         properties = { "management.endpoints.web.exposure.include=pools",
                 "management.endpoint.pools.access=unrestricted" })
 class ExecutorsJsonHttpTests {
-
-    private static final JsonMapper json = JsonMapper.builder().build();
-
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @LocalServerPort
     private int port;
@@ -69,7 +61,7 @@ class ExecutorsJsonHttpTests {
         assertThat(executors.has("webServer")).isTrue();
         assertThat(fields(getJson("/actuator/pools/plain"))).containsExactly("type");
         assertThat(getJson("/actuator/pools/jdk").get("capacity").asInt()).isEqualTo(4);
-        assertThat(send(HttpRequest.newBuilder(uri("/actuator/pools/nothing-by-this-name")).GET()).statusCode())
+        assertThat(new EndpointClient(port).get("/actuator/pools/nothing-by-this-name").statusCode())
                 .isEqualTo(404);
     }
 
@@ -111,28 +103,17 @@ class ExecutorsJsonHttpTests {
 
     private void assertProblem(HttpResponse<String> response, String field, String type) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(400);
-        JsonNode problem = json.readTree(response.body());
+        JsonNode problem = EndpointClient.json(response);
         assertThat(problem.get("field").asString()).isEqualTo(field);
         assertThat(problem.get("detail").asString()).contains(type);
     }
 
     private HttpResponse<String> post(String path, String body) throws Exception {
-        return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)));
+        return new EndpointClient(port).post(path, body);
     }
 
     private JsonNode getJson(String path) throws Exception {
-        HttpResponse<String> response = send(HttpRequest.newBuilder(uri(path)).GET());
-        assertThat(response.statusCode()).as(path + ": " + response.body()).isEqualTo(200);
-        return json.readTree(response.body());
-    }
-
-    private HttpResponse<String> send(HttpRequest.Builder request) throws Exception {
-        return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-    }
-
-    private URI uri(String path) {
-        return URI.create("http://localhost:" + port + path);
+        return new EndpointClient(port).getJson(path);
     }
 
     /** An executor of a kind poolkit does not know. */
