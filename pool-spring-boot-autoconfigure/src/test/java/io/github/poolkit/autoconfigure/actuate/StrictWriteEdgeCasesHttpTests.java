@@ -20,7 +20,6 @@ import tools.jackson.databind.JsonNode;
 @Timeout(60)
 abstract class StrictWriteEdgeCasesHttpTests {
 
-
     private EndpointClient client;
 
     @BeforeEach
