@@ -5,7 +5,8 @@
 #
 # Mode defaults to quick. Needs a JDK 21+: uses $JAVA_HOME if it is one, else the newest under /usr/lib/jvm.
 # Set STRESS_SKIP_BUILD=1 to reuse an existing pool-stress/target/jcstress.jar (e.g. right after `./mvnw verify`).
-# Results: pool-stress/target/jcstress-<mode>/ (output.txt, results/index.html).
+# Results: pool-stress/target/jcstress-<mode>/ (output.txt, results/index.html); with STRESS_TAG=<tag> set,
+# pool-stress/target/jcstress-<mode>-<tag>/, so that a second run of the same mode keeps the first one's results.
 # Exit status: 0 only if every test ran and passed; 1 on any FORBIDDEN outcome, failed or erroring test.
 # The last line (also written to target/jcstress-<mode>/summary.txt) is a machine-readable summary:
 #   JCSTRESS-SUMMARY mode=<mode> tests=<distinct tests with results> planned=<n> passed=<n> failed=<n> soft=<n> hard=<n>
@@ -46,7 +47,7 @@ if [[ "${STRESS_SKIP_BUILD:-0}" != 1 || ! -f $jar ]]; then
     (cd "$root" && ./mvnw -B -q -pl pool-stress -am package -DskipTests)
 fi
 
-out=$here/target/jcstress-$mode
+out=$here/target/jcstress-$mode${STRESS_TAG:+-$STRESS_TAG}
 rm -rf "$out"
 mkdir -p "$out"
 cd "$out" # jcstress writes its result blob into the working directory

@@ -1,10 +1,12 @@
 package io.github.poolkit.internal.pool;
 
 import io.github.poolkit.internal.Spin;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The lock-free side of a queued pool: a caller appends its task without the pool's lock when the locked path would
- * queue it too, a busy worker takes its next task without the lock, and at most one <em>searcher</em> at a time is on
+ * queue it too, a busy worker takes its next task without the pool's lock (on 4 processors or more under a take lock
+ * of its own, see {@link #takeLock}), and at most one <em>searcher</em> at a time is on
  * its way to the queue, so that a run of appends costs one wake-up rather than one per task.
  *
  * <h2>The searcher</h2>
@@ -29,6 +31,14 @@ final class QueuedPath {
     private final IdleStack idle;
     /** Searchers: 0 or 1 (see above). */
     private final PaddedCounter searching = new PaddedCounter();
+    /**
+     * The take lock: on 4 processors or more ({@link Spin#TAKE_LOCKED}), workers take from the queue one at a time,
+     * as {@code LinkedBlockingQueue}'s takers do; null on fewer. The queue needs no lock (it is multi-consumer, and
+     * {@code shutdownNow} drains it without this one); the lock only keeps the other takers parked in its line while
+     * one of them takes, instead of all of them retrying a CAS on the head's cache line. Appends never take it. Taken
+     * with the pool's lock held (the locked path polls), never the other way round.
+     */
+    private final ReentrantLock takeLock = Spin.TAKE_LOCKED ? new ReentrantLock() : null;
 
     QueuedPath(PoolCore pool, TaskQueue queue, IdleStack idle) {
         this.pool = pool;
@@ -120,11 +130,21 @@ final class QueuedPath {
      * @return the task, or null when the queue is empty
      */
     Object poll() {
-        Object task = queue.poll();
+        Object task = takeLock == null ? queue.poll() : pollLocked();
         if (task != null && pool.blockedCallers() > 0) {
             moveHeadCallerIn();
         }
         return task;
+    }
+
+    /** Takes the head of the queue under the take lock (released before anything else is locked). */
+    private Object pollLocked() {
+        takeLock.lock();
+        try {
+            return queue.poll();
+        } finally {
+            takeLock.unlock();
+        }
     }
 
     /** Moves the head caller's task into the queue slot a lock-free poll just freed, if open (invariant 4). */
