@@ -13,6 +13,7 @@ import org.springframework.boot.actuate.endpoint.OperationResponseBody;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.convert.DurationStyle;
@@ -142,12 +143,11 @@ public class PoolsEndpoint {
      * {@code coreSize} where its kind can change them ({@link ExecutorChange}). The values are all checked before
      * anything changes, and so are the body's fields: one that the target cannot change (misspelt, unknown, or fixed
      * when it was created, such as a pool's {@code queueCapacity}) is refused with 400 naming it and the fields the
-     * target accepts. A {@code name} field in the body is refused like any other: the bean is the one the path
-     * names.
-     *
-     * <p>The selector is named {@code beanName}, not {@code name}: Actuator lays the body's fields
-     * over the path's variables, so a selector called {@code name} would let a body's {@code name} field redirect the
-     * write to another bean.
+     * target accepts. The bean is always the one the path names: a {@code name} field in the body is refused like
+     * any other, and so is a {@code beanName} field or query parameter, whatever bean it names (Actuator lays the
+     * body's fields and the query's parameters over the path's variables, so either would otherwise redirect the
+     * write to another bean). The selector captures the path's remaining segments so that a check can tell the path's
+     * value from one laid over it; a path of more or fewer than one segment answers 404.
      *
      * @param beanName         a bean name, from the path
      * @param capacity         a pool's new capacity, positive
@@ -161,9 +161,9 @@ public class PoolsEndpoint {
      *         is changed then)
      */
     @WriteOperation
-    public WebEndpointResponse<Object> change(@Selector String beanName, @Nullable String capacity,
-            @Nullable String maxWait, @Nullable String maxBlockingTasks, @Nullable String nonblocking,
-            @Nullable String size, @Nullable String coreSize) {
+    public WebEndpointResponse<Object> change(@Selector(match = Match.ALL_REMAINING) String beanName,
+            @Nullable String capacity, @Nullable String maxWait, @Nullable String maxBlockingTasks,
+            @Nullable String nonblocking, @Nullable String size, @Nullable String coreSize) {
         String name = beanName;
         if (coreSize != null) {
             if (beans.pools().containsKey(name) || beans.semaphores().containsKey(name)

@@ -18,18 +18,21 @@ import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
  * Spring Boot's endpoint infrastructure binds the body's fields to the operation's parameters by name and drops the
  * others without a word, so only an advisor sees them. Each subclass says only when it refuses a write.
  *
- * <p>Invariant: a refused write answers 400 with a problem body naming the field, and the operation is not invoked,
- * so nothing changes; reads, and the other endpoints, are left as they are.
+ * <p>The path decides which bean a write changes. Actuator lays the body's fields, then the query's parameters, over
+ * the path's variables when it builds the operation's arguments, so a {@code beanName} field or parameter would
+ * replace the bean the path names. The selector captures the path's remaining segments, which Actuator hands over as
+ * a {@code String[]} while a body field or a query parameter is a {@code String} (or a list): any other value means
+ * the body or the query named the bean, and the write is refused, whatever bean it names.
+ *
+ * <p>Invariant: a refused write answers 400 with a problem body naming the field (404 when the path names no single
+ * bean), and the operation is not invoked, so nothing changes; reads, and the other endpoints, are left as they are.
  */
 abstract class PoolsWriteCheck implements OperationInvokerAdvisor {
 
     private static final EndpointId POOLS = EndpointId.of("pools");
 
-    /**
-     * The name of the write operation's selector, the bean the path names. Not {@code name}: Actuator lays the body's
-     * fields over the path's variables, so a body field named like the selector would replace it.
-     */
-    private static final String SELECTOR = "beanName";
+    /** The name of the write operation's selector, the bean the path names. */
+    static final String SELECTOR = "beanName";
 
     @Override
     public final OperationInvoker apply(EndpointId endpointId, OperationType operationType,
@@ -40,18 +43,26 @@ abstract class PoolsWriteCheck implements OperationInvokerAdvisor {
         Set<String> known = new LinkedHashSet<>();
         parameters.stream().map(OperationParameter::getName).forEach(known::add);
         return context -> {
-            InvalidSettingException refusal = refusal(context.getArguments(), known);
+            Map<String, Object> arguments = context.getArguments();
+            if (!(arguments.get(SELECTOR) instanceof String[] segments)) {
+                return EndpointProblem.badRequest(new InvalidSettingException(SELECTOR, "is not a setting: the path "
+                        + "names the bean to change (.../pools/{name}), so leave it out of the body and the query; "
+                        + "nothing was changed"));
+            }
+            if (segments.length != 1) {
+                return EndpointProblem.notFound("No pool, scheduler or semaphore named '" + String.join("/", segments)
+                        + "'; the path names one bean: .../pools/{name}");
+            }
+            InvalidSettingException refusal = refusal(segments[0], arguments, known);
             return (refusal != null) ? EndpointProblem.badRequest(refusal) : invoker.invoke(context);
         };
     }
 
     /** {@return why the write is refused, or {@code null}}: only a write with fields no parameter takes may be. */
-    private @Nullable InvalidSettingException refusal(Map<String, Object> arguments, Set<String> known) {
+    private @Nullable InvalidSettingException refusal(String beanName, Map<String, Object> arguments,
+            Set<String> known) {
         List<String> unknown = arguments.keySet().stream().filter(field -> !known.contains(field)).toList();
-        if (unknown.isEmpty() || !(arguments.get(SELECTOR) instanceof String beanName)) {
-            return null;
-        }
-        return refusal(beanName, unknown);
+        return unknown.isEmpty() ? null : refusal(beanName, unknown);
     }
 
     /**

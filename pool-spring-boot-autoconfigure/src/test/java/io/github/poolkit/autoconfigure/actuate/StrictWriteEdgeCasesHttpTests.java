@@ -14,7 +14,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * The edges of a strict write to {@code POST /actuator/pools/{name}}, on each web stack (the subclasses): a field that
  * names no setting of the target, whatever it is (a figure such as {@code running}, the bean's {@code name}, a field
- * of another kind of target, a field given as {@code null}), is refused with 400 naming it, and nothing changes; a
+ * of another kind of target, a field given as {@code null}), is refused with 400 naming it, and nothing changes; so
+ * is a {@code beanName} in the body or the query, which would otherwise replace the bean the path names; a
  * malformed body, or a value that is no number, text or boolean, is refused with 400 and changes nothing either.
  */
 @Timeout(60)
@@ -46,6 +47,29 @@ abstract class StrictWriteEdgeCasesHttpTests {
         assertRefused("/actuator/pools/reports", "{\"name\": \"workerPool\", \"capacity\": 3}", "name");
         assertRefused("/actuator/pools/reports", "{\"name\": \"reports\", \"capacity\": 3}", "name");
         assertRefused("/actuator/pools/gpu-memory", "{\"name\": \"gpu-memory\", \"size\": 20}", "name");
+        assertUnchanged();
+    }
+
+    @Test
+    void aBeanNameInTheBodyOrTheQueryIsRefusedAndNoOtherBeanChanges() throws Exception {
+        // Actuator lays the body's fields and the query's parameters over the path's variables: the path must decide
+        assertRefused("/actuator/pools/reports", "{\"beanName\": \"workerPool\", \"capacity\": 3}", "beanName");
+        assertRefused("/actuator/pools/reports?beanName=workerPool", "{\"capacity\": 3}", "beanName");
+        assertRefused("/actuator/pools/gpu-memory", "{\"beanName\": \"reports\", \"capacity\": 3}", "beanName");
+        assertRefused("/actuator/pools/reports?beanName=reports", "{\"capacity\": 3}", "beanName");
+        assertRefused("/actuator/pools/reports", "{\"beanName\": \"reports\", \"capacity\": 3}", "beanName");
+        HttpResponse<String> response = client.post("/actuator/pools/reports?beanName=workerPool",
+                "{\"capacity\": 3}");
+        assertThat(EndpointClient.json(response).get("detail").asString()).contains("leave it out", "path");
+        assertUnchanged();
+    }
+
+    @Test
+    void aPathOfMoreOrLessThanOneSegmentNamesNoBean() throws Exception {
+        for (String path : new String[] { "/actuator/pools/reports/workerPool", "/actuator/pools" }) {
+            HttpResponse<String> response = client.post(path, "{\"capacity\": 3}");
+            assertThat(response.statusCode()).as(path + " -> " + response.body()).isEqualTo(404);
+        }
         assertUnchanged();
     }
 
