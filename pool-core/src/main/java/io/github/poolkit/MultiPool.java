@@ -53,6 +53,12 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Held by whoever opens or closes the multi-pool (never while anything waits): see {@link #closed}. */
     private final Object lifecycle = new Object();
+    /**
+     * Held by whoever reconfigures the sub-pools, from the first to the last (never while anything waits but another
+     * reconfiguration), so that two reconfigurations at once apply one after the other and leave every sub-pool with
+     * the options of the one that came last.
+     */
+    private final Object reconfiguring = new Object();
     /** Tasks refused to a caller; a sub-pool's refusal that a retry on another pool made good is not counted. */
     private final LongAdder rejected = new LongAdder();
     private final String name;
@@ -244,7 +250,8 @@ public final class MultiPool extends PoolExecutorService implements Pool {
 
     /**
      * Reconfigures every sub-pool (their names are kept); they all have the same options, so either all change or, if
-     * the first refuses, none does.
+     * the first refuses, none does. Two calls at once apply one after the other, each to every sub-pool, so the
+     * sub-pools end with the options of the call that came last.
      */
     @Override
     public void reconfigure(PoolOptions options) {
@@ -253,8 +260,10 @@ public final class MultiPool extends PoolExecutorService implements Pool {
             throw new InvalidOptionException("name", options.name(), "cannot change while the pool runs (it is "
                     + name + ")", "keep name as it is, or create a new pool with it (a restart)");
         }
-        for (int i = 0; i < pools.length; i++) {
-            pools[i].reconfigure(options.toBuilder().name(name + "-" + i).build());
+        synchronized (reconfiguring) {
+            for (int i = 0; i < pools.length; i++) {
+                pools[i].reconfigure(options.toBuilder().name(name + "-" + i).build());
+            }
         }
     }
 
