@@ -54,9 +54,9 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     /** Held by whoever opens or closes the multi-pool (never while anything waits): see {@link #closed}. */
     private final Object lifecycle = new Object();
     /**
-     * Held by whoever reconfigures the sub-pools, from the first to the last (never while anything waits but another
-     * reconfiguration), so that two reconfigurations at once apply one after the other and leave every sub-pool with
-     * the options of the one that came last.
+     * Held by whoever reconfigures or tunes the sub-pools, from the first to the last (never while anything waits but
+     * another such change), so that two changes at once apply one after the other and leave every sub-pool with the
+     * options, or the capacity, of the one that came last.
      */
     private final Object reconfiguring = new Object();
     /** Tasks refused to a caller; a sub-pool's refusal that a retry on another pool made good is not counted. */
@@ -331,13 +331,16 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     }
 
     /**
-     * Tunes every pool, as {@link WorkerPool#tune}.
+     * Tunes every pool, as {@link WorkerPool#tune}. Two calls at once apply one after the other, each to every pool,
+     * so the pools end with the capacity of the call that came last.
      *
      * @param capacityPerPool the new capacity of each pool
      */
     public void tune(int capacityPerPool) {
-        for (WorkerPool p : pools) {
-            p.tune(capacityPerPool);
+        synchronized (reconfiguring) {
+            for (WorkerPool p : pools) {
+                p.tune(capacityPerPool);
+            }
         }
     }
 

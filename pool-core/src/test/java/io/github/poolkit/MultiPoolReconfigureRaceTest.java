@@ -14,13 +14,14 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Two {@link MultiPool#reconfigure} calls at once apply as a whole, one after the other: a second one changes no
+ * Two {@link MultiPool#reconfigure} (or {@link MultiPool#tune}) calls at once apply as a whole, one after the other: a second one changes no
  * sub-pool while the first is half done, and afterwards every sub-pool has the options of the one that came last, as
  * the multi-pool reports.
  *
@@ -66,6 +67,39 @@ class MultiPoolReconfigureRaceTest {
         }
     }
 
+    @RepeatedTest(20)
+    void aSecondTuneWaitsForTheFirstAndTheLastWinsOnEverySubPool() throws Exception {
+        try (MultiPool pool = MultiPool.create(2, 1, LoadBalancing.ROUND_ROBIN, PoolOptions.builder().name("mrt")
+                .build())) {
+            List<Thread> callers = new ArrayList<>();
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            ReentrantLock subPool1 = coreLock(subPools(pool)[1]); // taken by sub-pool 1 while it tunes
+            subPool1.lock();
+            try {
+                Thread a = start("first", () -> pool.tune(3), failure);
+                callers.add(a);
+                awaitBlockedBehind(a, Set.of(Thread.currentThread()));
+                assertThat(subPools(pool)[0].capacity()).as("the first call tuned sub-pool 0 before stopping")
+                        .isEqualTo(3);
+
+                Thread b = start("second", () -> pool.tune(5), failure);
+                callers.add(b);
+                awaitBlockedBehind(b, Set.of(Thread.currentThread(), a));
+                assertThat(subPools(pool)[0].capacity()).as("the second call tuned sub-pool 0 while the first was "
+                        + "half done").isEqualTo(3);
+            } finally {
+                subPool1.unlock();
+            }
+            for (Thread caller : callers) {
+                caller.join();
+            }
+            assertThat(failure.get()).isNull();
+            for (WorkerPool sub : subPools(pool)) {
+                assertThat(sub.capacity()).as(sub.name()).isEqualTo(5);
+            }
+        }
+    }
+
     /** {@return the options that differ between the two calls} */
     private static List<Object> live(PoolOptions options) {
         return Arrays.asList(options.maxWait(), options.maxBlockingTasks(), options.nonblocking());
@@ -97,6 +131,16 @@ class MultiPoolReconfigureRaceTest {
         Field pools = MultiPool.class.getDeclaredField("pools");
         pools.setAccessible(true);
         return (WorkerPool[]) pools.get(pool);
+    }
+
+    private static ReentrantLock coreLock(WorkerPool pool) throws ReflectiveOperationException {
+        Object engine = engine(pool);
+        Field core = engine.getClass().getDeclaredField("core");
+        core.setAccessible(true);
+        Object poolCore = core.get(engine);
+        Field lock = poolCore.getClass().getDeclaredField("lock");
+        lock.setAccessible(true);
+        return (ReentrantLock) lock.get(poolCore);
     }
 
     private static Object engine(WorkerPool pool) throws ReflectiveOperationException {
