@@ -22,8 +22,7 @@ import java.util.function.UnaryOperator;
  * <p>Implementation overview.
  * <ul>
  *   <li>{@code lock} guards the heap (and so every pending job's deadline, sequence and heap index),
- *       {@code handedOver}, {@code due}, {@code nextSequence}, {@code runState} writes and {@code timerDone}
- *       writes. It is held only for O(log n) heap operations and O(1) bookkeeping, never while calling the executor
+ *       {@code handedOver}, {@code due}, {@code nextSequence} and {@code runState} writes. It is held only for O(log n) heap operations and O(1) bookkeeping, never while calling the executor
  *       or a job (shutdown's O(n) sweeps excepted).</li>
  *   <li>Invariant: a job is in the heap exactly when it is pending (scheduled with a positive delay, or periodic
  *       between runs, and not yet due-and-taken, cancelled or swept by a shutdown); {@link #pending()} is the heap's
@@ -48,14 +47,13 @@ import java.util.function.UnaryOperator;
  *       accepted, every periodic job that was not done has been cancelled (a running one finishes its run), and the
  *       one-shot jobs left in the heap still run; the timer thread exits once the heap is empty (it never grows again).
  *       In STOP the heap has been emptied and its jobs cancelled; the timer thread exits at once. The timer is
- *       finished ({@link #finish()}: the executor shut down, queued jobs still run unless shutdownNow took them, then
- *       {@code timerDone} set) by the timer thread when it exits, or at once by {@code shutdown}/{@code shutdownNow}
+ *       finished ({@link TimerEnd#finish()}: the executor shut down, queued jobs still run unless shutdownNow took
+ *       them, then the timer marked done) by the timer thread when it exits, or at once by {@code shutdown}/{@code shutdownNow}
  *       when the heap is empty and the timer thread is not dispatching: then nothing can reach the executor through
  *       the timer any more, and a scheduler with nothing pending and nothing running is terminated when
- *       {@code shutdown} returns. The timer is terminated when {@code timerDone} is set and the executor has
- *       terminated.
- *       {@code runState} and {@code timerDone} are volatile so that racy readers ({@link #acceptsPeriodicRuns()},
- *       {@link #isShutdown()}, {@link #isTerminated()}, the heap-bypassing schedule path) see the latest value; a
+ *       {@code shutdown} returns. The timer is terminated when it is done and the executor has terminated.
+ *       {@code runState} is volatile so that racy readers ({@link #acceptsPeriodicRuns()},
+ *       {@link #isShutdown()}, the heap-bypassing schedule path) see the latest value; a
  *       reader racing with a transition sees either side, which every caller tolerates: a schedule that races with a
  *       shutdown is either rejected, or accepted and then treated like every job accepted before it (the executor
  *       itself rejects it once the timer has shut it down).</li>
@@ -79,22 +77,22 @@ public final class JobTimer {
     private final ExecutorService executor;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition available = lock.newCondition();
-    private final Condition terminated = lock.newCondition();
     private final TimerHeap<ScheduledJob<?>> heap = new TimerHeap<>();
     private final Set<ScheduledJob<?>> handedOver = new HashSet<>();
     private final UnaryOperator<Runnable> decorator;
     private final Thread thread;
 
     private final DueBatch due = new DueBatch();
+    private final TimerEnd end;
 
     private long nextSequence;
     private volatile int runState = RUNNING;
-    private volatile boolean timerDone;
 
     private JobTimer(String name, ExecutorService executor, UnaryOperator<Runnable> decorator) {
         this.name = Objects.requireNonNull(name, "name");
         this.executor = Objects.requireNonNull(executor, "executor");
         this.decorator = decorator;
+        this.end = new TimerEnd(executor);
         this.thread = Thread.ofPlatform().name(name + "-timer").daemon(true).unstarted(this::timerLoop);
     }
 
@@ -217,7 +215,7 @@ public final class JobTimer {
 
     /** {@return whether the timer thread has exited and the executor has terminated} */
     public boolean isTerminated() {
-        return timerDone && executor.isTerminated();
+        return end.isTerminated();
     }
 
     /**
@@ -229,20 +227,7 @@ public final class JobTimer {
      * @throws InterruptedException if interrupted while waiting
      */
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        long nanos = unit.toNanos(timeout);
-        long deadline = System.nanoTime() + nanos;
-        lock.lockInterruptibly();
-        try {
-            while (!timerDone) {
-                if (nanos <= 0L) {
-                    return false;
-                }
-                nanos = terminated.awaitNanos(nanos);
-            }
-        } finally {
-            lock.unlock();
-        }
-        return executor.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        return end.awaitTermination(timeout, unit);
     }
 
     @Override
@@ -479,21 +464,11 @@ public final class JobTimer {
     }
 
     /**
-     * Shuts the executor down and marks the timer done. Called once the heap is empty for good and the timer thread
-     * hands nothing more to the executor; by the timer thread as it exits, or earlier by a shutdown (then twice, which
-     * is harmless: both steps are idempotent).
+     * Ends the timer ({@link TimerEnd#finish()}). Called once the heap is empty for good and the timer thread hands
+     * nothing more to the executor; by the timer thread as it exits, or earlier by a shutdown (then twice, which is
+     * harmless).
      */
     private void finish() {
-        try {
-            executor.shutdown();
-        } finally {
-            lock.lock();
-            try {
-                timerDone = true;
-                terminated.signalAll();
-            } finally {
-                lock.unlock();
-            }
-        }
+        end.finish();
     }
 }

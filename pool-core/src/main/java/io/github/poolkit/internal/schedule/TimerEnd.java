@@ -1,0 +1,52 @@
+package io.github.poolkit.internal.schedule;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The end of a {@link JobTimer}: once nothing can reach its executor through the timer any more, the executor is shut
+ * down (its queued jobs still run unless {@code shutdownNow} took them) and the timer is marked done.
+ *
+ * <p>Invariant: {@code done} reaches zero once, after the executor's {@code shutdown} was called, and never goes back;
+ * the timer is terminated exactly when it is done and the executor has terminated. The latch's count-down
+ * happens-before a successful wait, so a thread that sees the timer done sees the executor shut down.
+ */
+final class TimerEnd {
+
+    private final ExecutorService executor;
+    private final CountDownLatch done = new CountDownLatch(1);
+
+    TimerEnd(ExecutorService executor) {
+        this.executor = executor;
+    }
+
+    /** Shuts the executor down and marks the timer done. Idempotent: both steps are. */
+    void finish() {
+        try {
+            executor.shutdown();
+        } finally {
+            done.countDown();
+        }
+    }
+
+    /** {@return whether the timer is done and the executor has terminated} */
+    boolean isTerminated() {
+        return done.getCount() == 0 && executor.isTerminated();
+    }
+
+    /**
+     * Waits until {@link #isTerminated()}, or the timeout elapses.
+     *
+     * @param timeout the longest wait
+     * @param unit    its unit
+     * @return whether terminated
+     * @throws InterruptedException if interrupted while waiting
+     */
+    boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+        long nanos = unit.toNanos(timeout);
+        long deadline = System.nanoTime() + nanos;
+        return done.await(nanos, TimeUnit.NANOSECONDS)
+                && executor.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+    }
+}
