@@ -60,7 +60,10 @@ import java.util.concurrent.TimeUnit;
  * <p><b>Failures.</b> A job that throws completes its future exceptionally (its {@code get} throws an
  * {@link java.util.concurrent.ExecutionException}) <em>and</em> the failure reaches the pool's panic handler (by
  * default: logged), once; a checked exception from a {@link Callable} reaches the handler wrapped in a
- * {@link java.util.concurrent.CompletionException}. A failure of a job that was cancelled meanwhile is dropped.
+ * {@link java.util.concurrent.CompletionException}. A failure of a job that was cancelled meanwhile is dropped. If the
+ * pool cannot start a worker thread for a due job (its thread factory threw or returned null), the failure is logged
+ * (logger {@code io.github.poolkit}, ERROR); a one-shot job then fails with that
+ * {@link RejectedExecutionException}, while a periodic job only skips that run and keeps its schedule.
  *
  * <p><b>Context.</b> A {@link PoolOptions.Builder#taskDecorator task decorator} in the options wraps each job once,
  * when it is scheduled, on the scheduling thread (the worker pool itself gets none): a job carries the context of the

@@ -421,7 +421,7 @@ public final class JobTimer {
     /**
      * Hands a due job to the executor. If the executor refuses it because {@link #shutdownNow()} closed it meanwhile,
      * the job is cancelled like the other pending jobs; if it refuses for another reason (it could not start a worker
-     * thread), the job fails with that reason, which is also logged since no caller is there to see it.
+     * thread), that is logged, since no caller is there to see it, and a one-shot job fails with that reason.
      */
     private void dispatch(ScheduledJob<?> job) {
         try {
@@ -429,6 +429,15 @@ public final class JobTimer {
         } catch (RejectedExecutionException e) {
             if (runState == STOP) {
                 job.cancel(false);
+            } else if (job.isPeriodic()) {
+                // Invariant: a refused hand-off of one run never ends a periodic job. The executor did not take the
+                // run (so it cannot overlap the next); the run is skipped and the job goes back into the heap at its
+                // next deadline, as if the run had ended now, unless it was cancelled or shut down meanwhile.
+                LOG.log(System.Logger.Level.ERROR, "scheduler '" + name + "' could not hand a due run of a periodic"
+                        + " job to its pool; the run is skipped and the job keeps its schedule", e);
+                if (!reschedule(job)) {
+                    job.cancel(false);
+                }
             } else {
                 LOG.log(System.Logger.Level.ERROR, "scheduler '" + name + "' could not hand a due job to its pool;"
                         + " the job fails", e);

@@ -27,10 +27,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *       p), {@code -p < 0} for a fixed-delay job (next deadline = end of the run + p).</li>
  *   <li>{@code state}, the job state machine; every transition is a CAS or a release store:
  *   <pre>
- *   NEW --run returns (one-shot)--------------> NORMAL
- *   NEW --run throws, or the pool refuses it--> EXCEPTIONAL
- *   NEW --cancel(false)-----------------------> CANCELLED
- *   NEW --cancel(true)------------------------> INTERRUPTING --runner interrupted--> INTERRUPTED
+ *   NEW --run returns (one-shot)----------------------> NORMAL
+ *   NEW --run throws, or the pool refuses a one-shot--> EXCEPTIONAL
+ *   NEW --cancel(false)-------------------------------> CANCELLED
+ *   NEW --cancel(true)--------------------------------> INTERRUPTING --runner interrupted--> INTERRUPTED
  *   </pre>
  *   A job is done once it leaves NEW, and never returns. Where the job is while NEW (in the heap, handed to the pool,
  *   running, or between runs if periodic) is not part of the state: the heap membership is {@code heapIndex}, guarded

@@ -1,0 +1,114 @@
+package io.github.poolkit;
+
+import io.github.poolkit.internal.LogCapture;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static java.util.concurrent.TimeUnit.HOURS;
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+import static java.util.concurrent.TimeUnit.NANOSECONDS;
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/** How due jobs reach the pool: when the pool cannot start a thread for one run, and in which order. */
+@Timeout(30)
+class DelaySchedulerHandOffTest {
+
+    private final DelaySchedulerFixture fixture = new DelaySchedulerFixture();
+
+    @AfterEach
+    void stopSchedulers() throws InterruptedException {
+        fixture.close();
+    }
+
+    // ------------------------------------------------------------ a failed thread start
+
+    /** The pool cannot start a thread for the first run: the run is skipped, reported, and the job keeps running. */
+    @ParameterizedTest(name = "{0}, factory {1}")
+    @CsvSource({"rate, throws", "rate, returns null", "delay, throws", "delay, returns null"})
+    void aPeriodicJobOutlivesOneFailedThreadStart(String kind, String failure) throws Exception {
+        DelayScheduler s = fixture.create(1, PoolOptions.builder().threadFactory(failingOnce(failure)));
+        CountDownLatch threeRuns = new CountDownLatch(3);
+        AtomicInteger inRun = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        Runnable body = () -> {
+            if (inRun.incrementAndGet() != 1) {
+                overlaps.incrementAndGet();
+            }
+            threeRuns.countDown();
+            inRun.decrementAndGet();
+        };
+        try (LogCapture log = LogCapture.start()) {
+            ScheduledFuture<?> job = kind.equals("rate") ? s.scheduleAtFixedRate(body, 1, 1, MILLISECONDS)
+                    : s.scheduleWithFixedDelay(body, 1, 1, MILLISECONDS);
+
+            assertThat(threeRuns.await(10, SECONDS)).as("the job runs on after the failed start").isTrue();
+            assertThat(job.isDone()).as("the job is not over").isFalse();
+            assertThat(overlaps).hasValue(0);
+            assertThat(log.records()).anySatisfy(r -> {
+                assertThat(r.getMessage()).contains(fixture.lastName(), "could not hand a due run");
+                assertThat(r.getThrown()).isInstanceOf(RejectedExecutionException.class);
+            });
+            assertThat(job.cancel(false)).isTrue();
+        }
+    }
+
+    /**
+     * The run whose hand-off failed is skipped and the job keeps its schedule: next due one period later, pending; and
+     * a job cancelled or shut down after that never runs.
+     */
+    @RepeatedTest(20)
+    void aSkippedRunKeepsTheScheduleAndACancelOrShutdownStillStopsTheJob() throws Exception {
+        for (boolean shutdown : new boolean[] {false, true}) {
+            DelayScheduler s = fixture.create(1, PoolOptions.builder().threadFactory(failingOnce("throws")));
+            AtomicInteger runs = new AtomicInteger();
+            try (LogCapture log = LogCapture.start()) {
+                ScheduledFuture<?> job = s.scheduleAtFixedRate(runs::incrementAndGet, MILLISECONDS.toNanos(1), HOURS.toNanos(1),
+                        NANOSECONDS);
+                await().until(() -> !log.records().isEmpty()); // the first run could not be handed over
+
+                assertThat(job.isDone()).isFalse();
+                assertThat(s.pending()).as("back in the pending set").isEqualTo(1);
+                assertThat(job.getDelay(TimeUnit.MINUTES)).as("due one period after the skipped run").isBetween(58L, 60L);
+                if (shutdown) {
+                    s.shutdown();
+                    assertThat(s.awaitTermination(10, SECONDS)).isTrue();
+                } else {
+                    assertThat(job.cancel(false)).isTrue();
+                }
+                assertThat(job.isCancelled()).isTrue();
+                assertThat(s.pending()).isZero();
+                assertThat(runs).hasValue(0);
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ helpers
+
+    /** A thread factory whose first call fails, by throwing or by returning null; the later calls make threads. */
+    private static ThreadFactory failingOnce(String failure) {
+        AtomicInteger calls = new AtomicInteger();
+        return r -> {
+            if (calls.getAndIncrement() == 0) {
+                if (failure.equals("throws")) {
+                    throw new IllegalStateException("no thread this once (expected by this test)");
+                }
+                return null;
+            }
+            Thread t = new Thread(r);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}
