@@ -38,12 +38,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p><b>Timing.</b> Deadlines are {@link System#nanoTime()} based, so wall-clock changes do not matter, and a job never
  * starts before its delay has elapsed; it starts later by the timer's wake-up latency plus however long it waits for a
- * free worker. Jobs with the same deadline are handed to the pool in the order they were scheduled. A job with no delay
- * ({@code execute}, {@code submit}, a delay {@code <= 0}) is an exception: the scheduling thread hands it to the pool
- * itself, at once, so it may start before a delayed job that fell due a moment earlier but that the timer has not
- * handed over yet ({@link ScheduledThreadPoolExecutor} would start the job due first). Where that order matters, on a
- * one-worker scheduler for instance, schedule the later job with a positive delay (one nanosecond will do): jobs that
- * go through the timer are handed over in the order of their deadlines.
+ * free worker. Due jobs are handed to the pool in the order of their deadlines, and jobs with the same deadline in the
+ * order they were scheduled, as with {@link ScheduledThreadPoolExecutor}. A job with no delay ({@code execute},
+ * {@code submit}, a delay {@code <= 0}) is due when it is scheduled: the scheduling thread hands it to the pool itself,
+ * at once, unless a job that fell due earlier still waits for the timer; then it goes behind that job.
  * Delays and periods longer than about 146 years are capped to that.
  *
  * <p><b>Futures.</b> Every {@code schedule*} method returns a
@@ -191,7 +189,8 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
 
     /**
      * The jobs whose time has not yet come: scheduled with a positive delay and not yet handed to the pool, plus the
-     * periodic jobs waiting for their next run. A job counts as soon as {@code schedule*} returns and stops counting as
+     * periodic jobs waiting for their next run (and, for a moment, a job with no delay that waits for the timer to hand
+     * over jobs that fell due before it). A job counts as soon as {@code schedule*} returns and stops counting as
      * soon as it is handed to the pool or its {@code cancel} returns. Exact when read (it takes the timer's lock
      * briefly).
      *

@@ -14,7 +14,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -558,47 +557,6 @@ class DelaySchedulerContractTest {
     }
 
     // ------------------------------------------------------------ helpers
-
-    /**
-     * A thread factory that holds the timer thread inside each of its first {@code holds} calls made on that thread,
-     * until the test releases that call.
-     */
-    private static final class TimerHoldingFactory implements ThreadFactory {
-        private final CountDownLatch[] held;
-        private final CountDownLatch[] released;
-        private final AtomicInteger timerCalls = new AtomicInteger();
-
-        TimerHoldingFactory(int holds) {
-            held = new CountDownLatch[holds];
-            released = new CountDownLatch[holds];
-            for (int i = 0; i < holds; i++) {
-                held[i] = new CountDownLatch(1);
-                released[i] = new CountDownLatch(1);
-            }
-        }
-
-        void awaitHeld(int call) throws InterruptedException {
-            assertThat(held[call].await(10, SECONDS)).as("the timer thread made call %d", call).isTrue();
-        }
-
-        void release(int call) {
-            released[call].countDown();
-        }
-
-        @Override
-        public Thread newThread(Runnable r) {
-            if (Thread.currentThread().getName().endsWith("-timer")) {
-                int call = timerCalls.getAndIncrement();
-                if (call < held.length) {
-                    held[call].countDown();
-                    awaitQuietly(released[call]);
-                }
-            }
-            Thread t = new Thread(r);
-            t.setDaemon(true);
-            return t;
-        }
-    }
 
     private static void awaitQuietly(CountDownLatch latch) {
         try {

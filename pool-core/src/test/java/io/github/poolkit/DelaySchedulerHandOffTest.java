@@ -94,7 +94,105 @@ class DelaySchedulerHandOffTest {
         }
     }
 
+    // ------------------------------------------------------------ order
+
+    /**
+     * A due job still in the pending set (the timer is busy handing an earlier job over) is handed over before a job
+     * scheduled after it fell due with no delay, whichever method schedules that one.
+     */
+    @RepeatedTest(20)
+    void aJobWithNoDelayGoesBehindAJobDueEarlierThatTheTimerHasNotTakenYet() throws Exception {
+        for (String how : NO_DELAY) {
+            TimerHoldingFactory factory = new TimerHoldingFactory(1);
+            DelayScheduler s = fixture.create(1, PoolOptions.builder().threadFactory(factory));
+            Recorder order = new Recorder(3);
+            s.schedule(order.job("Z"), 1, NANOSECONDS);
+            factory.awaitHeld(0); // the timer is handing Z over, making the only worker
+            ScheduledFuture<?> a = s.schedule(order.job("A"), 1, MILLISECONDS);
+            await().pollInterval(1, MILLISECONDS).until(() -> a.getDelay(NANOSECONDS) <= 0); // due, still pending
+
+            scheduleWithNoDelay(s, how, order.job("B"));
+
+            factory.release(0);
+            assertThat(order.awaitAll()).as("B scheduled by %s", how).containsExactly("Z", "A", "B");
+        }
+    }
+
+    /**
+     * A due job the timer has taken from the pending set but not yet handed over (the rest of its batch) is handed
+     * over before a job scheduled meanwhile with no delay.
+     */
+    @RepeatedTest(20)
+    void aJobWithNoDelayGoesBehindADueJobTheTimerIsAboutToHandOver() throws Exception {
+        for (String how : NO_DELAY) {
+            TimerHoldingFactory factory = new TimerHoldingFactory(2);
+            DelayScheduler s = fixture.create(2, PoolOptions.builder().threadFactory(factory));
+            CountDownLatch gate = new CountDownLatch(1);
+            s.schedule(() -> awaitQuietly(gate), 1, NANOSECONDS); // keeps the first worker busy throughout
+            factory.awaitHeld(0);
+            Recorder order = new Recorder(3);
+            s.schedule(order.job("Z"), 1, NANOSECONDS);
+            ScheduledFuture<?> a = s.schedule(order.job("A"), 1, NANOSECONDS);
+            await().pollInterval(1, MILLISECONDS).until(() -> a.getDelay(NANOSECONDS) <= 0);
+            factory.release(0);
+            factory.awaitHeld(1); // the timer took [Z, A] and is handing Z over, making the second worker
+
+            scheduleWithNoDelay(s, how, order.job("B"));
+
+            factory.release(1);
+            try {
+                assertThat(order.awaitAll()).as("B scheduled by %s", how).containsExactly("Z", "A", "B");
+            } finally {
+                gate.countDown();
+            }
+        }
+    }
+
     // ------------------------------------------------------------ helpers
+
+    /** The ways to schedule a job with no delay. */
+    private static final String[] NO_DELAY = {"schedule", "scheduleOnce", "execute", "submit", "scheduleAtFixedRate"};
+
+    private static void scheduleWithNoDelay(DelayScheduler s, String how, Runnable job) {
+        switch (how) {
+            case "schedule" -> s.schedule(job, 0, NANOSECONDS);
+            case "scheduleOnce" -> s.scheduleOnce(job, java.time.Duration.ZERO);
+            case "execute" -> s.execute(job);
+            case "submit" -> s.submit(job);
+            case "scheduleAtFixedRate" -> s.scheduleAtFixedRate(job, 0, 1, HOURS);
+            default -> throw new IllegalArgumentException(how);
+        }
+    }
+
+    /** Records the order in which its jobs ran. */
+    private static final class Recorder {
+        private final java.util.List<String> order = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private final CountDownLatch all;
+
+        Recorder(int jobs) {
+            all = new CountDownLatch(jobs);
+        }
+
+        Runnable job(String name) {
+            return () -> {
+                order.add(name);
+                all.countDown();
+            };
+        }
+
+        java.util.List<String> awaitAll() throws InterruptedException {
+            assertThat(all.await(10, SECONDS)).as("every job ran: %s", order).isTrue();
+            return order;
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
 
     /** A thread factory whose first call fails, by throwing or by returning null; the later calls make threads. */
     private static ThreadFactory failingOnce(String failure) {

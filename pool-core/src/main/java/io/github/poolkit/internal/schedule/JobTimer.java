@@ -33,8 +33,10 @@ import java.util.function.UnaryOperator;
  *   <li>Due jobs are taken in batches ({@link DueBatch}) under the lock and handed to the executor after it is
  *       released. A job is due when {@code nanoTime() - deadline >= 0}, checked after every wake-up (timed waits may
  *       return early), so no job ever starts before its deadline.</li>
- *   <li>Jobs with a delay &lt;= 0 bypass the heap and the timer thread: the scheduling thread hands them to the
- *       executor itself.</li>
+ *   <li>Due jobs reach the executor in deadline order (ties in scheduling order). A job with a delay &lt;= 0
+ *       bypasses the heap and the timer thread (the scheduling thread hands it to the executor itself) only when no
+ *       job that fell due before it still waits for the timer: the heap's head is not due and {@code due} is empty,
+ *       checked under the lock. Otherwise it is put in the heap, due at once, behind those jobs.</li>
  *   <li>Invariant: a periodic job that is not done is either in the heap or in {@code handedOver} (handed to the
  *       executor: waiting in its queue, running, or between its run and its rescheduling), never both. It moves
  *       between the two under the lock: into {@code handedOver} when the timer takes it from the heap (or when it is
@@ -53,10 +55,9 @@ import java.util.function.UnaryOperator;
  *       the timer any more, and a scheduler with nothing pending and nothing running is terminated when
  *       {@code shutdown} returns. The timer is terminated when it is done and the executor has terminated.
  *       {@code runState} is volatile so that racy readers ({@link #acceptsPeriodicRuns()},
- *       {@link #isShutdown()}, the heap-bypassing schedule path) see the latest value; a
- *       reader racing with a transition sees either side, which every caller tolerates: a schedule that races with a
- *       shutdown is either rejected, or accepted and then treated like every job accepted before it (the executor
- *       itself rejects it once the timer has shut it down).</li>
+ *       {@link #isShutdown()}) see the latest value; a reader racing with a transition sees either side, which every
+ *       caller tolerates. A job with no delay, accepted under the lock, reaches the executor after the lock is
+ *       released: if a shutdown finished the timer meanwhile, the executor rejects it and the caller hears of it.</li>
  *   <li>The timer thread ignores interrupts: only the run state stops it. If it ever dies of an unexpected
  *       exception, it moves to STOP and cancels what is left, so no future waits forever and no job is accepted that
  *       would never run.</li>
@@ -302,30 +303,27 @@ public final class JobTimer {
 
     private <V> ScheduledJob<V> enqueue(ScheduledJob<V> job, long delayNanos) {
         long now = System.nanoTime();
-        boolean due = delayNanos <= 0L;
-        job.deadline = due ? now : now + Math.min(delayNanos, MAX_DELAY_NANOS);
-        if (due && !job.isPeriodic()) { // the common submit path: no lock
-            if (runState != RUNNING) {
-                throw rejected();
-            }
-            executor.execute(job); // unbounded queue: never blocks; rejects only once the timer has finished
-            return job;
-        }
+        boolean direct = delayNanos <= 0L;
+        job.deadline = direct ? now : now + Math.min(delayNanos, MAX_DELAY_NANOS);
         lock.lock();
         try {
             if (runState != RUNNING) {
                 throw rejected();
             }
-            if (due) {
-                handedOver.add(job); // before execute: shutdown must find it (see the class comment)
-            } else {
+            // Invariant: jobs reach the executor in deadline order. A job with no delay goes straight to it only if no
+            // job that fell due before it still waits for the timer (due in the heap, or in the batch being handed
+            // over); else it joins the heap, due now, behind them (see the class comment).
+            direct = direct && due.isEmpty() && (heap.peek() == null || heap.peek().deadline - now > 0L);
+            if (!direct) {
                 insert(job);
+            } else if (job.isPeriodic()) {
+                handedOver.add(job); // before execute: shutdown must find it (see the class comment)
             }
         } finally {
             lock.unlock();
         }
-        if (due) {
-            executor.execute(job);
+        if (direct) {
+            executor.execute(job); // unbounded queue: never blocks; rejects only once the timer has finished
         }
         return job;
     }
