@@ -334,8 +334,9 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
      * running ones (a running periodic job is cancelled when its run ends). Does not wait.
      *
      * @return the cancelled jobs that never started (each is its own, now cancelled, {@link ScheduledFuture}): the
-     *         pending ones (with any due job the timer had not yet handed to the pool), then those taken from the
-     *         pool's queue
+     *         pending ones (with any due job the timer had not yet handed to the pool, or was handing over but that
+     *         had not started), then those taken from the pool's queue; each once. Every job accepted before this call
+     *         is either in this list or run (or running), never both
      */
     @Override
     public List<Runnable> shutdownNow() {

@@ -74,13 +74,14 @@ class DelaySchedulerHandOffTest {
             DelayScheduler s = fixture.create(1, PoolOptions.builder().threadFactory(failingOnce("throws")));
             AtomicInteger runs = new AtomicInteger();
             try (LogCapture log = LogCapture.start()) {
-                ScheduledFuture<?> job = s.scheduleAtFixedRate(runs::incrementAndGet, MILLISECONDS.toNanos(1), HOURS.toNanos(1),
-                        NANOSECONDS);
+                ScheduledFuture<?> job = s.scheduleAtFixedRate(runs::incrementAndGet,
+                        MILLISECONDS.toNanos(1), HOURS.toNanos(1), NANOSECONDS);
                 await().until(() -> !log.records().isEmpty()); // the first run could not be handed over
 
                 assertThat(job.isDone()).isFalse();
                 assertThat(s.pending()).as("back in the pending set").isEqualTo(1);
-                assertThat(job.getDelay(TimeUnit.MINUTES)).as("due one period after the skipped run").isBetween(58L, 60L);
+                assertThat(job.getDelay(TimeUnit.MINUTES)).as("due one period after the skipped run")
+                        .isBetween(58L, 60L);
                 if (shutdown) {
                     s.shutdown();
                     assertThat(s.awaitTermination(10, SECONDS)).isTrue();

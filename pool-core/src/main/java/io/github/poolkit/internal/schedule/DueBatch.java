@@ -9,14 +9,13 @@ import java.util.List;
  * {@value #CAPACITY} of them.
  *
  * <p>Invariants: the batch is filled and emptied under the timer's lock, by the timer thread only, and is not empty
- * exactly while that thread is handing it over. Each job in it is claimed once, by an atomic swap of its slot to
- * null: by the timer thread just before it hands the job over ({@link #claim}), or by whoever stops the timer
- * ({@code shutdownNow}, or a timer thread that failed), under the lock ({@link #claimAll}), which then returns or
- * cancels it. So a job the timer took but had not yet handed over when the timer was stopped is returned, and one it
- * handed over is not, never both. One window is left: the job the timer thread has claimed and is handing over at that
- * very moment; should the executor refuse it because {@code shutdownNow} closed it first, it is cancelled but not
- * returned (closing it would mean making {@code shutdownNow} wait for that {@code execute}, and so for the executor's
- * thread factory).
+ * exactly while that thread is handing it over. A job stays in its slot until the executor has taken it: the timer
+ * thread reads it ({@link #get}), hands it over, and only then empties the slot ({@link #claim}, an atomic swap to
+ * null). Whoever stops the timer ({@code shutdownNow}, or a timer thread that failed) takes, under the lock, every job
+ * still in a slot ({@link #claimAll}, the same swap): one not handed over yet, which the timer thread then skips, or
+ * the one being handed over at that very moment (or just handed over). {@code shutdownNow} returns such a job only if
+ * it can cancel it before it starts ({@code ScheduledJob.cancelUnstarted}), which excludes its run; whether the
+ * executor then refuses it, or takes it and skips it as cancelled, or ran it first, the job is run or returned, once.
  */
 final class DueBatch {
 
@@ -54,7 +53,17 @@ final class DueBatch {
         size = 0;
     }
 
-    /** {@return the job in slot {@code i}, now the caller's to hand over, or null if it was claimed already} */
+    /** {@return the job in slot {@code i}, to hand over, or null if it was claimed already} Timer thread. */
+    ScheduledJob<?> get(int i) {
+        return (ScheduledJob<?>) SLOT.getVolatile(slots, i);
+    }
+
+    /**
+     * Empties slot {@code i}.
+     *
+     * @param i the slot
+     * @return the job it held, now the caller's, or null if it was claimed already
+     */
     ScheduledJob<?> claim(int i) {
         return (ScheduledJob<?>) SLOT.getAndSet(slots, i, null);
     }

@@ -2,6 +2,7 @@ package io.github.poolkit.internal.schedule;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -22,7 +23,8 @@ import java.util.function.UnaryOperator;
  * <p>Implementation overview.
  * <ul>
  *   <li>{@code lock} guards the heap (and so every pending job's deadline, sequence and heap index),
- *       {@code handedOver}, {@code due}, {@code nextSequence} and {@code runState} writes. It is held only for O(log n) heap operations and O(1) bookkeeping, never while calling the executor
+ *       {@code handedOver}, {@code due}, {@code nextSequence} and {@code runState} writes. It is held only for
+ *       O(log n) heap operations and O(1) bookkeeping, never while calling the executor
  *       or a job (shutdown's O(n) sweeps excepted).</li>
  *   <li>Invariant: a job is in the heap exactly when it is pending (scheduled with a positive delay, or periodic
  *       between runs, and not yet due-and-taken, cancelled or swept by a shutdown); {@link #pending()} is the heap's
@@ -44,13 +46,15 @@ import java.util.function.UnaryOperator;
  *       is done. So {@link #shutdown()} finds every live periodic job under the lock and cancels it at once, including
  *       one that is due and waits in the executor's queue for a busy worker.</li>
  *   <li>{@code due} holds the batch of due jobs the timer thread has taken from the heap and not yet handed to the
- *       executor, each claimed once, by the timer thread or by {@link #shutdownNow()} ({@link DueBatch}).</li>
+ *       executor, each job until the executor has taken it; {@link #shutdownNow()} takes the jobs still there and
+ *       returns those it can cancel before they start ({@link DueBatch}).</li>
  *   <li>{@code runState}: RUNNING, SHUTDOWN, STOP, in that order; it only ever increases. In SHUTDOWN no job is
  *       accepted, every periodic job that was not done has been cancelled (a running one finishes its run), and the
  *       one-shot jobs left in the heap still run; the timer thread exits once the heap is empty (it never grows again).
  *       In STOP the heap has been emptied and its jobs cancelled; the timer thread exits at once. The timer is
  *       finished ({@link TimerEnd#finish()}: the executor shut down, queued jobs still run unless shutdownNow took
- *       them, then the timer marked done) by the timer thread when it exits, or at once by {@code shutdown}/{@code shutdownNow}
+ *       them, then the timer marked done) by the timer thread when it exits, or at once by
+ *       {@code shutdown}/{@code shutdownNow}
  *       when the heap is empty and the timer thread is not dispatching: then nothing can reach the executor through
  *       the timer any more, and a scheduler with nothing pending and nothing running is terminated when
  *       {@code shutdown} returns. The timer is terminated when it is done and the executor has terminated.
@@ -180,23 +184,33 @@ public final class JobTimer {
      * Stops accepting jobs, cancels every pending job and every job waiting in the executor's queue, and interrupts
      * running ones (the executor's {@code shutdownNow}).
      *
-     * @return the cancelled jobs: the pending ones (with the due ones the timer thread had taken but not yet handed
-     *         to the executor), then those taken from the executor's queue
+     * @return the cancelled jobs, each once: the pending ones (with the due ones the timer thread had taken, and was
+     *         handing over, that had not started), then those taken from the executor's queue
      */
     public List<Runnable> shutdownNow() {
         List<ScheduledJob<?>> drained;
+        List<ScheduledJob<?>> taken = new ArrayList<>();
         boolean finishNow;
         lock.lock();
         try {
             runState = STOP;
             drained = heap.clear();
             finishNow = due.isEmpty();
-            due.claimAll(drained); // taken from the heap, not yet handed over: they never start either
+            due.claimAll(taken); // taken from the heap by the timer thread, not (or only just) handed over
             available.signal();
         } finally {
             lock.unlock();
         }
-        List<Runnable> cancelled = new ArrayList<>(drained);
+        // Invariant: every accepted job runs or is returned, once. The heap's jobs and the executor's queued ones
+        // never started; a job of the batch (perhaps being handed over right now, or just handed over) is returned
+        // only if it is cancelled here before it starts, which excludes its run (ScheduledJob#cancelUnstarted); a job
+        // found twice (handed over and queued, or run and rescheduled) is returned once.
+        Set<Runnable> cancelled = new LinkedHashSet<>(drained);
+        for (ScheduledJob<?> job : taken) {
+            if (job.cancelUnstarted()) {
+                cancelled.add(job);
+            }
+        }
         cancelled.addAll(executor.shutdownNow());
         for (Runnable job : cancelled) {
             if (job instanceof ScheduledJob<?> scheduled) {
@@ -206,7 +220,7 @@ public final class JobTimer {
         if (finishNow) {
             finish();
         }
-        return cancelled;
+        return new ArrayList<>(cancelled);
     }
 
     /** {@return whether {@link #shutdown()} or {@link #shutdownNow()} was called} */
@@ -344,14 +358,15 @@ public final class JobTimer {
 
     private void timerLoop() {
         boolean normalExit = false;
-        ScheduledJob<?> current = null; // claimed, being handed over: should dispatch throw, exit() cancels it
+        ScheduledJob<?> current = null; // being handed over: should dispatch throw, exit() cancels it
         try {
             int n;
             while ((n = awaitDueJobs()) > 0) {
                 for (int i = 0; i < n; i++) {
-                    current = due.claim(i);
-                    if (current != null) { // else shutdownNow claimed it
+                    current = due.get(i); // stays in the batch while handed over: shutdownNow may take it (DueBatch)
+                    if (current != null) { // else shutdownNow took it
                         dispatch(current);
+                        due.claim(i); // handed over: no longer the batch's (a no-op if shutdownNow took it meanwhile)
                     }
                     current = null;
                 }

@@ -42,7 +42,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *   only after reading a done state, so the CAS publishes it. If the CAS loses to a cancel, the value is dropped.
  *   Only the holder of {@code runner} writes it (cancel never does), so two writes never race.</li>
  *   <li>{@code runner} is CAS-ed from {@code null} to the running thread, so one job never runs on two threads at once
- *   (the pool hands each run over once, but a caller may also call {@link #run()} itself). {@code cancel(true)}
+ *   (the pool hands each run over once, but a caller may also call {@link #run()} itself), and a job that
+ *   {@link #cancelUnstarted()} holds (runner: a thread never started) is never run. {@code cancel(true)}
  *   interrupts the runner; the runner, after clearing {@code runner}, reads {@code state} and, if an interrupting
  *   cancel won, waits for INTERRUPTED and clears its interrupt status, so the interrupt aimed at this job never
  *   reaches the pool's next task. (Both sides write one volatile, then read the other's, so either the canceller sees
@@ -75,6 +76,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", int.class);
     private static final VarHandle RUNNER = VarHandles.field(MethodHandles.lookup(), "runner", Thread.class);
     private static final VarHandle WAITERS = VarHandles.field(MethodHandles.lookup(), "waiters", Waiters.class);
+
+    /** The runner while {@link #cancelUnstarted()} holds the job: a thread never started, which no interrupt harms. */
+    private static final Thread NEVER_STARTED = Thread.ofVirtual().unstarted(() -> { });
 
     private final JobTimer timer;
     private final Object task;
@@ -212,6 +216,24 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     void cancelForShutdown() {
         if (runner == null) {
             cancel(false);
+        }
+    }
+
+    /**
+     * Cancels the job for a {@code shutdownNow} that returns it, but only if it has not started, so that it never
+     * will: this takes {@code runner}, as {@link #run()} must before it runs the body, so of the two only one
+     * succeeds. A job that is running (or, one-shot, has run) is left alone.
+     *
+     * @return whether this call cancelled the job before it started
+     */
+    boolean cancelUnstarted() {
+        if (!RUNNER.compareAndSet(this, null, NEVER_STARTED)) { // not this thread: a cancel(true) would interrupt it
+            return false; // running: the run goes on (a shutdownNow interrupts it)
+        }
+        try {
+            return cancel(false);
+        } finally {
+            runner = null;
         }
     }
 

@@ -2,19 +2,26 @@ package io.github.poolkit.internal.schedule;
 
 import io.github.poolkit.internal.LogCapture;
 
+import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The timer's failure path, which the public API cannot provoke: an executor that throws unexpectedly. */
+/**
+ * What the public API cannot provoke on purpose: an executor that throws unexpectedly, and a timer thread caught
+ * between taking a due job and the executor's taking it.
+ */
 @Timeout(10)
 class JobTimerTest {
 
@@ -42,5 +49,65 @@ class JobTimerTest {
         assertThat(timer.isShutdown()).isTrue();
         assertThat(broken.isShutdown()).as("the timer shuts its executor down").isTrue();
         assertThatThrownBy(() -> timer.schedule(() -> { }, 1_000L, 0L)).isInstanceOf(RejectedExecutionException.class);
+    }
+
+    /**
+     * shutdownNow comes while the timer thread is handing a due job over (it has taken the job from the pending set,
+     * and the executor has not taken it yet): the job runs or is returned, exactly once, whether the executor took it
+     * just before the shutdown ({@code takenFirst}) or refuses it, being shut down ({@code !takenFirst}).
+     */
+    @RepeatedTest(20)
+    void shutdownNowReturnsOrRunsTheJobTheTimerIsHandingOver() throws Exception {
+        for (boolean takenFirst : new boolean[] {false, true}) {
+            CountDownLatch held = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>()) {
+                @Override
+                public void execute(Runnable command) {
+                    boolean timer = Thread.currentThread().getName().endsWith("-timer");
+                    if (timer && takenFirst) {
+                        super.execute(command);
+                    }
+                    if (timer) { // holds the timer thread where a preemption could
+                        held.countDown();
+                        awaitUninterruptibly(release);
+                    }
+                    if (!timer || !takenFirst) {
+                        super.execute(command); // refused once shutdownNow has shut the pool down
+                    }
+                }
+            };
+            JobTimer timer = JobTimer.start("handing", pool, null);
+            AtomicInteger runs = new AtomicInteger();
+            ScheduledJob<Void> job = timer.schedule(runs::incrementAndGet, 1_000L, 0L);
+            assertThat(held.await(10, TimeUnit.SECONDS)).isTrue();
+
+            List<Runnable> returned = timer.shutdownNow();
+
+            release.countDown();
+            assertThat(timer.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            long times = returned.stream().filter(r -> r == job).count();
+            assertThat(runs.get() + times).as("runs %s, returned %s times (taken first: %s)", runs, times, takenFirst)
+                    .isEqualTo(1);
+            if (!takenFirst) {
+                assertThat(returned).as("refused by the executor: returned").containsExactly(job);
+            }
+            assertThat(job.isDone()).isTrue();
+        }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
