@@ -26,8 +26,9 @@ import java.util.function.UnaryOperator;
  *       {@code handedOver}, {@code due}, {@code nextSequence} and {@code runState} writes. It is held only for
  *       O(log n) heap operations and O(1) bookkeeping, never while calling the executor
  *       or a job (shutdown's O(n) sweeps excepted).</li>
- *   <li>Invariant: a job is in the heap exactly when it is pending (scheduled with a positive delay, or periodic
- *       between runs, and not yet due-and-taken, cancelled or swept by a shutdown); {@link #pending()} is the heap's
+ *   <li>Invariant: a job is in the heap exactly when it is pending (scheduled with a positive delay, or with none
+ *       but behind jobs due earlier, or periodic between runs, and not yet due-and-taken, cancelled or swept by a
+ *       shutdown); {@link #pending()} is the heap's
  *       size read under the lock, so it is exact at the moment it is read.</li>
  *   <li>{@code available} is signalled when a new job becomes the head of the heap (the timer may have to wake up
  *       earlier) and when the run state changes; the timer thread waits on it with a timeout equal to the head's
