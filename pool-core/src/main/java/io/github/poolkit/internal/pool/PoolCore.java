@@ -60,6 +60,11 @@ import java.util.function.Supplier;
  *   <li>A virtual thread never runs a second task (unpooled workers, {@link WorkerThreads}): when its task ends and
  *       work waits (queued, or a caller in line), a fresh worker takes over its reservation and fetches that work on
  *       its own thread, so a thread that cannot start takes no task with it ({@link UnpooledPath}).</li>
+ *   <li>No worker thread is started, and so neither the thread factory nor (when a start fails) the panic handler
+ *       runs, with the lock held: both are the user's code, and may wait for a thread that needs the lock (one
+ *       reading the pool's stats, or submitting to it). Whatever reserves a worker under the lock hands it to
+ *       {@link WorkerLaunch} once the lock is let go; a thread that takes from the queue under the lock moves the head
+ *       caller in there too, but calls {@link QueuedPath#signalWork} (which may start a worker) only after.</li>
  * </ol>
  *
  * The pool is terminated when it is not open, {@code running == 0} and, unless stopped, nothing is queued
@@ -300,6 +305,8 @@ final class PoolCore {
      * blocked: retire, take from the queue, serve the head caller, or go idle ({@link #GO_IDLE}).
      */
     private Object lockedNextTask(Worker w) {
+        Object next = null;
+        boolean callerMovedIn = false;
         lock.lock();
         try {
             if (surplus()) {
@@ -307,22 +314,24 @@ final class PoolCore {
                 return null;
             }
             if (queue != null && state != State.STOP) { // state first, then the queue (invariant 3)
-                Object next = queued.poll();
-                if (next != null) {
-                    return next;
+                next = queued.takeHead();
+                callerMovedIn = next != null && queued.moveHeadCallerIn();
+            }
+            if (next == null) {
+                if (state != State.OPEN) {
+                    retire(w);
+                    return null;
                 }
+                // Run the head caller's task instead of going idle (invariant 4).
+                next = line.isEmpty() ? GO_IDLE : serveHeadCaller();
             }
-            if (state != State.OPEN) {
-                retire(w);
-                return null;
-            }
-            if (!line.isEmpty()) {
-                return serveHeadCaller(); // run it instead of going idle (invariant 4)
-            }
-            return GO_IDLE;
         } finally {
             lock.unlock();
         }
+        if (callerMovedIn) {
+            queued.signalWork(); // after the lock: it may start a worker (invariant 6)
+        }
+        return next;
     }
 
     /**

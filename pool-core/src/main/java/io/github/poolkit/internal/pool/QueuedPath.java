@@ -75,7 +75,8 @@ final class QueuedPath {
 
     /**
      * Makes sure a queued task has somebody on the way (invariant 2): wakes an idle worker as the searcher unless
-     * there is one, or has the pool start a worker if none is idle and there is room.
+     * there is one, or has the pool start a worker if none is idle and there is room. Pool's lock not held
+     * (invariant 6).
      */
     void signalWork() {
         if (!queue.isEmpty()) {
@@ -125,16 +126,22 @@ final class QueuedPath {
 
     /**
      * Takes the head of the queue; while callers are blocked, has the pool move the first caller's task into the slot
-     * that freed (invariant 4).
+     * that freed (invariant 4). Pool's lock not held: the signal that follows a move may start a worker (invariant 6;
+     * a thread holding the lock uses {@link #takeHead} and {@link #moveHeadCallerIn} instead).
      *
      * @return the task, or null when the queue is empty
      */
     Object poll() {
-        Object task = takeLock == null ? queue.poll() : pollLocked();
-        if (task != null && pool.blockedCallers() > 0) {
-            moveHeadCallerIn();
+        Object task = takeHead();
+        if (task != null && moveHeadCallerIn()) {
+            signalWork(); // an idle worker, or room for one, may be beside it (invariant 2)
         }
         return task;
+    }
+
+    /** {@return the head of the queue, taken (under the take lock, if any), or null when it is empty} */
+    Object takeHead() {
+        return takeLock == null ? queue.poll() : pollLocked();
     }
 
     /** Takes the head of the queue under the take lock (released before anything else is locked). */
@@ -147,21 +154,27 @@ final class QueuedPath {
         }
     }
 
-    /** Moves the head caller's task into the queue slot a lock-free poll just freed, if open (invariant 4). */
-    private void moveHeadCallerIn() {
-        boolean moved = false;
+    /**
+     * After a {@link #takeHead} that took a task: moves the head caller's task, if any, into the queue slot that
+     * freed, if open (invariant 4). Takes the pool's lock, or runs under it (it is reentrant).
+     *
+     * @return whether a task moved in: then whoever took the head calls {@link #signalWork} once it holds the pool's
+     *     lock no more (invariant 2; invariant 6: it may start a worker)
+     */
+    boolean moveHeadCallerIn() {
+        if (pool.blockedCallers() == 0) {
+            return false;
+        }
         pool.lock.lock();
         try {
             Object callersTask = pool.line.headTask();
             if (pool.isOpen() && callersTask != null && queue.offer(callersTask, pool.line.headAcceptedAt()) >= 0) {
                 pool.serveHeadCaller();
-                moved = true;
+                return true;
             }
+            return false;
         } finally {
             pool.lock.unlock();
-        }
-        if (moved) {
-            signalWork(); // an idle worker, or room for one, may be beside it (invariant 2)
         }
     }
 

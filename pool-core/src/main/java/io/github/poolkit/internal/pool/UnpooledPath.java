@@ -150,21 +150,26 @@ final class UnpooledPath {
         if (next != null || (queue == null || queue.isEmpty()) && pool.blockedCallers() == 0) {
             return next; // nothing for the locked path to find (passOn then sees a shrink or a close)
         }
+        boolean callerMovedIn = false;
         pool.lock.lock();
         try {
             if (pool.surplus()) {
                 return null;
             }
             if (queue != null && pool.state != PoolCore.State.STOP) {
-                next = pool.queued.poll();
+                next = pool.queued.takeHead();
+                callerMovedIn = next != null && pool.queued.moveHeadCallerIn();
             }
             if (next == null && pool.state == PoolCore.State.OPEN && !pool.line.isEmpty()) {
                 next = pool.serveHeadCaller();
             }
-            return next;
         } finally {
             pool.lock.unlock();
         }
+        if (callerMovedIn) {
+            pool.queued.signalWork(); // after the lock: it may start a worker (invariant 6 of PoolCore)
+        }
+        return next;
     }
 
     /**
