@@ -68,7 +68,9 @@ import java.util.function.Supplier;
  * </ol>
  *
  * The pool is terminated when it is not open, {@code running == 0} and, unless stopped, nothing is queued
- * ({@link PoolLifecycle#transitionTo}). Queued tasks that no worker could be started for (the thread factory failed)
+ * ({@link PoolLifecycle#transitionTo}); once it is, it stays so until a reboot, even while a task appended by a
+ * caller who saw the pool open sits in the queue for the instant before the caller withdraws it ({@link Termination}),
+ * and no worker is started for such a task ({@link #reserveForQueue}). Queued tasks that no worker could be started for (the thread factory failed)
  * get one later ({@link WorkerLaunch}), unless {@code shutdownNow} hands them back first.
  *
  * <p>Overdue tasks ({@code runTimeout}, {@code queueTimeout}) are found off the task path by the shared
@@ -93,7 +95,7 @@ final class PoolCore {
 
     final ReentrantLock lock = new ReentrantLock();
     final CallerLine line;
-    final Termination termination = new Termination(lock, this::isTerminated);
+    final Termination termination = new Termination(lock, this::terminatedNow);
     final IdleStack idle = new IdleStack();
     /** The FIFO queue, lock-free and bounded by {@code queueCapacity}; null when {@code queueCapacity == 0}. */
     final TaskQueue queue;
@@ -239,9 +241,12 @@ final class PoolCore {
         }
     }
 
-    /** Reserves a worker for the queue if tasks are stranded there with room to run. Lock held. */
+    /**
+     * Reserves a worker for the queue if tasks are stranded there with room to run; none once the pool has terminated
+     * (a task queued since is an appender's that will be withdrawn and refused, see {@link Termination}). Lock held.
+     */
     Worker reserveForQueue() {
-        if (queue == null || queue.isEmpty() || state == State.STOP) {
+        if (queue == null || queue.isEmpty() || state == State.STOP || termination.reached()) {
             return null;
         }
         return unpooled != null ? unpooled.reserveFetcherLocked() : reserveWorker(null);
@@ -480,8 +485,16 @@ final class PoolCore {
         return queue == null ? 0 : queue.size();
     }
 
-    /** {@return whether the pool is closed, every worker has left and no accepted task waits in the queue} */
+    /**
+     * {@return whether the pool has terminated: it was found closed, with every worker gone and no accepted task
+     * queued, and has not been rebooted since (any thread; once true, true until a reboot, see {@link Termination})}
+     */
     boolean isTerminated() {
+        return termination.reached();
+    }
+
+    /** {@return whether the pool is closed, every worker has left and no accepted task waits in the queue} Lock held. */
+    private boolean terminatedNow() {
         return state != State.OPEN && running.get() == 0 && (state == State.STOP || queuedCount() == 0);
     }
 }

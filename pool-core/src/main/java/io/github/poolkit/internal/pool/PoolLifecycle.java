@@ -128,6 +128,7 @@ final class PoolLifecycle {
         try {
             if (core.state != PoolCore.State.OPEN) {
                 core.state = PoolCore.State.OPEN;
+                core.termination.reopened();
                 startChores();
             }
         } finally {

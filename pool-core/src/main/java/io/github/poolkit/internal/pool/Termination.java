@@ -6,14 +6,24 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
- * Waiting for a pool to terminate: a condition of the pool's lock, signalled when the pool becomes terminated.
- * {@link #signal} is called with the lock held; {@link #await} takes it.
+ * Whether a pool has terminated, and waiting for it to: a flag latched, and a condition of the pool's lock signalled,
+ * when the pool is found terminated ({@link #signalIfTerminated}, called under the lock wherever the pool may have
+ * become so).
+ *
+ * <p>Invariant: once latched, {@link #reached} stays true until {@link #reopened} (a reboot), so the pool is seen
+ * terminated monotonically, as {@code ExecutorService} requires, even when the condition itself is false again for an
+ * instant: an appender that saw the pool open before it closed may append after it terminated, then sees it closed
+ * and withdraws its task (the queue is not empty meanwhile). Every step that can make the pool terminated is under the
+ * lock and calls {@link #signalIfTerminated} (retiring a worker, closing the pool, a withdrawn append, an unpooled
+ * worker giving back its place in a closed pool), so the flag is latched as soon as the condition holds.
  */
 final class Termination {
 
     private final ReentrantLock lock;
     private final Condition done;
     private final BooleanSupplier terminated;
+    /** Whether the pool has terminated (and not been reopened since); written under the lock, read anywhere. */
+    private volatile boolean reached;
 
     /**
      * @param lock       the pool's lock
@@ -25,11 +35,22 @@ final class Termination {
         this.terminated = terminated;
     }
 
-    /** Wakes every waiter if the pool is terminated now. Lock held. */
+    /** Latches termination and wakes every waiter if the pool is terminated now. Lock held. */
     void signalIfTerminated() {
-        if (terminated.getAsBoolean()) {
+        if (!reached && terminated.getAsBoolean()) {
+            reached = true;
             done.signalAll();
         }
+    }
+
+    /** The pool was reopened: it is not terminated any more. Lock held. */
+    void reopened() {
+        reached = false;
+    }
+
+    /** {@return whether the pool has terminated (and not been reopened since); any thread} */
+    boolean reached() {
+        return reached;
     }
 
     /**
@@ -42,7 +63,7 @@ final class Termination {
         long nanos = unit.toNanos(timeout);
         lock.lock();
         try {
-            while (!terminated.getAsBoolean()) {
+            while (!reached) {
                 if (nanos <= 0) {
                     return false;
                 }
