@@ -70,8 +70,9 @@ import java.util.function.Supplier;
  * The pool is terminated when it is not open, {@code running == 0} and, unless stopped, nothing is queued
  * ({@link PoolLifecycle#transitionTo}); once it is, it stays so until a reboot, even while a task appended by a
  * caller who saw the pool open sits in the queue for the instant before the caller withdraws it ({@link Termination}),
- * and no worker is started for such a task ({@link #reserveForQueue}). Queued tasks that no worker could be started for (the thread factory failed)
- * get one later ({@link WorkerLaunch}), unless {@code shutdownNow} hands them back first.
+ * and no worker is started for such a task ({@link #reserveForQueue}). Queued tasks that no worker could be started
+ * for (the thread factory failed) get one later ({@link WorkerLaunch}), unless {@code shutdownNow} hands them back
+ * first.
  *
  * <p>Overdue tasks ({@code runTimeout}, {@code queueTimeout}) are found off the task path by the shared
  * {@link OverdueChecker}, through {@link OverdueWatch}: without a timeout nothing here changes; with one, workers
@@ -493,7 +494,7 @@ final class PoolCore {
         return termination.reached();
     }
 
-    /** {@return whether the pool is closed, every worker has left and no accepted task waits in the queue} Lock held. */
+    /** {@return whether the pool is closed, every worker has left and no accepted task is queued} Lock held. */
     private boolean terminatedNow() {
         return state != State.OPEN && running.get() == 0 && (state == State.STOP || queuedCount() == 0);
     }
