@@ -20,9 +20,8 @@ import java.util.function.Supplier;
  * <h2>Built for many processors</h2>
  *
  * <p>Nothing that every worker does per task takes the pool's lock: a busy worker takes its next task from the queue
- * with one CAS (on 4 processors or more one taker at a time, under the queue's take lock: measured at 4 to 16
- * processors, takers parked in a lock's line beat takers all retrying the head's CAS by 2 to 2.7 times,
- * {@link QueuedPath}); a worker with nothing to do pushes itself on the lock-free idle stack and parks on its own permit; a caller or
+ * with one CAS (from 4 processors, one taker at a time under a take lock of the queue's, {@link QueuedPath}); a
+ * worker with nothing to do pushes itself on the lock-free idle stack and parks on its own permit; a caller or
  * worker that wants one claims it with one CAS and unparks it. Task counts are per worker ({@link Worker}). In a queued
  * pool at most one worker at a time is the <em>searcher</em> (woken and not yet at the queue, or spinning on it), and
  * nobody wakes another worker while there is one: a run of appends costs one wake-up, and each worker that finds more
