@@ -3,8 +3,6 @@ package io.github.poolkit.autoconfigure.actuate;
 import java.util.Collections;
 import java.util.List;
 
-import org.jspecify.annotations.Nullable;
-
 import io.github.poolkit.autoconfigure.actuate.executors.ApplicationExecutors;
 import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
 
@@ -16,20 +14,14 @@ import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
  * <p>It guards only writes whose selector names such an executor; the writes to poolkit's own pools and semaphores
  * are left as they are.
  */
-final class ExecutorWriteGuard extends PoolsWriteCheck {
-
-    private final ApplicationExecutors executors;
+final class ExecutorWriteGuard extends PoolsWriteCheck<ExecutorAdapter> {
 
     ExecutorWriteGuard(ApplicationExecutors executors) {
-        this.executors = executors;
+        super(executors::find);
     }
 
     @Override
-    @Nullable InvalidSettingException refusal(String beanName, List<String> unknown) {
-        ExecutorAdapter executor = executors.find(beanName);
-        if (executor == null) {
-            return null;
-        }
+    InvalidSettingException refusal(ExecutorAdapter executor, String beanName, List<String> unknown) {
         return new InvalidSettingException(Collections.min(unknown), "unknown field; a "
                 + ExecutorDescriptor.read(executor::type) + " takes only capacity and coreSize");
     }

@@ -4,6 +4,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.EndpointId;
@@ -16,7 +17,8 @@ import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
 /**
  * A check of each write to the {@code pools} endpoint, made on the write's whole body before the operation is invoked:
  * Spring Boot's endpoint infrastructure binds the body's fields to the operation's parameters by name and drops the
- * others without a word, so only an advisor sees them. Each subclass says only when it refuses a write.
+ * others without a word, so only an advisor sees them. Each subclass says which beans it guards (a write to any other
+ * bean is let through) and why it refuses a write to one of them.
  *
  * <p>The path decides which bean a write changes. Actuator lays the body's fields, then the query's parameters, over
  * the path's variables when it builds the operation's arguments, so a {@code beanName} field or parameter would
@@ -27,12 +29,22 @@ import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
  * <p>Invariant: a refused write answers 400 with a problem body naming the field (404 when the path names no single
  * bean), and the operation is not invoked, so nothing changes; reads, and the other endpoints, are left as they are.
  */
-abstract class PoolsWriteCheck implements OperationInvokerAdvisor {
+abstract class PoolsWriteCheck<T> implements OperationInvokerAdvisor {
 
     private static final EndpointId POOLS = EndpointId.of("pools");
 
     /** The name of the write operation's selector, the bean the path names. */
     static final String SELECTOR = "beanName";
+
+    private final Function<String, @Nullable T> targets;
+
+    /**
+     * @param targets finds what this check knows of the bean a write's path names, or {@code null} for a bean it does
+     *                not guard
+     */
+    PoolsWriteCheck(Function<String, @Nullable T> targets) {
+        this.targets = targets;
+    }
 
     @Override
     public final OperationInvoker apply(EndpointId endpointId, OperationType operationType,
@@ -58,17 +70,25 @@ abstract class PoolsWriteCheck implements OperationInvokerAdvisor {
         };
     }
 
-    /** {@return why the write is refused, or {@code null}}: only a write with fields no parameter takes may be. */
+    /**
+     * {@return why the write is refused, or {@code null}}: only a write to a bean this check guards, with fields no
+     * parameter takes, may be; any other goes on to the operation (which may answer 404).
+     */
     private @Nullable InvalidSettingException refusal(String beanName, Map<String, Object> arguments,
             Set<String> known) {
         List<String> unknown = arguments.keySet().stream().filter(field -> !known.contains(field)).toList();
-        return unknown.isEmpty() ? null : refusal(beanName, unknown);
+        if (unknown.isEmpty()) {
+            return null;
+        }
+        T target = targets.apply(beanName);
+        return (target != null) ? refusal(target, beanName, unknown) : null;
     }
 
     /**
-     * @param beanName the bean the write's path names
+     * @param target   what this check knows of the bean the write's path names
+     * @param beanName that bean's name
      * @param unknown  the write's fields that no parameter of the operation takes, in the body's order; not empty
-     * @return why the write is refused, or {@code null} to let it through (to the operation, which may answer 404)
+     * @return why the write is refused
      */
-    abstract @Nullable InvalidSettingException refusal(String beanName, List<String> unknown);
+    abstract InvalidSettingException refusal(T target, String beanName, List<String> unknown);
 }

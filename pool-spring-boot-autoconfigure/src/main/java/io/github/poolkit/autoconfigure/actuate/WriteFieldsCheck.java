@@ -25,20 +25,14 @@ import io.github.poolkit.autoconfigure.SchedulerProperties;
  * <p>A field that is a parameter but does not apply to the target ({@code size} on a pool) is left to
  * {@link SettingsChange}, and a write to a name that is no pool, scheduler or semaphore to the operation (404).
  */
-final class WriteFieldsCheck extends PoolsWriteCheck {
-
-    private final PoolkitBeans beans;
+final class WriteFieldsCheck extends PoolsWriteCheck<WriteFieldsCheck.Target> {
 
     WriteFieldsCheck(PoolkitBeans beans) {
-        this.beans = beans;
+        super(name -> target(beans, name));
     }
 
     @Override
-    @Nullable InvalidSettingException refusal(String name, List<String> unknown) {
-        Target target = target(name);
-        if (target == null) {
-            return null;
-        }
+    InvalidSettingException refusal(Target target, String name, List<String> unknown) {
         List<String> reasons = new ArrayList<>();
         reasons.add(target.why(unknown.get(0)));
         for (String field : unknown.subList(1, unknown.size())) {
@@ -51,7 +45,7 @@ final class WriteFieldsCheck extends PoolsWriteCheck {
                 String.join("; ", reasons) + "; nothing was changed: " + accepted);
     }
 
-    private @Nullable Target target(String name) {
+    private static @Nullable Target target(PoolkitBeans beans, String name) {
         if (beans.pools().containsKey(name)) {
             return new Target("pool", SettingsChange.POOL_FIELDS, PoolProperties.class);
         }
@@ -71,7 +65,7 @@ final class WriteFieldsCheck extends PoolsWriteCheck {
      * @param accepted   the fields a write may change on it
      * @param properties the configuration properties of that kind, whose other fields are fixed at creation
      */
-    private record Target(String kind, List<String> accepted, Class<?> properties) {
+    record Target(String kind, List<String> accepted, Class<?> properties) {
 
         /** @return why {@code field} cannot be written to this kind of bean */
         String why(String field) {
