@@ -2,6 +2,7 @@ package io.github.poolkit.redis;
 
 import io.lettuce.core.RedisConnectionException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -17,7 +18,9 @@ import java.util.function.UnaryOperator;
  * is dead to Redis, as a killed process: every script call fails at once, as on a closed connection),
  * {@link #dropHeartbeats()} (the instance stalls: it renews nothing, while its other calls go through) and
  * {@link #sendTwice} (Lettuce's at-least-once re-send after a reconnect: the call runs, its answer is lost, and the
- * very same call is sent again; the instance reads only the second answer).
+ * very same call is sent again; the instance reads only the second answer) and {@link #dropConnectionAfter} (the
+ * connection drops with a call in flight and stays down until {@link #reconnect()}: the calls made meanwhile wait, and
+ * on reconnect the call whose answer was lost is sent again first, then they, in order, as Lettuce does).
  *
  * <pre>{@code ScriptLink link = new ScriptLink(); semaphores.open(builder, link);}</pre>
  */
@@ -29,6 +32,14 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
     private volatile long sentAgainAfterMillis;
     private final AtomicInteger heartbeatsFailed = new AtomicInteger();
     private volatile BiConsumer<String[], List<Object>> watcher = (argv, answer) -> { };
+    private final Object link = new Object();
+    private String downAfter; // guarded by link
+    private List<Waiting> waiting; // guarded by link; not null while the connection is down
+    private CompletionStage<List<Object>> lostAnswer; // guarded by link
+
+    /** A call made while the connection is down: Lettuce holds it, and sends it once it has reconnected. */
+    private record Waiting(String op, Runnable send) {
+    }
 
     @Override
     public ScriptCalls apply(ScriptCalls redis) {
@@ -84,6 +95,62 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
         sentTwice = Set.of(ops);
     }
 
+    /**
+     * The next call of {@code op} runs in Redis, but the connection drops before its answer is read, and stays down
+     * until {@link #reconnect()}: every call made meanwhile waits (Lettuce holds it), and none reaches Redis.
+     */
+    void dropConnectionAfter(String op) {
+        synchronized (link) {
+            downAfter = op;
+        }
+    }
+
+    /** {@return how many calls of {@code op} wait for the connection to come back} */
+    int waitingCalls(String op) {
+        synchronized (link) {
+            return waiting == null ? 0 : (int) waiting.stream().filter(w -> w.op.equals(op)).count();
+        }
+    }
+
+    /**
+     * The connection is back: once the call whose answer was lost has run, it is sent again (Lettuce re-sends what it
+     * read no answer to), then every call that waited, in the order they were made.
+     */
+    void reconnect() {
+        CompletionStage<List<Object>> first;
+        synchronized (link) {
+            first = lostAnswer;
+        }
+        first.toCompletableFuture().handle((value, failure) -> null).join();
+        synchronized (link) {
+            waiting.forEach(w -> w.send.run());
+            waiting = null;
+        }
+    }
+
+    /** @return the answer of a call that waits for the connection, or null if the connection is up */
+    private CompletableFuture<List<Object>> heldBack(String op, Supplier<CompletionStage<List<Object>>> call) {
+        synchronized (link) {
+            if (waiting == null && op.equals(downAfter)) {
+                downAfter = null;
+                lostAnswer = call.get(); // runs; the connection drops before its answer is read
+                waiting = new ArrayList<>();
+            }
+            if (waiting == null) {
+                return null;
+            }
+            CompletableFuture<List<Object>> answer = new CompletableFuture<>();
+            waiting.add(new Waiting(op, () -> call.get().whenComplete((value, failure) -> {
+                if (failure == null) {
+                    answer.complete(value);
+                } else {
+                    answer.completeExceptionally(failure);
+                }
+            })));
+            return answer;
+        }
+    }
+
     private CompletionStage<List<Object>> send(String[] argv, Supplier<CompletionStage<List<Object>>> call) {
         String op = argv[0];
         if (cut || (heartbeatsDropped && op.equals("heartbeat"))) {
@@ -92,7 +159,11 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
             }
             return CompletableFuture.failedFuture(new RedisConnectionException("Connection closed (ScriptLink)"));
         }
-        CompletionStage<List<Object>> answer = call.get();
+        CompletionStage<List<Object>> answer = heldBack(op, call);
+        if (answer != null) {
+            return watched(argv, answer);
+        }
+        answer = call.get();
         if (sentTwice.contains(op)) {
             // the first answer is lost on the way back; the same call is sent again once it has run
             long after = sentAgainAfterMillis;
@@ -101,6 +172,10 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
                     : lost.thenComposeAsync(nothing -> call.get(),
                             CompletableFuture.delayedExecutor(after, TimeUnit.MILLISECONDS));
         }
+        return watched(argv, answer);
+    }
+
+    private CompletionStage<List<Object>> watched(String[] argv, CompletionStage<List<Object>> answer) {
         BiConsumer<String[], List<Object>> seen = watcher;
         return answer.whenComplete((value, failure) -> {
             if (value != null) {
