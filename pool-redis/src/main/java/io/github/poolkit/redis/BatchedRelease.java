@@ -67,6 +67,7 @@ final class BatchedRelease {
                 long amount = Math.min(left, lease.weight);
                 args.add(lease.id);
                 args.add(Long.toString(lease.weight)); // the script changes nothing unless Redis holds this weight
+                args.add(Long.toString(lease.token)); // and this token
                 args.add(Long.toString(amount));
                 used.add(lease);
                 if (amount == lease.weight) {

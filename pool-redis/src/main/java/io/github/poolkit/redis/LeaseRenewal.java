@@ -93,6 +93,7 @@ final class LeaseRenewal {
         args.add(Integer.toString(held.size()));
         for (Lease lease : held) {
             args.add(lease.id);
+            args.add(Long.toString(lease.token)); // another token under its id is a stranger's: this one was lost
         }
         for (Request request : requests.all()) {
             if (request.queued) {

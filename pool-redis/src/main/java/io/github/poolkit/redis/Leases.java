@@ -16,7 +16,9 @@ import java.util.logging.Logger;
  *   <li>A lease leaves before its release script is sent, so it is never renewed while, or after, it is released.</li>
  *   <li>A lease is marked lost at most once ({@link Lease}'s state machine); the one marking logs the warning.</li>
  *   <li>Redis releases a lease by its id, and records each release under its operation id: a release never gives
- *       permits back twice, and one that Lettuce sends again answers as the first (never a false "had expired").</li>
+ *       permits back twice, and one that Lettuce sends again answers as the first (never a false "had expired").
+ *       Renewals and releases carry the lease's token too: an id that holds another token (an acquire that Lettuce
+ *       sent again after this lease expired was granted anew) is reported lost, never taken for this lease.</li>
  * </ul>
  */
 final class Leases {
@@ -63,21 +65,24 @@ final class Leases {
     /**
      * Closing a Permit: releases its lease. A lease already known lost is released quietly: Redis gave its permits
      * back or does so within the lease time, and this run only returns them sooner if Redis still holds them (the
-     * script releases a lease by its id, so never twice). A lease this release finds expired is marked lost.
+     * script releases a lease by its id, so never twice). A lease this release finds expired is marked lost, and so is
+     * one whose id holds another token (a grant made anew by an acquire that Lettuce sent again, which nobody holds:
+     * the script gives it back).
      */
     void release(Lease lease) {
         held.remove(lease.id, lease);
         String operation = instance.nextId();
+        String token = Long.toString(lease.token); // another token under its id is a stranger's: this lease expired
         if (!lease.close()) {
             try {
-                instance.call(instance.script().runOperation("release", operation, lease.id));
+                instance.call(instance.script().runOperation("release", operation, lease.id, token));
             } catch (RuntimeException e) {
                 LOG.log(Level.FINE, "Cluster semaphore '" + instance.name() + "': release of a lost lease failed;"
                         + " Redis gives its permits back after the lease time", e);
             }
             return;
         }
-        List<Object> reply = instance.call(instance.script().runOperation("release", operation, lease.id));
+        List<Object> reply = instance.call(instance.script().runOperation("release", operation, lease.id, token));
         if (SemaphoreScript.asLong(reply.get(0)) == 0) {
             lose(lease, true, "had expired before its release (it was not renewed within " + instance.leaseMillis()
                     + " ms, the lease time), so Redis had given its permits back already; nothing was released");

@@ -93,7 +93,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * remembers what each did (a grant or a place in line under the request's id; a record of each release for the lease
  * time): a second run of the same operation answers as the first did and changes nothing. A request is never counted
  * twice nor both granted and queued, and a release sent twice never reports a lease as expired that it released
- * itself.
+ * itself. An acquire sent again after its grant expired is granted anew under the same id: renewals and releases carry
+ * the fencing token the holder knows, so the holder is told of the loss and that new grant, held by nobody, goes back.
  *
  * <p>Thread-safe. Memory consistency: actions before a {@link Permit#close()} or {@link #release(long)} in one
  * instance happen-before a grant of the same permits in another only through Redis's own ordering of script runs.

@@ -174,7 +174,7 @@ final class Requests {
         if (request.handleLess && request.weight == 0) {
             // nothing to hold: give the empty lease straight back (if the request gave up, its cancel does)
             if (request.result.complete(HANDLE_LESS)) {
-                instance.script().runOperation("release", instance.nextId(), request.id);
+                instance.script().runOperation("release", instance.nextId(), request.id, Long.toString(token));
             }
             return;
         }

@@ -21,6 +21,14 @@
 --                l:<id> (granted) or a place in 'queue' (queued). A run that finds either answers {1, token} or
 --                {2, ticket} from it. (A first run that was refused or too large changed nothing; running it again is
 --                as if it had come once.) So a request is never counted twice, nor both leased and queued.
+--                A second run that comes after the first run's lease (or place) expired and was reaped finds neither
+--                and is granted, or queued, anew under the same id: a stranger. Nobody holds or awaits it: the request
+--                settled on the first grant (told on its grant channel while only the commands connection was down) or
+--                gave up, and a settled request takes no later answer for its own. Its holder still renews by that id,
+--                though: so heartbeat, release and releaseFrom carry the token the holder knows, and one that finds
+--                another token (or a place in line) under the id reports the holder's lease lost, as expired, instead
+--                of taking the stranger for it; heartbeat and release also give the stranger back (a stranger whose
+--                holder has stopped renewing expires after a lease time, as any lease).
 --   release,     a run that takes effect sets KEYS[5] to 1 for ARGV[3] ms (SET PX), and a run that finds nothing to
 --   releaseFrom  release answers {1} when KEYS[5] is set (its first run released it) instead of "no such lease". So
 --                a release sent twice never reports an expiry that did not happen, and never releases twice. (The
@@ -32,6 +40,7 @@
 -- Invariants, true between any two runs:
 --   used = the sum of the weights of the l:<id> fields of 'meta' (a run that reaps recounts it).
 --   'waiters', 'queue' and 'waiterExp' have the same ids; an id is never both a waiter and a lease.
+--   A holder's lease is the one under its id with the token it was told; nothing else under its id is held by anyone.
 --   waiting = the number of ids in 'queue' (a run that reaps also recounts it, so a drift cannot outlive a lease).
 --   Nobody waits while their permits are free: the head of the queue does not fit (used + weight > size), or the
 --   queue is empty. Every run that frees permits or changes the size grants the line before it ends.
@@ -42,11 +51,12 @@
 -- Cost: each redis.call costs about as much as a small command (more than the Lua around it), so the common runs
 -- make as few as they can. The leases live in 'meta' itself, so an uncontended acquire makes three (TIME, HMGET of
 -- meta with the caller's lease field, HSET of meta with the new lease) and a release with nobody waiting five (TIME,
--- HMGET of meta with the lease's field, HDEL of that field, HSET of meta, SET of the operation's record). The price
--- is paid by the reaping, which reads all of 'meta' (HGETALL): while holders renew (every lease time / 3) that
--- happens at most once per two thirds of a lease time; the leases of an instance that stopped renewing expire
--- together (its last heartbeat gave them one expiry), except those granted after that heartbeat, each of which costs
--- one more reaping. The records of releases are keys of their own that Redis expires: the reaping never reads them.
+-- HMGET of meta with the lease's field, HDEL of that field, HSET of meta, SET of the operation's record; comparing the
+-- holder's token with the lease's is Lua, no call). The price is paid by the reaping, which reads all of 'meta'
+-- (HGETALL): while holders renew (every lease time / 3) that happens at most once per two thirds of a lease time; the
+-- leases of an instance that stopped renewing expire together (its last heartbeat gave them one expiry), except those
+-- granted after that heartbeat, each of which costs one more reaping. The records of releases are keys of their own
+-- that Redis expires: the reaping never reads them.
 -- An acquire that takes the general path while somebody waits makes one more call (ZSCORE: is its id in line?).
 
 local meta, queue, waiters, waiterExp, done = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
@@ -107,6 +117,9 @@ if sizeStored and stored[2] and waiting == 0 and reapAt ~= false and (reapAt == 
         end
         redis.call('HDEL', meta, ownLease)
         redis.call('HSET', meta, 'used', used - tonumber(string.match(lease, '^(%d+)')))
+        if string.match(lease, '^%d+ (%d+)') ~= ARGV[5] then
+            return { 0 } -- a stranger under the id (see "Operation ids"), given back: the holder's lease had expired
+        end
         redis.call('SET', done, 1, 'PX', leaseMs)
         return { 1 }
     end
@@ -256,32 +269,44 @@ if op == 'acquire' then
         result = { 2, seq }
     end
 elseif op == 'release' then
-    -- ARGV 4 id -> {1} released, {0} no such lease (expired and reaped, or never granted)
+    -- ARGV 4 id, 5 the token its holder knows -> {1} released, {0} no such lease (expired and reaped, or never
+    -- granted; or another token: a stranger under the id, given back)
     local id = ARGV[4]
     local value = stored[7]
     if reaped then
         value = leaseEntry(id)
     end
     if value then
+        local _, token = parseLease(value)
         dropLease(id, value)
         grantWaiters()
-        redis.call('SET', done, 1, 'PX', leaseMs)
-        result = { 1 }
+        if token == tonumber(ARGV[5]) then
+            redis.call('SET', done, 1, 'PX', leaseMs)
+            result = { 1 }
+        else
+            result = { 0 }
+        end
     else
         result = { redis.call('EXISTS', done) } -- 1: this operation released it before
     end
 elseif op == 'releaseFrom' then
-    -- ARGV 4.. triples (id, weight, amount): take 'amount' off each lease, all or nothing, where each lease
-    -- must still hold the 'weight' its owner knows of. So a run that comes twice (the owner sent it again after a
-    -- timeout, or Lettuce re-sent it after a reconnect) finds its leases changed by the first and changes nothing: a
-    -- release is never applied twice; and a second run of the same operation (same op id) answers {1}, as its first.
-    -- -> {1} done, {0, id} that lease is gone, holds another weight or less than asked of it (nothing changed)
+    -- ARGV 4.. quadruples (id, weight, token, amount): take 'amount' off each lease, all or nothing, where each
+    -- lease must still hold the 'weight' and 'token' its owner knows of. So a run that comes twice (the owner sent it
+    -- again after a timeout, or Lettuce re-sent it after a reconnect) finds its leases changed by the first and changes
+    -- nothing: a release is never applied twice; and a second run of the same operation (same op id) answers {1}, as
+    -- its first.
+    -- -> {1} done, {0, id} that lease is gone, holds another weight or token, or less than asked of it (nothing
+    --    changed)
     local asked = {} -- id -> the sum of the amounts asked of it, should an id come twice
-    for i = 4, #ARGV, 3 do
+    for i = 4, #ARGV, 4 do
         local id, known = ARGV[i], tonumber(ARGV[i + 1])
-        asked[id] = (asked[id] or 0) + tonumber(ARGV[i + 2])
+        asked[id] = (asked[id] or 0) + tonumber(ARGV[i + 3])
         local value = leaseEntry(id)
-        if not value or parseLease(value) ~= known or known < asked[id] then
+        local weight, token
+        if value then
+            weight, token = parseLease(value)
+        end
+        if not value or weight ~= known or known < asked[id] or token ~= tonumber(ARGV[i + 2]) then
             result = { 0, id }
             break
         end
@@ -289,8 +314,8 @@ elseif op == 'releaseFrom' then
     if result and redis.call('EXISTS', done) == 1 then
         result = { 1 } -- this operation ran before and took effect
     elseif not result then
-        for i = 4, #ARGV, 3 do
-            local id, amount = ARGV[i], tonumber(ARGV[i + 2])
+        for i = 4, #ARGV, 4 do
+            local id, amount = ARGV[i], tonumber(ARGV[i + 3])
             local value = leaseEntry(id)
             local weight, token, expiry = parseLease(value)
             if weight == amount then
@@ -324,21 +349,37 @@ elseif op == 'cancel' then
         end
     end
 elseif op == 'heartbeat' then
-    -- ARGV 4 number of lease ids L, then L lease ids, then waiter ids
+    -- ARGV 4 number of leases L, then L pairs (lease id, the token its holder knows), then waiter ids
     -- -> {lost lease ids, {granted waiter id, token}..., gone waiter ids, size} (a gone waiter larger than the size
     --    was dropped as one that can never fit, its "-1" message maybe lost)
     local leaseCount = tonumber(ARGV[4])
     local lost, granted, gone = {}, {}, {}
-    for i = 5, 4 + leaseCount do
-        local value = leaseEntry(ARGV[i])
+    local strangers = false
+    for i = 5, 4 + 2 * leaseCount, 2 do
+        local id = ARGV[i]
+        local value = leaseEntry(id)
+        local weight, token
         if value then
-            local weight, token = parseLease(value)
-            writeLease(ARGV[i], weight, token, now + leaseMs)
+            weight, token = parseLease(value)
+        end
+        if token == tonumber(ARGV[i + 1]) then
+            writeLease(id, weight, token, now + leaseMs)
         else
-            table.insert(lost, ARGV[i])
+            -- expired; a stranger under its id (see "Operation ids"), nobody's, is given back, or leaves the line
+            table.insert(lost, id)
+            if value then
+                dropLease(id, value)
+                strangers = true
+            elseif redis.call('HEXISTS', waiters, id) == 1 then
+                dropWaiter(id)
+                strangers = true
+            end
         end
     end
-    for i = 5 + leaseCount, #ARGV do
+    if strangers then
+        grantWaiters()
+    end
+    for i = 5 + 2 * leaseCount, #ARGV do
         local id = ARGV[i]
         if redis.call('HEXISTS', waiters, id) == 1 then
             expireWaiterAt(id, now + waiterTtlMs)

@@ -250,24 +250,31 @@ class RedisPermitSemaphoreTest {
             SemaphoreScript script = new SemaphoreScript(ScriptCalls.of(connection.async()),
                     new SemaphoreKeys(semaphores.name()), 10, Duration.ofSeconds(30), Duration.ofSeconds(2),
                     redis.client().getResources().timer());
-            assertThat(script.run("acquire", "o:1", "4", "wait").get().get(0)).isEqualTo(1L);
-            // (id, weight known, amount): 3 + 3 of a lease of 4: all or nothing, so nothing
-            assertThat(script.runOperation("releaseFrom", "o:11", "o:1", "4", "3", "o:1", "4", "3").get())
+            List<Object> first = script.run("acquire", "o:1", "4", "wait").get();
+            assertThat(first.get(0)).isEqualTo(1L);
+            String t1 = first.get(1).toString();
+            // (id, weight known, token known, amount): 3 + 3 of a lease of 4: all or nothing, so nothing
+            assertThat(script.runOperation("releaseFrom", "o:11", "o:1", "4", t1, "3", "o:1", "4", t1, "3").get())
                     .containsExactly(0L, "o:1");
             assertThat(script.run("state").get()).containsExactly(10L, 4L, 0L);
-            assertThat(script.runOperation("releaseFrom", "o:12", "o:1", "4", "2", "o:1", "4", "2").get())
+            assertThat(script.runOperation("releaseFrom", "o:12", "o:1", "4", t1, "2", "o:1", "4", t1, "2").get())
                     .containsExactly(1L);
             assertThat(script.run("state").get()).containsExactly(10L, 0L, 0L);
 
-            assertThat(script.run("acquire", "o:2", "4", "wait").get().get(0)).isEqualTo(1L);
-            assertThat(script.runOperation("releaseFrom", "o:13", "o:2", "4", "1").get()).containsExactly(1L);
+            List<Object> second = script.run("acquire", "o:2", "4", "wait").get();
+            assertThat(second.get(0)).isEqualTo(1L);
+            String t2 = second.get(1).toString();
+            assertThat(script.runOperation("releaseFrom", "o:13", "o:2", "4", t2, "1").get()).containsExactly(1L);
             // the same operation again (Lettuce re-sending it after a reconnect): it answers as its first run did
             // and changes nothing
-            assertThat(script.runOperation("releaseFrom", "o:13", "o:2", "4", "1").get()).containsExactly(1L);
+            assertThat(script.runOperation("releaseFrom", "o:13", "o:2", "4", t2, "1").get()).containsExactly(1L);
             assertThat(script.run("state").get()).containsExactly(10L, 3L, 0L);
             // a new operation with the same arguments (the caller retrying after a timeout): the lease holds 3 now,
             // not the 4 its owner knew of, so nothing changes
-            assertThat(script.runOperation("releaseFrom", "o:14", "o:2", "4", "1").get())
+            assertThat(script.runOperation("releaseFrom", "o:14", "o:2", "4", t2, "1").get())
+                    .containsExactly(0L, "o:2");
+            // nor with a token that is not the lease's
+            assertThat(script.runOperation("releaseFrom", "o:15", "o:2", "3", t1, "1").get())
                     .containsExactly(0L, "o:2");
             assertThat(script.run("state").get()).containsExactly(10L, 3L, 0L);
         }

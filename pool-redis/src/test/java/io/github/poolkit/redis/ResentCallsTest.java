@@ -2,6 +2,7 @@ package io.github.poolkit.redis;
 
 import static io.github.poolkit.redis.RedisPermitSemaphoreTest.assertState;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.github.poolkit.Permit;
@@ -12,7 +13,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Handler;
 import java.util.logging.Level;
 import java.util.logging.LogRecord;
@@ -186,5 +189,153 @@ class ResentCallsTest {
         shortLease.release(1);
         assertState(other, 3, 0, 0);
         assertThat(warnings).as("warnings logged").isEmpty();
+    }
+
+    @Test
+    void anAcquireSentAgainAfterItsGrantWasReapedLeavesNoGrantItsHolderDoesNotKnow() throws Exception {
+        RedisPermitSemaphore holder = holderWhoseGrantWasReapedAndGivenToAnother(true);
+        // the acquire sent again found nothing under its id and was granted anew (another token), but nobody holds
+        // that grant: the holder's renewal, carrying the token it knows, finds a stranger and gives it back
+        assertThat(redis().hget(key("meta"), "l:" + holderId)).as("a grant its holder does not know").isNull();
+        assertState(other, 3, 0, 0);
+        // and the holder learns that its grant is gone (its permits went to another instance meanwhile)
+        assertThatThrownBy(() -> holder.release(2)).isInstanceOf(IllegalStateException.class);
+        assertState(other, 3, 0, 0);
+        assertThat(other.tryAcquire(3)).isTrue();
+        other.release(3);
+    }
+
+    @Test
+    void anAcquireSentAgainAfterItsGrantWasReapedLeavesNoPlaceInLineThatNobodyWaitsOn() throws Exception {
+        RedisPermitSemaphore holder = holderWhoseGrantWasReapedAndGivenToAnother(false);
+        // the acquire sent again did not fit: it joined the line under the holder's id, where nobody waits on it;
+        // the holder's renewal finds its grant gone and takes that place out of the line, which would else hold up
+        // everybody behind it for a lease time, and then be granted to nobody
+        assertThat(redis().zrange(key("queue"), 0, -1)).as("places in line").isEmpty();
+        assertState(other, 3, 2, 0);
+        assertThat(other.tryAcquire(1)).as("nobody waits: no barging past a place").isTrue();
+        other.release(1);
+        secondHolder.close();
+        assertState(other, 3, 0, 0); // nothing granted to nobody
+        assertThatThrownBy(() -> holder.release(2)).isInstanceOf(IllegalStateException.class);
+        assertState(other, 3, 0, 0);
+    }
+
+    @Test
+    void theScriptTakesNoLeaseUnderItsHoldersIdWithAnotherTokenForTheHolders() throws Exception {
+        try (var connection = redis.client().connect()) {
+            // 'brief' makes leases of 100 ms: they expire; 'script' makes leases of 60 s (size 3, stored already)
+            SemaphoreScript brief = script(connection, Duration.ofMillis(100));
+            SemaphoreScript script = script(connection, LEASE);
+
+            // lean release (nobody waits): the holder knows t1, its id holds a stranger
+            String t1 = strangerUnder("o:1", brief, script);
+            assertThat(script.runOperation("release", "o:21", "o:1", t1).get()).containsExactly(0L);
+            assertThat(script.runOperation("release", "o:21", "o:1", t1).get()).as("sent again").containsExactly(0L);
+            assertThat(script.run("state").get()).as("the stranger was given back").containsExactly(3L, 0L, 0L);
+
+            // release while somebody waits: the stranger given back lets the line move
+            String t2 = strangerUnder("o:2", brief, script);
+            assertThat(script.run("acquire", "o:3", "3", "wait").get().get(0)).as("queued").isEqualTo(2L);
+            assertThat(script.runOperation("release", "o:22", "o:2", t2).get()).containsExactly(0L);
+            assertThat(script.run("state").get()).as("o:3 granted").containsExactly(3L, 3L, 0L);
+
+            // renewal: a lease under the id with another token is reported lost and given back
+            List<Object> renewal = script.run("heartbeat", "1", "o:3", "1").get();
+            assertThat(renewal.get(0)).as("lost").isEqualTo(List.of("o:3"));
+            assertThat(script.run("state").get()).containsExactly(3L, 0L, 0L);
+
+            // renewal: a place in line under the id of a lease (queued anew by an acquire sent again) leaves the line
+            assertThat(script.run("acquire", "o:4", "2", "wait").get().get(0)).isEqualTo(1L);
+            assertThat(script.run("acquire", "o:5", "2", "wait").get().get(0)).as("queued").isEqualTo(2L);
+            renewal = script.run("heartbeat", "1", "o:5", "1").get();
+            assertThat(renewal.get(0)).as("lost").isEqualTo(List.of("o:5"));
+            assertThat(script.run("state").get()).containsExactly(3L, 2L, 0L);
+        }
+    }
+
+    private SemaphoreScript script(StatefulRedisConnection<String, String> connection, Duration lease) {
+        return new SemaphoreScript(ScriptCalls.of(connection.async()), new SemaphoreKeys(semaphores.name()), 3, lease,
+                Duration.ofSeconds(2), redis.client().getResources().timer());
+    }
+
+    /**
+     * A first acquire of 1 under {@code id} by {@code brief}; once its lease expired and was reaped, the same acquire
+     * again by {@code script}: granted anew, with another token, to nobody.
+     *
+     * @return the token of the first grant, the one its holder knows
+     */
+    private static String strangerUnder(String id, SemaphoreScript brief, SemaphoreScript script) throws Exception {
+        List<Object> first = brief.run("acquire", id, "1", "wait").get();
+        assertThat(first.get(0)).isEqualTo(1L);
+        await().atMost(Duration.ofSeconds(5)).until(() -> script.run("state").get().get(1).equals(0L));
+        List<Object> again = script.run("acquire", id, "1", "wait").get();
+        assertThat(again.get(0)).isEqualTo(1L);
+        assertThat(again.get(1)).isNotEqualTo(first.get(1));
+        return first.get(1).toString();
+    }
+
+    private volatile String holderId;
+    private volatile Permit secondHolder;
+
+    /**
+     * The commands connection of the holder drops with its acquire(2) in flight: the first run queues it (the other
+     * instance holds 2 of 3) and its answer is lost. The grant comes by message (the pub/sub connection is up): the
+     * holder holds that grant (token T1) while none of its renewals reaches Redis, so Redis lets it expire and
+     * reaps it, and grants its permits to the other instance. Then the connection comes back: Lettuce sends the
+     * acquire again (it finds nothing under its id: granted anew, or queued if the other instance still holds the
+     * permits), then the renewal that waited meanwhile; returns once that renewal's answer was read.
+     *
+     * @param secondReleased whether the other instance gave its permits back before the reconnect (else it still
+     *                       holds them, as {@code secondHolder})
+     */
+    private RedisPermitSemaphore holderWhoseGrantWasReapedAndGivenToAnother(boolean secondReleased) throws Exception {
+        ScriptLink down = new ScriptLink();
+        // renewed every 166 ms; the command timeout is long enough for the answers read after the reconnect
+        RedisPermitSemaphore holder = semaphores.open(semaphores.builder().size(3)
+                .leaseTime(Duration.ofMillis(500)).commandTimeout(Duration.ofSeconds(10)), down);
+        CountDownLatch renewalAnswered = new CountDownLatch(1);
+        AtomicReference<List<Object>> resentAnswer = new AtomicReference<>();
+        down.watch((argv, answer) -> {
+            if (argv[0].equals("acquire")) {
+                resentAnswer.set(answer); // the only answer of the acquire the holder reads: its second run's
+            } else if (argv[0].equals("heartbeat")) {
+                renewalAnswered.countDown();
+            }
+        });
+        Permit first = other.acquirePermit(2);
+        down.dropConnectionAfter("acquire");
+        CompletableFuture<Void> acquired = CompletableFuture.runAsync(() -> {
+            try {
+                holder.acquire(2);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await().until(() -> other.waiting() == 1); // queued by the first run
+        holderId = redis().zrange(key("queue"), 0, 0).get(0);
+        first.close(); // grants the holder's request; the holder hears it on its grant channel
+        acquired.get(5, TimeUnit.SECONDS);
+        long firstToken = Long.parseLong(redis().hget(key("meta"), "l:" + holderId).split(" ")[1]);
+
+        await().until(() -> other.used() == 0); // no renewal reached Redis: the grant expired and was reaped
+        secondHolder = other.acquirePermit(2); // the same permits, granted to the other instance
+        assertThat(secondHolder.fencingToken()).isGreaterThan(firstToken);
+        if (secondReleased) {
+            secondHolder.close();
+        }
+        await().until(() -> down.waitingCalls("heartbeat") >= 1); // a renewal of the holder's grant waits
+        assertThat(resentAnswer.get()).as("no answer of the acquire read yet").isNull();
+
+        down.reconnect();
+        assertThat(renewalAnswered.await(5, TimeUnit.SECONDS)).isTrue();
+        List<Object> resent = resentAnswer.get();
+        if (secondReleased) {
+            assertThat(resent.get(0)).as("the acquire's second run: granted anew").isEqualTo(1L);
+            assertThat(resent.get(1)).as("with a new token").isNotEqualTo(firstToken);
+        } else {
+            assertThat(resent.get(0)).as("the acquire's second run: queued anew").isEqualTo(2L);
+        }
+        return holder;
     }
 }
