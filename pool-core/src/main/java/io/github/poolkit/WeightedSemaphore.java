@@ -228,6 +228,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
      */
     @Override
     public Permit acquirePermit(long n) throws InterruptedException {
+        checkNotNegative(n, "acquirePermit"); // here, so that the message names this method rather than acquire
         acquire(n);
         return new Permit(this, n);
     }
@@ -255,7 +256,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
      */
     @Override
     public CompletableFuture<Permit> acquireAsync(long n) {
-        line.checkGrantable(n);
+        line.checkGrantable(n, "acquireAsync");
         if (tryAcquireFast(n)) {
             settleAtOnce(n, AcquireOutcome.ACQUIRED);
             return CompletableFuture.completedFuture(new Permit(this, n));

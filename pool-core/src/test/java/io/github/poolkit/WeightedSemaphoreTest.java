@@ -53,6 +53,19 @@ class WeightedSemaphoreTest {
         }
 
         @Test
+        void negativeWeightMessageNamesTheMethodCalled() {
+            WeightedSemaphore semaphore = new WeightedSemaphore(5);
+            assertThatThrownBy(() -> semaphore.acquire(-1)).hasMessageStartingWith("acquire: ");
+            assertThatThrownBy(() -> semaphore.acquirePermit(-1)).hasMessageStartingWith("acquirePermit: ");
+            assertThatThrownBy(() -> semaphore.acquireAsync(-1)).hasMessageStartingWith("acquireAsync: ");
+            assertThatThrownBy(() -> semaphore.tryAcquire(-1)).hasMessageStartingWith("tryAcquire: ");
+            assertThatThrownBy(() -> semaphore.tryAcquire(-1, Duration.ofSeconds(1)))
+                    .hasMessageStartingWith("tryAcquire: ");
+            assertThatThrownBy(() -> semaphore.release(-1)).hasMessageStartingWith("release: ");
+            assertState(semaphore, 0, 0);
+        }
+
+        @Test
         void blockingAcquireOfMoreThanSizeFailsAtOnce() {
             WeightedSemaphore semaphore = new WeightedSemaphore(5);
             assertThatThrownBy(() -> semaphore.acquire(6))

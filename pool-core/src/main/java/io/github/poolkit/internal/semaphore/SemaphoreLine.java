@@ -146,11 +146,12 @@ public abstract class SemaphoreLine {
      * Checks a request that must wait for its grant: a weight {@code >= 0} and at most the size (a larger one could
      * never be granted, and is reported as refused).
      *
-     * @param n the permits requested
+     * @param n         the permits requested
+     * @param operation the method called, named in the message for {@code n < 0}
      * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()}
      */
-    public final void checkGrantable(long n) {
-        SemaphoreErrors.checkNotNegative(n, "acquire");
+    public final void checkGrantable(long n, String operation) {
+        SemaphoreErrors.checkNotNegative(n, operation);
         long current = size();
         if (n > current) {
             SemaphoreReporter.settle(reporter, n, 0L, AcquireOutcome.REJECTED);

@@ -45,7 +45,7 @@ public final class ThreadWaiter extends SemaphoreWaiter {
      *                                  the permits)
      */
     public static void acquire(SemaphoreLine line, long n) throws InterruptedException {
-        line.checkGrantable(n);
+        line.checkGrantable(n, "acquire");
         if (Thread.interrupted()) {
             SemaphoreReporter.settle(line.reporter, n, 0L, AcquireOutcome.INTERRUPTED);
             throw new InterruptedException();
