@@ -59,9 +59,11 @@ import java.util.concurrent.TimeUnit;
  * {@link java.util.concurrent.ExecutionException}) <em>and</em> the failure reaches the pool's panic handler (by
  * default: logged), once; a checked exception from a {@link Callable} reaches the handler wrapped in a
  * {@link java.util.concurrent.CompletionException}. A failure of a job that was cancelled meanwhile is dropped. If the
- * pool cannot start a worker thread for a due job (its thread factory threw or returned null), the failure is logged
- * (logger {@code io.github.poolkit}, ERROR); a one-shot job then fails with that
- * {@link RejectedExecutionException}, while a periodic job only skips that run and keeps its schedule.
+ * pool cannot start a worker thread for a due job (its thread factory threw or returned null), a periodic job only
+ * skips that run, logged (logger {@code io.github.poolkit}, ERROR), and keeps its schedule, also when that run is its
+ * first with no initial delay; a one-shot job fails with that {@link RejectedExecutionException}: its future, logged
+ * the same way, or, for a job with no delay (handed to the pool by the scheduling call), the scheduling call, which
+ * throws it.
  *
  * <p><b>Context.</b> A {@link PoolOptions.Builder#taskDecorator task decorator} in the options wraps each job once,
  * when it is scheduled, on the scheduling thread (the worker pool itself gets none): a job carries the context of the

@@ -95,6 +95,77 @@ class DelaySchedulerHandOffTest {
         }
     }
 
+    /**
+     * A periodic job with no initial delay is handed to the pool by the scheduling thread itself. If the pool cannot
+     * start a thread for that first run, the outcome is the timer's: the run is skipped and reported, the caller gets
+     * the job (no exception), and the job runs on at its period, never overlapping itself.
+     */
+    @RepeatedTest(20)
+    void aPeriodicJobWithNoInitialDelayOutlivesAFailedFirstThreadStart() throws Exception {
+        for (String kind : new String[] {"rate", "delay"}) {
+            for (String failure : new String[] {"throws", "returns null"}) {
+                DelayScheduler s = fixture.create(1, PoolOptions.builder().threadFactory(failingOnce(failure)));
+                CountDownLatch threeRuns = new CountDownLatch(3);
+                AtomicInteger inRun = new AtomicInteger();
+                AtomicInteger overlaps = new AtomicInteger();
+                Runnable body = () -> {
+                    if (inRun.incrementAndGet() != 1) {
+                        overlaps.incrementAndGet();
+                    }
+                    threeRuns.countDown();
+                    inRun.decrementAndGet();
+                };
+                try (LogCapture log = LogCapture.start()) {
+                    ScheduledFuture<?> job = kind.equals("rate") ? s.scheduleAtFixedRate(body, 0, 1, MILLISECONDS)
+                            : s.scheduleWithFixedDelay(body, 0, 1, MILLISECONDS);
+
+                    assertThat(log.records()).as("%s, factory %s: reported by the scheduling thread", kind, failure)
+                            .anySatisfy(r -> {
+                                assertThat(r.getMessage()).contains(fixture.lastName(), "could not hand a due run");
+                                assertThat(r.getThrown()).isInstanceOf(RejectedExecutionException.class);
+                            });
+                    assertThat(threeRuns.await(10, SECONDS)).as("the job runs on after the failed start").isTrue();
+                    assertThat(job.isDone()).as("the job is not over").isFalse();
+                    assertThat(overlaps).hasValue(0);
+                    assertThat(job.cancel(false)).isTrue();
+                    assertThat(s.pending()).isZero();
+                }
+            }
+        }
+    }
+
+    /**
+     * The first run of a periodic job with no initial delay, refused by the pool, is skipped and the job keeps its
+     * schedule: back in the pending set, due one period after the skipped run; a cancel or a shutdown then stops it
+     * before it ever runs, and the scheduler terminates.
+     */
+    @RepeatedTest(20)
+    void aSkippedFirstRunOfAJobWithNoInitialDelayKeepsTheSchedule() throws Exception {
+        for (boolean shutdown : new boolean[] {false, true}) {
+            DelayScheduler s = fixture.create(1, PoolOptions.builder().threadFactory(failingOnce("throws")));
+            AtomicInteger runs = new AtomicInteger();
+            try (LogCapture log = LogCapture.start()) {
+                ScheduledFuture<?> job = s.scheduleAtFixedRate(runs::incrementAndGet, 0, 1, HOURS);
+
+                assertThat(log.records()).hasSize(1);
+                assertThat(job.isDone()).isFalse();
+                assertThat(s.pending()).as("back in the pending set").isEqualTo(1);
+                assertThat(job.getDelay(TimeUnit.MINUTES)).as("due one period after the skipped run")
+                        .isBetween(58L, 60L);
+                if (shutdown) {
+                    s.shutdown();
+                } else {
+                    assertThat(job.cancel(false)).isTrue();
+                    s.shutdown();
+                }
+                assertThat(s.awaitTermination(10, SECONDS)).isTrue();
+                assertThat(job.isCancelled()).isTrue();
+                assertThat(s.pending()).isZero();
+                assertThat(runs).hasValue(0);
+            }
+        }
+    }
+
     // ------------------------------------------------------------ order
 
     /**

@@ -41,7 +41,8 @@ import java.util.function.UnaryOperator;
  *       job that fell due before it still waits for the timer: the heap's head is not due and {@code due} is empty,
  *       checked under the lock. Otherwise it is put in the heap, due at once, behind those jobs.</li>
  *   <li>Invariant: a periodic job that is not done is either in the heap or in {@code handedOver} (handed to the
- *       executor: waiting in its queue, running, or between its run and its rescheduling), never both. It moves
+ *       executor: waiting in its queue, running, or between its run and its rescheduling; or refused by it, then
+ *       rescheduled or cancelled by the thread that handed it over, see {@link RefusedRun}), never both. It moves
  *       between the two under the lock: into {@code handedOver} when the timer takes it from the heap (or when it is
  *       scheduled with no delay), back into the heap in {@link #reschedule}, out of both in {@link #remove} when it
  *       is done. So {@link #shutdown()} finds every live periodic job under the lock and cancels it at once, including
@@ -62,7 +63,9 @@ import java.util.function.UnaryOperator;
  *       {@code runState} is volatile so that racy readers ({@link #acceptsPeriodicRuns()},
  *       {@link #isShutdown()}) see the latest value; a reader racing with a transition sees either side, which every
  *       caller tolerates. A job with no delay, accepted under the lock, reaches the executor after the lock is
- *       released: if a shutdown finished the timer meanwhile, the executor rejects it and the caller hears of it.</li>
+ *       released: if a shutdown finished the timer meanwhile, the executor rejects it and the caller hears of it. A
+ *       refusal seen while RUNNING means no worker thread could be started: a periodic job's run is then skipped as
+ *       the timer's would be ({@link RefusedRun}), and a one-shot job's caller hears of it.</li>
  *   <li>The timer thread ignores interrupts: only the run state stops it. If it ever dies of an unexpected
  *       exception, it moves to STOP and cancels what is left, so no future waits forever and no job is accepted that
  *       would never run.</li>
@@ -125,7 +128,7 @@ public final class JobTimer {
      * @param period     0 for one run, {@code p > 0} for fixed rate p, {@code -p < 0} for fixed delay p (nanoseconds,
      *                   {@code p <= MAX_DELAY_NANOS})
      * @return the job
-     * @throws RejectedExecutionException if the timer is shut down
+     * @throws RejectedExecutionException if the timer is shut down, or refused a one-shot job with no delay (no thread)
      */
     public ScheduledJob<Void> schedule(Runnable task, long delayNanos, long period) {
         return enqueue(new ScheduledJob<>(this, task, period), delayNanos);
@@ -138,7 +141,7 @@ public final class JobTimer {
      * @param delayNanos the delay; {@code <= 0} hands the job to the executor at once
      * @param <V>        the result type
      * @return the job
-     * @throws RejectedExecutionException if the timer is shut down
+     * @throws RejectedExecutionException if the timer is shut down, or refused the job with no delay (no thread)
      */
     public <V> ScheduledJob<V> schedule(Callable<V> task, long delayNanos) {
         return enqueue(new ScheduledJob<>(this, task), delayNanos);
@@ -338,7 +341,16 @@ public final class JobTimer {
             lock.unlock();
         }
         if (direct) {
-            executor.execute(job); // unbounded queue: never blocks; rejects only once the timer has finished
+            try {
+                executor.execute(job); // unbounded queue: never blocks
+            } catch (RejectedExecutionException e) { // the timer finished, or no worker thread could be started
+                // runState is RUNNING until the timer can finish, so a refusal seen then is for want of a thread.
+                if (runState != RUNNING || !job.isPeriodic()) {
+                    job.cancel(false); // the caller never gets the job: forget it (a periodic one leaves handedOver)
+                    throw e; // a shutdown came first, or a one-shot job was refused: the caller hears of it
+                }
+                RefusedRun.skip(this, name, job, e); // the run is skipped and the job keeps its schedule
+            }
         }
         return job;
     }
@@ -444,18 +456,9 @@ public final class JobTimer {
             if (runState == STOP) {
                 job.cancel(false);
             } else if (job.isPeriodic()) {
-                // Invariant: a refused hand-off of one run never ends a periodic job. The executor did not take the
-                // run (so it cannot overlap the next); the run is skipped and the job goes back into the heap at its
-                // next deadline, as if the run had ended now, unless it was cancelled or shut down meanwhile.
-                LOG.log(System.Logger.Level.ERROR, "scheduler '" + name + "' could not hand a due run of a periodic"
-                        + " job to its pool; the run is skipped and the job keeps its schedule", e);
-                if (!reschedule(job)) {
-                    job.cancel(false);
-                }
+                RefusedRun.skip(this, name, job, e); // a refused run never ends a periodic job (see RefusedRun)
             } else {
-                LOG.log(System.Logger.Level.ERROR, "scheduler '" + name + "' could not hand a due job to its pool;"
-                        + " the job fails", e);
-                job.fail(e);
+                RefusedRun.fail(name, job, e);
             }
         }
     }
