@@ -112,13 +112,18 @@ public class PoolsEndpoint {
     }
 
     /**
-     * Reads one pool, scheduler or semaphore.
+     * Reads one pool, scheduler, semaphore or other executor. The bean is always the one the path names, as for
+     * {@link #change}: a {@code ?beanName=} query parameter, which Actuator would lay over the path's variable, is
+     * refused with 400 whatever bean it names, and any other query parameter (such as {@code ?name=}) is ignored. The
+     * selector captures the path's remaining segments, as the write's does; a path of more than one segment answers
+     * 404. Both operations share the selector's name, so the discovery page lists one templated link for an entry.
      *
-     * @param name a bean name
+     * @param beanName a bean name, from the path
      * @return the pool, scheduler or semaphore of that name, or {@code null} (HTTP 404) when there is none
      */
     @ReadOperation
-    public @Nullable Entry pool(@Selector String name) {
+    public @Nullable Entry pool(@Selector(match = Match.ALL_REMAINING) String beanName) {
+        String name = beanName;
         Pool pool = beans.pools().get(name);
         if (pool != null) {
             return PoolDescriptor.of(pool, recentOverdue(name));

@@ -19,7 +19,8 @@ import io.github.poolkit.autoconfigure.actuate.executors.ApplicationExecutors;
 /**
  * Auto-configuration of the {@code pools} Actuator endpoint ({@link PoolsEndpoint}) when Spring Boot Actuator is on
  * the classpath and the endpoint is available (access not {@code none}, and exposed), with the check that refuses a
- * write whose body has a field its target cannot change ({@link WriteFieldsCheck}).
+ * write whose body has a field its target cannot change, and a write or read whose body or query names the bean in
+ * place of the path ({@link WriteFieldsCheck}).
  */
 @AutoConfiguration(after = PoolkitAutoConfiguration.class)
 @ConditionalOnClass({ WorkerPool.class, Endpoint.class, ConditionalOnAvailableEndpoint.class })

@@ -20,20 +20,22 @@ import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
  * others without a word, so only an advisor sees them. Each subclass says which beans it guards (a write to any other
  * bean is let through) and why it refuses a write to one of them.
  *
- * <p>The path decides which bean a write changes. Actuator lays the body's fields, then the query's parameters, over
- * the path's variables when it builds the operation's arguments, so a {@code beanName} field or parameter would
- * replace the bean the path names. The selector captures the path's remaining segments, which Actuator hands over as
- * a {@code String[]} while a body field or a query parameter is a {@code String} (or a list): any other value means
- * the body or the query named the bean, and the write is refused, whatever bean it names.
+ * <p>The path decides which bean a write changes, or a read of one entry reads. Actuator lays the body's fields, then
+ * the query's parameters, over the path's variables when it builds the operation's arguments, so a {@code beanName}
+ * field or parameter would replace the bean the path names. The selector of both operations captures the path's
+ * remaining segments, which Actuator hands over as a {@code String[]} while a body field or a query parameter is a
+ * {@code String} (or a list): any other value means the body or the query named the bean, and the write or the read
+ * is refused, whatever bean it names. A read's other query parameters are no parameters of it and are ignored.
  *
- * <p>Invariant: a refused write answers 400 with a problem body naming the field (404 when the path names no single
- * bean), and the operation is not invoked, so nothing changes; reads, and the other endpoints, are left as they are.
+ * <p>Invariant: a refused write or read answers 400 with a problem body naming the field (404 when the path names no
+ * single bean), and the operation is not invoked, so nothing changes; the read of every entry, and the other
+ * endpoints, are left as they are.
  */
 abstract class PoolsWriteCheck<T> implements OperationInvokerAdvisor {
 
     private static final EndpointId POOLS = EndpointId.of("pools");
 
-    /** The name of the write operation's selector, the bean the path names. */
+    /** The name of the selector of the write and of the read of one entry: the bean the path names. */
     static final String SELECTOR = "beanName";
 
     private final Function<String, @Nullable T> targets;
@@ -49,23 +51,26 @@ abstract class PoolsWriteCheck<T> implements OperationInvokerAdvisor {
     @Override
     public final OperationInvoker apply(EndpointId endpointId, OperationType operationType,
             OperationParameters parameters, OperationInvoker invoker) {
-        if (!POOLS.equals(endpointId) || operationType != OperationType.WRITE) {
-            return invoker;
-        }
         Set<String> known = new LinkedHashSet<>();
         parameters.stream().map(OperationParameter::getName).forEach(known::add);
+        if (!POOLS.equals(endpointId) || !known.contains(SELECTOR)) {
+            return invoker; // another endpoint, or the read of every entry
+        }
+        boolean write = operationType == OperationType.WRITE;
         return context -> {
             Map<String, Object> arguments = context.getArguments();
             if (!(arguments.get(SELECTOR) instanceof String[] segments)) {
-                return EndpointProblem.badRequest(new InvalidSettingException(SELECTOR, "is not a setting: the path "
-                        + "names the bean to change (.../pools/{name}), so leave it out of the body and the query; "
-                        + "nothing was changed"));
+                return EndpointProblem.badRequest(new InvalidSettingException(SELECTOR, write
+                        ? "is not a setting: the path names the bean to change (.../pools/{name}), so leave it out of "
+                                + "the body and the query; nothing was changed"
+                        : "is not a parameter of a read: the path names the bean to read (.../pools/{name}), so leave "
+                                + "it out of the query"));
             }
             if (segments.length != 1) {
                 return EndpointProblem.notFound("No pool, scheduler or semaphore named '" + String.join("/", segments)
                         + "'; the path names one bean: .../pools/{name}");
             }
-            InvalidSettingException refusal = refusal(segments[0], arguments, known);
+            InvalidSettingException refusal = write ? refusal(segments[0], arguments, known) : null;
             return (refusal != null) ? EndpointProblem.badRequest(refusal) : invoker.invoke(context);
         };
     }

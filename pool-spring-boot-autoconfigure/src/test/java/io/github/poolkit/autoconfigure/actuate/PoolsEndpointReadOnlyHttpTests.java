@@ -16,6 +16,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import io.github.poolkit.WorkerPool;
+import tools.jackson.databind.JsonNode;
 
 /** With the endpoint's default (read-only) access, reading works and the write operation answers 405. */
 @SpringBootTest(classes = PoolsActuatorHttpTests.WebApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -43,5 +44,17 @@ class PoolsEndpointReadOnlyHttpTests {
                 HttpResponse.BodyHandlers.ofString());
         assertThat(get.statusCode()).isEqualTo(200);
         assertThat(get.body()).contains("\"capacity\":4");
+    }
+
+    @Test
+    void readingOneEntryFollowsThePathAloneAndTheDiscoveryPageLinksItOnce() throws Exception {
+        EndpointClient client = new EndpointClient(port);
+        assertThat(client.getJson("/actuator/pools/reports?name=nothing").get("capacity").asInt()).isEqualTo(4);
+        HttpResponse<String> redirected = client.get("/actuator/pools/reports?beanName=nothing");
+        assertThat(redirected.statusCode()).as(redirected.body()).isEqualTo(400);
+        JsonNode links = client.getJson("/actuator").get("_links");
+        assertThat(links.propertyNames().stream().filter(name -> name.startsWith("pools")).toList())
+                .as(links.toString()).containsExactlyInAnyOrder("pools", "pools-beanName");
+        assertThat(links.get("pools-beanName").get("templated").asBoolean()).isTrue();
     }
 }

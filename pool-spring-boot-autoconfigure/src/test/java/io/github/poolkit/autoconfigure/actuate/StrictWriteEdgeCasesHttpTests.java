@@ -3,6 +3,7 @@ package io.github.poolkit.autoconfigure.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpResponse;
+import java.util.List;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,6 +18,7 @@ import tools.jackson.databind.JsonNode;
  * of another kind of target, a field given as {@code null}), is refused with 400 naming it, and nothing changes; so
  * is a {@code beanName} in the body or the query, which would otherwise replace the bean the path names; a
  * malformed body, or a value that is no number, text or boolean, is refused with 400 and changes nothing either.
+ * A read of one entry follows the path alone in the same way, and the discovery page links the entry once.
  */
 @Timeout(60)
 abstract class StrictWriteEdgeCasesHttpTests {
@@ -114,6 +116,51 @@ abstract class StrictWriteEdgeCasesHttpTests {
         assertThat(client.getJson("/actuator/pools/reports").get("capacity").asInt()).isEqualTo(5);
         assertThat(client.post("/actuator/pools/reports", "{\"capacity\": 4}").statusCode()).isEqualTo(200);
         assertUnchanged();
+    }
+
+    @Test
+    void aReadAnswersTheEntryThePathNamesWhateverTheQuery() throws Exception {
+        // Actuator lays the query's parameters over the path's variables: the path must decide, for reads too
+        assertThat(client.getJson("/actuator/pools/reports?name=workerPool").get("capacity").asInt()).isEqualTo(4);
+        assertThat(client.getJson("/actuator/pools/gpu-memory?name=reports").get("size").asLong()).isEqualTo(16);
+        assertThat(client.getJson("/actuator/pools/workerPool?name=reports&name=gpu-memory").get("capacity").asInt())
+                .isEqualTo(6);
+        assertThat(client.getJson("/actuator/pools/reports?verbose=true").get("capacity").asInt()).isEqualTo(4);
+        HttpResponse<String> unknown = client.get("/actuator/pools/nothing?name=reports");
+        assertThat(unknown.statusCode()).as(unknown.body()).isEqualTo(404);
+        assertUnchanged();
+    }
+
+    @Test
+    void aBeanNameInTheQueryOfAReadIsRefusedAsInAWrite() throws Exception {
+        for (String path : new String[] { "/actuator/pools/reports?beanName=workerPool",
+                "/actuator/pools/reports?beanName=reports", "/actuator/pools/nothing?beanName=reports" }) {
+            HttpResponse<String> response = client.get(path);
+            assertThat(response.statusCode()).as(path + " -> " + response.body()).isEqualTo(400);
+            JsonNode problem = EndpointClient.json(response);
+            assertThat(problem.get("field").asString()).as(path).isEqualTo("beanName");
+            assertThat(problem.get("detail").asString()).as(path).contains("leave it out", "path");
+        }
+    }
+
+    @Test
+    void aReadOfAPathOfMoreThanOneSegmentNamesNoBean() throws Exception {
+        for (String path : new String[] { "/actuator/pools/reports/workerPool", "/actuator/pools/nothing" }) {
+            HttpResponse<String> response = client.get(path);
+            assertThat(response.statusCode()).as(path + " -> " + response.body()).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void theDiscoveryPageLinksTheEndpointAndOneTemplatedLinkForAnEntry() throws Exception {
+        JsonNode links = client.getJson("/actuator").get("_links");
+        List<String> names = links.propertyNames().stream().filter(name -> name.startsWith("pools")).toList();
+        assertThat(names).as(links.toString()).hasSize(2).contains("pools");
+        assertThat(links.get("pools").get("href").asString()).endsWith("/actuator/pools");
+        assertThat(links.get("pools").get("templated").asBoolean()).isFalse();
+        JsonNode entry = links.get(names.get(names.get(0).equals("pools") ? 1 : 0));
+        assertThat(entry.get("href").asString()).as(links.toString()).contains("/actuator/pools/{");
+        assertThat(entry.get("templated").asBoolean()).isTrue();
     }
 
     private void assertRefused(String path, String body, String field) throws Exception {
