@@ -24,12 +24,12 @@ import java.util.function.UnaryOperator;
  * <ul>
  *   <li>{@code lock} guards the heap (and so every pending job's deadline, sequence and heap index),
  *       {@code handedOver}, {@code due}, {@code nextSequence} and {@code runState} writes. It is held only for
- *       O(log n) heap operations and O(1) bookkeeping, never while calling the executor
- *       or a job (shutdown's O(n) sweeps excepted).</li>
+ *       O(log n) heap operations and O(1) bookkeeping, never while calling the executor or a job (shutdown's O(n)
+ *       sweeps excepted).</li>
  *   <li>Invariant: a job is in the heap exactly when it is pending (scheduled with a positive delay, or with none
  *       but behind jobs due earlier, or periodic between runs, and not yet due-and-taken, cancelled or swept by a
- *       shutdown); {@link #pending()} is the heap's
- *       size read under the lock, so it is exact at the moment it is read.</li>
+ *       shutdown); {@link #pending()} is the heap's size read under the lock, so it is exact at the moment it is
+ *       read.</li>
  *   <li>{@code available} is signalled when a new job becomes the head of the heap (the timer may have to wake up
  *       earlier) and when the run state changes; the timer thread waits on it with a timeout equal to the head's
  *       delay. Adding a job that is not the new head signals nothing, so most schedules touch no other thread.</li>
@@ -55,11 +55,10 @@ import java.util.function.UnaryOperator;
  *       one-shot jobs left in the heap still run; the timer thread exits once the heap is empty (it never grows again).
  *       In STOP the heap has been emptied and its jobs cancelled; the timer thread exits at once. The timer is
  *       finished ({@link TimerEnd#finish()}: the executor shut down, queued jobs still run unless shutdownNow took
- *       them, then the timer marked done) by the timer thread when it exits, or at once by
- *       {@code shutdown}/{@code shutdownNow}
- *       when the heap is empty and the timer thread is not dispatching: then nothing can reach the executor through
- *       the timer any more, and a scheduler with nothing pending and nothing running is terminated when
- *       {@code shutdown} returns. The timer is terminated when it is done and the executor has terminated.
+ *       them, then the timer marked done) by the timer thread when it exits, or at once by {@code shutdown} or
+ *       {@code shutdownNow} when the heap is empty and the timer thread is not dispatching: then nothing can reach
+ *       the executor through the timer any more, and a scheduler with nothing pending and nothing running is
+ *       terminated when {@code shutdown} returns. The timer is terminated when it is done and the executor has terminated.
  *       {@code runState} is volatile so that racy readers ({@link #acceptsPeriodicRuns()},
  *       {@link #isShutdown()}) see the latest value; a reader racing with a transition sees either side, which every
  *       caller tolerates. A job with no delay, accepted under the lock, reaches the executor after the lock is
@@ -345,11 +344,7 @@ public final class JobTimer {
                 executor.execute(job); // unbounded queue: never blocks
             } catch (RejectedExecutionException e) { // the timer finished, or no worker thread could be started
                 // runState is RUNNING until the timer can finish, so a refusal seen then is for want of a thread.
-                if (runState != RUNNING || !job.isPeriodic()) {
-                    job.cancel(false); // the caller never gets the job: forget it (a periodic one leaves handedOver)
-                    throw e; // a shutdown came first, or a one-shot job was refused: the caller hears of it
-                }
-                RefusedRun.skip(this, name, job, e); // the run is skipped and the job keeps its schedule
+                RefusedRun.direct(this, name, job, e, runState == RUNNING);
             }
         }
         return job;
@@ -445,21 +440,24 @@ public final class JobTimer {
     }
 
     /**
-     * Hands a due job to the executor. If the executor refuses it because {@link #shutdownNow()} closed it meanwhile,
-     * the job is cancelled like the other pending jobs; if it refuses for another reason (it could not start a worker
-     * thread), that is logged, since no caller is there to see it, and a one-shot job fails with that reason.
+     * Hands a due job to the executor; a refusal (no worker thread could be started) is settled by {@link RefusedRun}.
+     * Invariant: that is done under the lock while the timer is not stopped; once it is, the job is
+     * {@link #shutdownNow()}'s, which took it from the batch as it stopped and returns it, never also failed here.
      */
     private void dispatch(ScheduledJob<?> job) {
         try {
             executor.execute(job);
         } catch (RejectedExecutionException e) {
-            if (runState == STOP) {
-                job.cancel(false);
-            } else if (job.isPeriodic()) {
-                RefusedRun.skip(this, name, job, e); // a refused run never ends a periodic job (see RefusedRun)
-            } else {
-                RefusedRun.fail(name, job, e);
+            lock.lock();
+            try {
+                if (runState == STOP) {
+                    return; // refused because shutdownNow shut the executor down, or while it ran: it returns the job
+                }
+                RefusedRun.settle(this, job, e);
+            } finally {
+                lock.unlock();
             }
+            RefusedRun.log(name, job, e); // outside the lock: a logging handler may take its time
         }
     }
 

@@ -22,31 +22,53 @@ final class RefusedRun {
     }
 
     /**
-     * Skips the refused run of a periodic job and puts the job back on its schedule.
+     * Settles a refused hand-off: skips the run of a periodic job and puts the job back on its schedule (cancels it if
+     * the timer shut down meanwhile), or fails a one-shot job with the refusal.
      *
      * @param timer the job's timer
-     * @param name  the scheduler's name, for the log
-     * @param job   the periodic job whose run was refused
-     * @param e     the refusal
+     * @param job   the job whose hand-off was refused
+     * @param e     the refusal, a one-shot job's failure
      */
-    static void skip(JobTimer timer, String name, ScheduledJob<?> job, RejectedExecutionException e) {
-        LOG.log(System.Logger.Level.ERROR, "scheduler '" + name + "' could not hand a due run of a periodic job to"
-                + " its pool; the run is skipped and the job keeps its schedule", e);
-        if (!timer.reschedule(job)) {
-            job.cancel(false);
+    static void settle(JobTimer timer, ScheduledJob<?> job, RejectedExecutionException e) {
+        if (!job.isPeriodic()) {
+            job.fail(e);
+        } else if (!timer.reschedule(job)) {
+            job.cancel(false); // shut down: no more periodic runs
         }
     }
 
     /**
-     * Fails a refused one-shot job that the timer thread was handing over, and logs it.
+     * Settles the refusal of a job with no delay that the scheduling thread was handing over: a periodic job's run is
+     * skipped as on the timer's path; a one-shot job, or any job refused because a shutdown came first, is forgotten
+     * (cancelled, which also takes a periodic one out of the handed-over jobs) and the refusal thrown to the caller.
      *
-     * @param name the scheduler's name, for the log
-     * @param job  the one-shot job
-     * @param e    the refusal, the job's failure
+     * @param timer   the job's timer
+     * @param name    the scheduler's name, for the log
+     * @param job     the job
+     * @param e       the refusal
+     * @param running whether the timer was still running when the refusal was seen (then it is for want of a thread)
+     * @throws RejectedExecutionException {@code e}, unless the job is periodic and the timer running
      */
-    static void fail(String name, ScheduledJob<?> job, RejectedExecutionException e) {
-        LOG.log(System.Logger.Level.ERROR, "scheduler '" + name + "' could not hand a due job to its pool;"
-                + " the job fails", e);
-        job.fail(e);
+    static void direct(JobTimer timer, String name, ScheduledJob<?> job, RejectedExecutionException e,
+            boolean running) {
+        if (!running || !job.isPeriodic()) {
+            job.cancel(false); // the caller never gets the job: forget it
+            throw e; // a shutdown came first, or a one-shot job was refused: the caller hears of it
+        }
+        settle(timer, job, e); // the run is skipped and the job keeps its schedule
+        log(name, job, e);
+    }
+
+    /**
+     * Logs a refusal that {@link #settle} settled, since no caller is there to see it.
+     *
+     * @param name the scheduler's name
+     * @param job  the job whose hand-off was refused
+     * @param e    the refusal
+     */
+    static void log(String name, ScheduledJob<?> job, RejectedExecutionException e) {
+        LOG.log(System.Logger.Level.ERROR, "scheduler '" + name + "' could not hand a due " + (job.isPeriodic()
+                ? "run of a periodic job to its pool; the run is skipped and the job keeps its schedule"
+                : "job to its pool; the job fails"), e);
     }
 }
