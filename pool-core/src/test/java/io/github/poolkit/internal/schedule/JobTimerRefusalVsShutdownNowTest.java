@@ -37,7 +37,7 @@ class JobTimerRefusalVsShutdownNowTest {
     private static final long HOUR = TimeUnit.HOURS.toNanos(1);
 
     /** The refusal comes once the timer is stopped: the timer thread sees STOP as it catches it. */
-    @RepeatedTest(10)
+    @RepeatedTest(20)
     void aJobRefusedOnceShutdownNowStoppedTheTimerIsReturned() throws Exception {
         for (boolean periodic : new boolean[] {false, true}) {
             AtomicReference<JobTimer> timerRef = new AtomicReference<>();
@@ -62,7 +62,7 @@ class JobTimerRefusalVsShutdownNowTest {
      * The refusal of a periodic job's run comes before the stop: the timer thread, logging it, is held there until
      * the timer is stopped, and then finds it cannot reschedule the job.
      */
-    @RepeatedTest(10)
+    @RepeatedTest(20)
     void aPeriodicRunRefusedJustBeforeShutdownNowIsReturned() throws Exception {
         AtomicReference<JobTimer> timerRef = new AtomicReference<>();
         ThreadPoolExecutor refusing = executor(() -> {
