@@ -125,9 +125,13 @@ class JobTimerRefusalVsShutdownNowTest {
         return timer;
     }
 
-    /** Spins (the window is short) until {@code shutdownNow} has stopped the timer; bounded by the test's timeout. */
+    /**
+     * Spins (the window is short) until {@code shutdownNow} has stopped the timer, or for 30 seconds at most, so that
+     * a test that failed before it does not leave the timer thread spinning.
+     */
     private static void spinUntilShutdown(JobTimer timer) {
-        while (!timer.isShutdown()) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!timer.isShutdown() && System.nanoTime() - deadline < 0) {
             Thread.onSpinWait();
         }
     }
