@@ -70,6 +70,37 @@ public interface PermitSemaphore {
     boolean tryAcquire(long n, Duration timeout) throws InterruptedException;
 
     /**
+     * Acquires {@code n} permits as {@link #tryAcquire(long)} does (only if they are free and nobody waits) and returns
+     * them as a {@link Permit} that releases them once when closed. Prefer it to {@code tryAcquire} and
+     * {@code release}: only a {@link Permit} closed tells an adaptive semaphore how long its permits were held. The
+     * default wraps {@link #tryAcquire(long)} and {@link #release(long)}.
+     *
+     * @param n the number of permits, {@code >= 0}
+     * @return the permit holding the {@code n} permits, or {@code null} when they were not acquired (always when
+     *         {@code n > size()})
+     * @throws IllegalArgumentException if {@code n < 0}
+     */
+    default Permit tryAcquirePermit(long n) {
+        return tryAcquire(n) ? Permit.of(n, Permit.NO_FENCING_TOKEN, () -> release(n)) : null;
+    }
+
+    /**
+     * Acquires {@code n} permits as {@link #tryAcquire(long, Duration)} does (waiting at most {@code timeout} in FIFO
+     * order) and returns them as a {@link Permit} that releases them once when closed. The default wraps
+     * {@link #tryAcquire(long, Duration)} and {@link #release(long)}.
+     *
+     * @param n       the number of permits, {@code >= 0}
+     * @param timeout the longest wait; zero or negative: do not wait
+     * @return the permit holding the {@code n} permits, or {@code null} when they did not come in time (nothing is
+     *         then held and the semaphore is as before)
+     * @throws IllegalArgumentException if {@code n < 0}
+     * @throws InterruptedException     if interrupted on entry or while waiting; nothing is then held
+     */
+    default Permit tryAcquirePermit(long n, Duration timeout) throws InterruptedException {
+        return tryAcquire(n, timeout) ? Permit.of(n, Permit.NO_FENCING_TOKEN, () -> release(n)) : null;
+    }
+
+    /**
      * Gives back {@code n} permits, which may grant waiting requests.
      *
      * @param n the number of permits, {@code >= 0}

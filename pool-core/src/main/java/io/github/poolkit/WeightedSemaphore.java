@@ -305,6 +305,35 @@ public final class WeightedSemaphore implements PermitSemaphore {
     }
 
     /**
+     * Acquires {@code n} permits as {@link #tryAcquire(long)} does and returns them as a {@link Permit}; closing it
+     * releases them once and, on an adaptive semaphore, reports how long they were held.
+     *
+     * @param n the number of permits, {@code >= 0}
+     * @return the granted permits, or {@code null} if they were not acquired (always if {@code n > size()})
+     * @throws IllegalArgumentException if {@code n < 0}
+     */
+    @Override
+    public Permit tryAcquirePermit(long n) {
+        return tryAcquire(n) ? new Permit(this, n) : null;
+    }
+
+    /**
+     * Acquires {@code n} permits as {@link #tryAcquire(long, Duration)} does and returns them as a {@link Permit};
+     * closing it releases them once and, on an adaptive semaphore, reports how long they were held.
+     *
+     * @param n the number of permits, {@code >= 0}
+     * @param timeout how long to wait at most
+     * @return the granted permits, or {@code null} on timeout (and at once if {@code n > size()})
+     * @throws IllegalArgumentException as for {@link #tryAcquire(long, Duration)}
+     * @throws NullPointerException if {@code timeout} is null
+     * @throws InterruptedException as for {@link #tryAcquire(long, Duration)}
+     */
+    @Override
+    public Permit tryAcquirePermit(long n, Duration timeout) throws InterruptedException {
+        return tryAcquire(n, timeout) ? new Permit(this, n) : null;
+    }
+
+    /**
      * Releases {@code n} permits, then grants waiting requests from the head of the line, in order, while they fit
      * (stopping at the first that does not). Never blocks for long (it may briefly take the internal lock when
      * somebody waits). Any thread may release.

@@ -60,6 +60,59 @@ class AdaptiveSemaphoreTest {
         assertThat(s.size()).isEqualTo(3);
     }
 
+    @Test
+    void permitsFromBothTryFormsReportWhenClosed() throws Exception {
+        SettableLimit limit = new SettableLimit(2);
+        WeightedSemaphore s = WeightedSemaphore.adaptive(limit);
+        Permit now = s.tryAcquirePermit(1);
+        Permit waited = s.tryAcquirePermit(1, java.time.Duration.ofSeconds(5));
+        assertThat(now).isNotNull();
+        assertThat(waited).isNotNull();
+        assertThat(s.tryAcquirePermit(1)).isNull(); // none free: nothing held, nothing reported
+        assertThat(s.tryAcquirePermit(1, java.time.Duration.ofMillis(1))).isNull();
+        assertThat(s.tryAcquirePermit(3)).isNull(); // more than the size
+        assertThat(s.used()).isEqualTo(2);
+        limit.set(5);
+        now.close();
+        now.close(); // once
+        assertThat(s.size()).isEqualTo(5);
+        assertThat(limit.samples()).hasSize(1);
+        waited.close();
+        assertThat(limit.samples()).extracting(SettableLimit.Sample::inFlight).containsExactly(2, 1);
+        assertThat(s.used()).isZero();
+        assertThatThrownBy(() -> s.tryAcquirePermit(-1)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void theDefaultTryFormsOfAnotherSemaphoreReleaseOnce() throws Exception {
+        WeightedSemaphore inner = new WeightedSemaphore(2);
+        PermitSemaphore other = new PermitSemaphore() { // only the defaults under test, the rest delegated
+            public void acquire(long n) throws InterruptedException { inner.acquire(n); }
+            public Permit acquirePermit(long n) throws InterruptedException { return inner.acquirePermit(n); }
+            public CompletableFuture<Permit> acquireAsync(long n) { return inner.acquireAsync(n); }
+            public boolean tryAcquire(long n) { return inner.tryAcquire(n); }
+            public boolean tryAcquire(long n, java.time.Duration t) throws InterruptedException {
+                return inner.tryAcquire(n, t);
+            }
+            public void release(long n) { inner.release(n); }
+            public void resize(long size) { inner.resize(size); }
+            public long size() { return inner.size(); }
+            public long used() { return inner.used(); }
+            public long available() { return inner.available(); }
+            public int waiting() { return inner.waiting(); }
+        };
+        Permit now = other.tryAcquirePermit(1);
+        Permit waited = other.tryAcquirePermit(1, java.time.Duration.ofSeconds(5));
+        assertThat(other.tryAcquirePermit(1)).isNull();
+        assertThat(other.tryAcquirePermit(1, java.time.Duration.ofMillis(1))).isNull();
+        assertThat(inner.used()).isEqualTo(2);
+        now.close();
+        now.close();
+        assertThat(inner.used()).isEqualTo(1);
+        waited.close();
+        assertThat(inner.used()).isZero();
+    }
+
     @RepeatedTest(20)
     void concurrentClosesLeaveTheSizeAtTheLatestLimit() throws Exception {
         AdaptiveLimit gradient = AdaptiveLimit.gradient(1, 8);

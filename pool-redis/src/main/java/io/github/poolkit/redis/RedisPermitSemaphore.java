@@ -302,6 +302,35 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     }
 
     /**
+     * Takes {@code n} permits only if they are free and nobody waits, as {@link #tryAcquire(long)}, held by a lease
+     * of their own that the returned {@link Permit} releases once when closed (not by {@link #release(long)}).
+     *
+     * @return the permit, or {@code null} when the permits were not free
+     */
+    @Override
+    public Permit tryAcquirePermit(long n) {
+        Checks.weight(n);
+        return requests.tryNowPermit(n);
+    }
+
+    /**
+     * Takes {@code n} permits, waiting at most {@code timeout} in the cluster-wide line, as
+     * {@link #tryAcquire(long, Duration)}, held by a lease of their own that the returned {@link Permit} releases once
+     * when closed (not by {@link #release(long)}).
+     *
+     * @return the permit, or {@code null} when they did not come in time (nothing is then held)
+     */
+    @Override
+    public Permit tryAcquirePermit(long n, Duration timeout) throws InterruptedException {
+        Checks.weight(n);
+        Checks.notInterrupted();
+        if (timeout.isNegative() || timeout.isZero()) {
+            return tryAcquirePermit(n);
+        }
+        return requests.await(requests.send(n, true, false, false, "wait"), timeout.toNanos());
+    }
+
+    /**
      * Gives back {@code n} permits that this instance took with {@link #acquire(long)} or a {@code tryAcquire} form
      * (not those held by a {@link Permit}): oldest grant first, the last one split if needed, in one script run that
      * changes all of them or none.

@@ -101,9 +101,18 @@ final class Requests {
 
     /** {@return whether {@code n} permits were taken now, without waiting (tryAcquire)} */
     boolean tryNow(long n) {
-        Request request = send(n, true, true, false, "try");
+        return tryNow(n, true) != null;
+    }
+
+    /** {@return the permit of {@code n} permits taken now, without waiting, or null (tryAcquirePermit)} */
+    Permit tryNowPermit(long n) {
+        return tryNow(n, false);
+    }
+
+    private Permit tryNow(long n, boolean handleLess) {
+        Request request = send(n, true, handleLess, false, "try");
         try {
-            return request.result.get() != null;
+            return request.result.get();
         } catch (InterruptedException e) {
             // cannot happen: the script run ends within the command timeout, and the result completes with it
             Thread.currentThread().interrupt();

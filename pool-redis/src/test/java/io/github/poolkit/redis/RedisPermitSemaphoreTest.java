@@ -375,6 +375,32 @@ class RedisPermitSemaphoreTest {
     }
 
     @Test
+    void theTryFormsThatReturnAPermitHoldALeaseOfTheirOwnReleasedOnce() throws Exception {
+        RedisPermitSemaphore a = open(4);
+        RedisPermitSemaphore b = open(4);
+        Permit now = a.tryAcquirePermit(2);
+        Permit waited = a.tryAcquirePermit(1, Duration.ofSeconds(5));
+        assertThat(now).isNotNull();
+        assertThat(waited).isNotNull();
+        assertThat(now.fencingToken()).isNotEqualTo(Permit.NO_FENCING_TOKEN);
+        assertThat(waited.fencingToken()).isGreaterThan(now.fencingToken());
+        assertState(b, 4, 3, 0);
+        assertThat(b.tryAcquirePermit(2)).isNull(); // only 1 free: nothing taken
+        assertThat(b.tryAcquirePermit(2, Duration.ofMillis(100))).isNull(); // timed out: withdrawn, nothing taken
+        assertThat(b.tryAcquirePermit(5)).isNull(); // more than the size
+        assertState(b, 4, 3, 0);
+        // held by their Permits, not by the instance: release(n) finds nothing of theirs to give back
+        assertThatThrownBy(() -> a.release(1)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("released more than held");
+        now.close();
+        now.close(); // once
+        assertState(b, 4, 1, 0);
+        waited.close();
+        waited.close();
+        assertState(b, 4, 0, 0);
+    }
+
+    @Test
     void fencingTokensGrowWithEveryGrant() throws Exception {
         RedisPermitSemaphore a = open(2);
         RedisPermitSemaphore b = open(2);

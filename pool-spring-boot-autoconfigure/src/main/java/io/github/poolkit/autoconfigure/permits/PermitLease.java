@@ -18,8 +18,8 @@ import io.github.poolkit.Permit;
  * subscription starts ({@link #start}), given back once when it ends ({@link #release}), whatever the order in which
  * the grant, the wait's end and the subscription's end arrive.
  *
- * <p>With {@code maxWait} zero the request is a {@code tryAcquire} (as for a plain method: no wait, no barging);
- * otherwise {@code acquireAsync}, whose future is completed exceptionally at {@code maxWait} ({@code orTimeout}),
+ * <p>With {@code maxWait} zero the request is a {@code tryAcquirePermit} (as for a plain method: no wait, no
+ * barging); otherwise {@code acquireAsync}, whose future is completed exceptionally at {@code maxWait} ({@code orTimeout}),
  * which withdraws the request from the semaphore's line.
  *
  * <p>Invariants. {@code state} moves once from {@code PENDING} to either the granted {@link Permit} or
@@ -79,8 +79,8 @@ final class PermitLease {
     /** Requests the permits; {@code outcome} hears once how that ends, unless {@link #release} comes first. */
     void start(Outcome outcome) {
         if (guard.maxWait().isZero() || weight > guard.semaphore().size()) {
-            if (guard.semaphore().tryAcquire(weight)) {
-                Permit permit = Permit.of(weight, Permit.NO_FENCING_TOKEN, () -> guard.semaphore().release(weight));
+            Permit permit = guard.semaphore().tryAcquirePermit(weight);
+            if (permit != null) {
                 if (keep(permit)) {
                     outcome.granted();
                 }

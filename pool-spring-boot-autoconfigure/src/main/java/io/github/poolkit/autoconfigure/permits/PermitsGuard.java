@@ -9,6 +9,7 @@ import org.springframework.context.expression.MethodBasedEvaluationContext;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.Expression;
 
+import io.github.poolkit.Permit;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.annotation.Permits;
@@ -54,31 +55,37 @@ record PermitsGuard(String where, String semaphoreName, PermitSemaphore semaphor
     }
 
     /**
-     * Acquires {@code weight} permits, blocking the calling thread at most {@code maxWait}.
+     * Acquires {@code weight} permits, blocking the calling thread at most {@code maxWait}, as a {@link Permit} of the
+     * semaphore's own: closing it (in {@link #release}) gives them back once and tells an adaptive semaphore how long
+     * they were held.
      *
+     * @return the permit holding them
      * @throws PoolOverloadException when they do not come in time, or the thread is interrupted (its interrupt status
      *                               then set)
      */
-    void acquire(long weight) {
+    Permit acquire(long weight) {
+        Permit permit;
         try {
-            if (semaphore.tryAcquire(weight, maxWait)) {
-                return;
-            }
+            permit = semaphore.tryAcquirePermit(weight, maxWait);
         }
         catch (InterruptedException ex) {
             Thread.currentThread().interrupt();
             throw overloaded(weight, "interrupted while waiting");
         }
-        throw refused(weight);
+        if (permit == null) {
+            throw refused(weight);
+        }
+        return permit;
     }
 
     /**
-     * Gives back permits acquired by {@link #acquire(long)} and records how long they were held.
+     * Gives back permits acquired by {@link #acquire(long)} by closing their permit, and records how long they were
+     * held.
      *
      * @param acquiredAt {@link System#nanoTime()} when they were acquired
      */
-    void release(long weight, long acquiredAt) {
-        semaphore.release(weight);
+    void release(Permit permit, long acquiredAt) {
+        permit.close();
         holdTimes.record(System.nanoTime() - acquiredAt);
     }
 

@@ -22,6 +22,7 @@ import org.springframework.expression.Expression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
 
+import io.github.poolkit.Permit;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.annotation.Permits;
 
@@ -35,6 +36,9 @@ import io.github.poolkit.annotation.Permits;
  *       is subscribed and released when the subscription completes, errors or is cancelled
  *       ({@link ReactivePermits}).</li>
  * </ul>
+ *
+ * <p>Every form holds a {@link Permit} of the semaphore's own and closes it, never {@code release(n)}: only a closed
+ * permit tells an adaptive semaphore how long it was held, so only then does its size follow its limit.
  *
  * <p>Invariant: every permit acquired is released exactly once: for a plain method by the {@code catch} when it
  * throws, else by the returned stage's single completion callback, else right after the return; for a reactive one
@@ -73,21 +77,21 @@ final class PermitsInterceptor implements MethodInterceptor {
             Object publisher = invocation.proceed();
             return (publisher != null) ? ReactivePermits.guard(publisher, guard, weight) : null;
         }
-        guard.acquire(weight);
+        Permit permit = guard.acquire(weight);
         long acquiredAt = System.nanoTime();
         Object result;
         try {
             result = invocation.proceed();
         }
         catch (Throwable ex) {
-            guard.release(weight, acquiredAt);
+            guard.release(permit, acquiredAt);
             throw ex;
         }
         if (result instanceof CompletionStage<?> stage) {
-            stage.whenComplete((value, failure) -> guard.release(weight, acquiredAt));
+            stage.whenComplete((value, failure) -> guard.release(permit, acquiredAt));
         }
         else {
-            guard.release(weight, acquiredAt);
+            guard.release(permit, acquiredAt);
         }
         return result;
     }
