@@ -15,8 +15,8 @@ import java.util.concurrent.CompletionStage;
  * }
  * }</pre>
  *
- * <p>A permit is obtained from {@link PermitSemaphore#acquirePermit(long)} or
- * {@link PermitSemaphore#acquireAsync(long)}. {@link #close()} releases the {@link #permits()} permits exactly
+ * <p>A permit is obtained from {@link PermitSemaphore#acquirePermit(long)},
+ * {@link PermitSemaphore#acquireAsync(long)} or a {@code tryAcquirePermit} form. {@link #close()} releases the {@link #permits()} permits exactly
  * once: the first call releases them, later calls (from any thread) do nothing. A permit that is never closed keeps
  * its permits in use for good, as an unreleased {@link WeightedSemaphore#acquire(long)} would.
  *

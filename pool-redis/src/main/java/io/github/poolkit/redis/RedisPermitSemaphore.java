@@ -305,7 +305,9 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      * Takes {@code n} permits only if they are free and nobody waits, as {@link #tryAcquire(long)}, held by a lease
      * of their own that the returned {@link Permit} releases once when closed (not by {@link #release(long)}).
      *
-     * @return the permit, or {@code null} when the permits were not free
+     * @param n the number of permits, {@code >= 0}
+     * @return the permit, or {@code null} when the permits were not free (always when {@code n > size()})
+     * @throws IllegalArgumentException if {@code n < 0}
      */
     @Override
     public Permit tryAcquirePermit(long n) {
@@ -318,7 +320,11 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      * {@link #tryAcquire(long, Duration)}, held by a lease of their own that the returned {@link Permit} releases once
      * when closed (not by {@link #release(long)}).
      *
+     * @param n       the number of permits, {@code >= 0}
+     * @param timeout the longest wait; zero or negative: do not wait
      * @return the permit, or {@code null} when they did not come in time (nothing is then held)
+     * @throws IllegalArgumentException if {@code n < 0}
+     * @throws InterruptedException     if interrupted on entry or while waiting; nothing is then held
      */
     @Override
     public Permit tryAcquirePermit(long n, Duration timeout) throws InterruptedException {
