@@ -8,6 +8,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 import io.github.poolkit.OverdueTask;
 import io.github.poolkit.PoolListener;
 
@@ -45,7 +47,8 @@ public final class PoolOverdueLog {
     }
 
     /**
-     * One overdue task as the endpoint shows it.
+     * One overdue task as the endpoint shows it: always the five keys, {@code thread} {@code null} for a task that
+     * waits (the endpoint otherwise leaves out null fields).
      *
      * @param kind      {@code run} (ran too long) or {@code queue} (waited too long to start)
      * @param task      the task's description
@@ -53,6 +56,7 @@ public final class PoolOverdueLog {
      * @param elapsedMs how long it had run or waited when it was found overdue, in milliseconds
      * @param at        when it was reported, an ISO-8601 instant
      */
+    @JsonInclude(JsonInclude.Include.ALWAYS) // every entry has the five keys: "thread": null for a task that waits
     public record Entry(String kind, String task, String thread, long elapsedMs, String at) {
     }
 

@@ -44,6 +44,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "management.endpoints.web.exposure.include=pools,metrics",
+        "management.endpoint.pools.access=unrestricted",
         "poolkit.pool.run-timeout=300ms",
         "poolkit.pools.hung.capacity=1",
         "poolkit.pools.hung.queue-capacity=5",
@@ -151,11 +152,16 @@ class OverdueTasksHttpTests {
                     assertThat(node.get("thread").asString()).isEqualTo(run.thread());
                 }
                 else {
-                    assertThat(node.propertyNames()).as("no thread: absent, as null fields are")
-                            .containsExactlyInAnyOrder("kind", "task", "elapsedMs", "at");
+                    assertThat(node.propertyNames()).as("every entry has the five keys, thread null for QUEUE")
+                            .containsExactlyInAnyOrder("kind", "task", "thread", "elapsedMs", "at");
+                    assertThat(node.get("thread").isNull()).isTrue();
                     assertThat(node.get("task").asString()).isEqualTo("queued-report-job");
                 }
             }
+            JsonNode changed = postJson("/actuator/pools/hung", "{\"capacity\": 1}");
+            assertThat(changed.get("recentOverdue").size()).isEqualTo(2);
+            changed.get("recentOverdue").forEach(node -> assertThat(node.propertyNames())
+                    .containsExactlyInAnyOrder("kind", "task", "thread", "elapsedMs", "at"));
             assertThat(getJson("/actuator/pools").get("pools").get("hung").get("overdue").asLong()).isEqualTo(2);
         }
         finally {
@@ -211,6 +217,14 @@ class OverdueTasksHttpTests {
     private double counter(String pool, String kind) throws Exception {
         JsonNode metric = getJson("/actuator/metrics/poolkit.pool.tasks.overdue?tag=name:" + pool + "&tag=kind:" + kind);
         return metric.get("measurements").get(0).get("value").asDouble();
+    }
+
+    private JsonNode postJson(String path, String body) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(path + " " + response.body()).isEqualTo(200);
+        return json.readTree(response.body());
     }
 
     private JsonNode getJson(String path) throws Exception {
