@@ -3,6 +3,8 @@ package io.github.poolkit.autoconfigure.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -58,6 +60,8 @@ class ExecutorMetricsTests {
             assertThat(value(registry, "executor.pool.max", "ownPool")).as("read at each scrape").isEqualTo(4);
             // a thread per task: only its limit, Integer.MAX_VALUE when unlimited, as Micrometer writes it
             assertThat(value(registry, "executor.pool.max", "simple")).isEqualTo(Integer.MAX_VALUE);
+            // a cached pool is unlimited too: -1 in the endpoint, Integer.MAX_VALUE here
+            assertThat(value(registry, "executor.pool.max", "cached")).isEqualTo(Integer.MAX_VALUE);
             assertThat(registry.find("executor.active").tag("name", "simple").meter()).isNull();
             assertThat(registry.find("executor.completed").tag("name", "simple").meter()).isNull();
             assertThat(registry.find("executor.pool.max").tag("name", "custom").meter()).isNull();
@@ -121,6 +125,11 @@ class ExecutorMetricsTests {
         @Bean(destroyMethod = "shutdownNow")
         FlakyPool flaky() {
             return new FlakyPool();
+        }
+
+        @Bean(destroyMethod = "shutdownNow")
+        ExecutorService cached() {
+            return Executors.newCachedThreadPool();
         }
 
         @Bean

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -90,7 +91,7 @@ class ExecutorsEndpointTests {
             assertThat(endpoint.pools().executors()).containsOnlyKeys("applicationTaskExecutor", "taskScheduler");
             ExecutorDescriptor tasks = (ExecutorDescriptor) endpoint.pool("applicationTaskExecutor");
             assertThat(tasks.type()).isEqualTo("ThreadPoolTaskExecutor");
-            assertThat(tasks.capacity()).isEqualTo(Integer.MAX_VALUE);
+            assertThat(tasks.capacity()).as("Boot's default maximum, Integer.MAX_VALUE, is unlimited").isEqualTo(-1);
             assertThat(tasks.coreSize()).isEqualTo(8);
             ExecutorDescriptor scheduler = (ExecutorDescriptor) endpoint.pool("taskScheduler");
             assertThat(scheduler.type()).isEqualTo("ThreadPoolTaskScheduler");
@@ -98,6 +99,7 @@ class ExecutorsEndpointTests {
             assertOk(endpoint.change("applicationTaskExecutor", "16", null, null, null, null, "4"));
             assertThat(context.getBean("applicationTaskExecutor", ThreadPoolTaskExecutor.class).getMaxPoolSize())
                     .isEqualTo(16);
+            assertThat(((ExecutorDescriptor) endpoint.pool("applicationTaskExecutor")).capacity()).isEqualTo(16);
             assertOk(endpoint.change("taskScheduler", "2", null, null, null, null));
             assertThat(((ExecutorDescriptor) endpoint.pool("taskScheduler")).capacity()).isEqualTo(2);
         });
@@ -210,6 +212,25 @@ class ExecutorsEndpointTests {
     }
 
     @Test
+    void anExecutorWithoutAMaximumIsUnlimitedAndItsCapacityStillChanges() {
+        runner.withUserConfiguration(UnlimitedExecutorsConfig.class).run(context -> {
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            ExecutorDescriptor cached = (ExecutorDescriptor) endpoint.pool("cachedPool");
+            assertThat(cached.type()).isEqualTo("ThreadPoolExecutor");
+            assertThat(cached.capacity()).isEqualTo(-1);
+            assertThat(cached.coreSize()).isZero();
+            assertThat(endpoint.pools().executors().get("unboundedSpring").capacity()).isEqualTo(-1);
+            assertOk(endpoint.change("cachedPool", "6", null, null, null, null, "2"));
+            ThreadPoolExecutor pool = context.getBean("cachedPool", ThreadPoolExecutor.class);
+            assertThat(pool.getMaximumPoolSize()).isEqualTo(6);
+            assertThat(pool.getCorePoolSize()).isEqualTo(2);
+            assertThat(((ExecutorDescriptor) endpoint.pool("cachedPool")).capacity()).isEqualTo(6);
+            assertOk(endpoint.change("unboundedSpring", "4", null, null, null, null));
+            assertThat(context.getBean("unboundedSpring", ThreadPoolTaskExecutor.class).getMaxPoolSize()).isEqualTo(4);
+        });
+    }
+
+    @Test
     void aSetterThatThrowsIsRefusedAndTheFirstChangeUndone() {
         withExecutors.run(context -> {
             PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
@@ -315,6 +336,20 @@ class ExecutorsEndpointTests {
             pool.shutdown();
             pool.awaitTermination(10, TimeUnit.SECONDS);
             return pool;
+        }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class UnlimitedExecutorsConfig {
+
+        @Bean(destroyMethod = "shutdownNow")
+        ExecutorService cachedPool() {
+            return Executors.newCachedThreadPool();
+        }
+
+        @Bean
+        ThreadPoolTaskExecutor unboundedSpring() {
+            return new ThreadPoolTaskExecutor(); // its maximum is Integer.MAX_VALUE unless set
         }
     }
 

@@ -14,6 +14,8 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>The functions are called at each read or write, never once and kept, so a figure is the executor's at that
  *       moment, and what a getter or setter throws reaches the caller unchanged.</li>
+ *   <li>A capacity of {@code Integer.MAX_VALUE} (a cached thread pool, Spring's default maximum) is unlimited and
+ *       reads -1; the meters turn -1 back into {@code Integer.MAX_VALUE}, Micrometer's convention.</li>
  *   <li>The capacity can always be read and changed; the core size can be read and changed together, or not at all
  *       (no {@link Setting} for it: its figure is absent and {@link #setCoreSize(int)} refuses).</li>
  *   <li>Each setter changes one size only. The order of the two when both change, so that the core size is never
@@ -57,9 +59,11 @@ abstract class DescribedAdapter implements ExecutorAdapter {
         return type;
     }
 
+    /** {@return the capacity; -1 when the getter says {@code Integer.MAX_VALUE}, these executors' "unlimited"} */
     @Override
     public Integer capacity() {
-        return capacity.get().getAsInt();
+        int value = capacity.get().getAsInt();
+        return (value == Integer.MAX_VALUE) ? -1 : value;
     }
 
     @Override
