@@ -18,6 +18,8 @@ import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
  *   <li>The core size is never above the capacity at any moment: when both change, the capacity is raised first if
  *       the new core size is above the current capacity, else the core size is set first.</li>
  *   <li>When the executor's second setter throws anyway, the first is undone before the refusal.</li>
+ *   <li>An executor whose core size is its capacity ({@link ExecutorAdapter#coreSizeIsCapacity()}, a scheduled
+ *       pool) takes either field, or both when equal, as its one size (positive), set by one setter.</li>
  *   <li>Changes through this class are made one at a time, so that two writes at once cannot interleave their
  *       checks and setters (the application's own calls to the setters are not ordered with them).</li>
  * </ul>
@@ -72,6 +74,10 @@ public final class ExecutorChange {
                             + (executor.canSetCapacity() ? "; change its capacity instead" : ""));
             require(coreSize >= 0, ExecutorAdapter.CORE_SIZE, "cannot be negative, was " + coreSize);
         }
+        if (executor.coreSizeIsCapacity()) {
+            setOneSize(executor, type, capacity, coreSize);
+            return;
+        }
         Integer currentCapacity = ExecutorDescriptor.read(executor::capacity);
         Integer currentCore = ExecutorDescriptor.read(executor::coreSize);
         int newCapacity = (capacity != null) ? capacity : (currentCapacity != null) ? currentCapacity : -1;
@@ -89,6 +95,24 @@ public final class ExecutorChange {
         else {
             apply(executor, type, coreSize, currentCore, false, capacity);
         }
+    }
+
+    /**
+     * An executor whose core size is its capacity: one value, given as either field (or both, equal), set once. A core
+     * size of 0 is refused there: it would leave the executor no thread to run on.
+     */
+    private static void setOneSize(ExecutorAdapter executor, @Nullable String type, @Nullable Integer capacity,
+            @Nullable Integer coreSize) {
+        require(capacity == null || coreSize == null || capacity.equals(coreSize), ExecutorAdapter.CORE_SIZE,
+                "a " + type + " runs on its core threads only, so its coreSize is its capacity; give one of them, or "
+                        + "both equal (capacity " + capacity + ", coreSize " + coreSize + ")");
+        if (capacity != null) {
+            set(executor, type, ExecutorAdapter.CAPACITY, capacity);
+            return;
+        }
+        require(coreSize > 0, ExecutorAdapter.CORE_SIZE, "a " + type + " runs on its core threads only, so its "
+                + "coreSize must be positive, was " + coreSize);
+        set(executor, type, ExecutorAdapter.CORE_SIZE, coreSize);
     }
 
     /** Sets {@code first} (the capacity when {@code capacityFirst}), then the other; undoes the first if that fails. */

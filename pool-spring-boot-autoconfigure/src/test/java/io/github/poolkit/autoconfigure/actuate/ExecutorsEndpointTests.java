@@ -27,6 +27,7 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.concurrent.ThreadPoolExecutorFactoryBean;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.PoolsDescriptor;
@@ -65,7 +66,7 @@ class ExecutorsEndpointTests {
             assertThat(all.executors().get("jdkPool"))
                     .isEqualTo(new ExecutorDescriptor("ThreadPoolExecutor", 4, 2, 0, 0, 0, 10, 0L));
             assertThat(all.executors().get("scheduledPool"))
-                    .isEqualTo(new ExecutorDescriptor("ScheduledThreadPoolExecutor", 3, null, 0, 0, 0,
+                    .isEqualTo(new ExecutorDescriptor("ScheduledThreadPoolExecutor", 3, 3, 0, 0, 0,
                             Integer.MAX_VALUE, 0L));
             ExecutorDescriptor forkJoin = all.executors().get("forkJoinPool");
             assertThat(forkJoin.type()).isEqualTo("ForkJoinPool");
@@ -96,12 +97,19 @@ class ExecutorsEndpointTests {
             ExecutorDescriptor scheduler = (ExecutorDescriptor) endpoint.pool("taskScheduler");
             assertThat(scheduler.type()).isEqualTo("ThreadPoolTaskScheduler");
             assertThat(scheduler.capacity()).isEqualTo(1);
+            assertThat(scheduler.coreSize()).isEqualTo(1);
             assertOk(endpoint.change("applicationTaskExecutor", "16", null, null, null, null, "4"));
             assertThat(context.getBean("applicationTaskExecutor", ThreadPoolTaskExecutor.class).getMaxPoolSize())
                     .isEqualTo(16);
             assertThat(((ExecutorDescriptor) endpoint.pool("applicationTaskExecutor")).capacity()).isEqualTo(16);
             assertOk(endpoint.change("taskScheduler", "2", null, null, null, null));
             assertThat(((ExecutorDescriptor) endpoint.pool("taskScheduler")).capacity()).isEqualTo(2);
+            assertOk(endpoint.change("taskScheduler", null, null, null, null, null, "3"));
+            assertThat(context.getBean("taskScheduler", ThreadPoolTaskScheduler.class).getScheduledThreadPoolExecutor()
+                    .getCorePoolSize()).isEqualTo(3);
+            ExecutorDescriptor resized = (ExecutorDescriptor) endpoint.pool("taskScheduler");
+            assertThat(resized.capacity()).isEqualTo(3);
+            assertThat(resized.coreSize()).isEqualTo(3);
         });
     }
 
@@ -168,9 +176,17 @@ class ExecutorsEndpointTests {
             assertThat(spring.getThreadPoolExecutor().getMaximumPoolSize()).isEqualTo(9);
             assertThat(spring.getThreadPoolExecutor().getCorePoolSize()).isEqualTo(9);
 
+            ScheduledThreadPoolExecutor scheduled = context.getBean("scheduledPool", ScheduledThreadPoolExecutor.class);
             assertOk(endpoint.change("scheduledPool", "5", null, null, null, null));
-            assertThat(context.getBean("scheduledPool", ScheduledThreadPoolExecutor.class).getCorePoolSize())
-                    .isEqualTo(5);
+            assertThat(scheduled.getCorePoolSize()).isEqualTo(5);
+            // its core size is its capacity: either field (or both, equal) changes it through setCorePoolSize
+            assertOk(endpoint.change("scheduledPool", null, null, null, null, null, "4"));
+            assertThat(scheduled.getCorePoolSize()).isEqualTo(4);
+            assertOk(endpoint.change("scheduledPool", "6", null, null, null, null, "6"));
+            assertThat(scheduled.getCorePoolSize()).isEqualTo(6);
+            ExecutorDescriptor read = (ExecutorDescriptor) endpoint.pool("scheduledPool");
+            assertThat(read.capacity()).isEqualTo(6);
+            assertThat(read.coreSize()).isEqualTo(6);
             assertOk(endpoint.change("simpleAsync", "3", null, null, null, null));
             assertThat(context.getBean("simpleAsync", SimpleAsyncTaskExecutor.class).getConcurrencyLimit())
                     .isEqualTo(3);
@@ -202,8 +218,12 @@ class ExecutorsEndpointTests {
             assertThat(jdk.getCorePoolSize()).isEqualTo(2);
 
             assertProblem(endpoint.change("custom", "3", null, null, null, null), "capacity", "DirectExecutor");
-            assertProblem(endpoint.change("scheduledPool", null, null, null, null, null, "2"), "coreSize",
-                    "ScheduledThreadPoolExecutor");
+            assertProblem(endpoint.change("scheduledPool", "5", null, null, null, null, "2"), "coreSize",
+                    "ScheduledThreadPoolExecutor runs on its core threads only");
+            assertProblem(endpoint.change("scheduledPool", null, null, null, null, null, "0"), "coreSize",
+                    "must be positive");
+            assertThat(context.getBean("scheduledPool", ScheduledThreadPoolExecutor.class).getCorePoolSize())
+                    .isEqualTo(3);
             assertProblem(endpoint.change("simpleAsync", null, null, null, null, null, "2"), "coreSize",
                     "SimpleAsyncTaskExecutor");
             assertProblem(endpoint.change("reports", null, null, null, null, null, "2"), "coreSize", "reports");

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  *   <li>A capacity of {@code Integer.MAX_VALUE} (a cached thread pool, Spring's default maximum) is unlimited and
  *       reads -1; the meters turn -1 back into {@code Integer.MAX_VALUE}, Micrometer's convention.</li>
  *   <li>The capacity can always be read and changed; the core size can be read and changed together, or not at all
- *       (no {@link Setting} for it: its figure is absent and {@link #setCoreSize(int)} refuses).</li>
+ *       (no {@link Setting} for it: its figure is absent and {@link #setCoreSize(int)} refuses). An executor that
+ *       runs on its core threads only has one {@link Setting} for both ({@link #coreSizeIsCapacity()}).</li>
  *   <li>Each setter changes one size only. The order of the two when both change, so that the core size is never
  *       above the capacity at any moment, is the caller's (the endpoint's change of an executor).</li>
  * </ul>
@@ -52,6 +53,22 @@ abstract class DescribedAdapter implements ExecutorAdapter {
         this.capacity = capacity;
         this.coreSize = coreSize;
         this.figures = figures;
+    }
+
+    /**
+     * An executor whose core size is its capacity (it runs on its core threads only): both read and change it.
+     *
+     * @param executor the executor, whose simple class name is the type
+     * @param coreSize its core size, which is its capacity
+     * @param figures  its live figures
+     */
+    DescribedAdapter(Object executor, Setting coreSize, LiveFigures figures) {
+        this(executor, coreSize, coreSize, figures);
+    }
+
+    @Override
+    public boolean coreSizeIsCapacity() {
+        return capacity == coreSize;
     }
 
     @Override

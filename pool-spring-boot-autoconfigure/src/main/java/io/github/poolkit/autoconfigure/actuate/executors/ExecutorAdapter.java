@@ -69,6 +69,16 @@ public interface ExecutorAdapter {
     }
 
     /**
+     * Tells whether the core size and the capacity are one size, as in a {@code ScheduledThreadPoolExecutor}, which
+     * runs on its core threads only: both figures then read the same and a write of either changes both.
+     *
+     * @return whether {@link #coreSize()} is {@link #capacity()}
+     */
+    default boolean coreSizeIsCapacity() {
+        return false;
+    }
+
+    /**
      * Changes the executor's capacity through its own setter.
      *
      * @param capacity the new capacity, positive
