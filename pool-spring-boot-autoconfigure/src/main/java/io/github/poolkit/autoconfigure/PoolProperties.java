@@ -76,15 +76,15 @@ public class PoolProperties {
     /**
      * A task still running this long after it started is reported as overdue, once, while it runs: a WARN log
      * line with the worker's stack, a PoolTaskOverdueEvent, the poolkit.pool.tasks.overdue counter and the
-     * pool's recentOverdue in the pools endpoint. The task is not stopped (see interrupt-overdue). The scheduler
-     * and named pools inherit it. Unset: running tasks are not watched.
+     * pool's recentOverdue in the pools endpoint. The task is not stopped (see interrupt-overdue). Named pools and
+     * the scheduler (unless poolkit.scheduler.run-timeout is set) inherit it. Unset: running tasks are not watched.
      */
     private Duration runTimeout;
 
     /**
      * A task not yet started this long after it was accepted (queued, or its caller blocked in a submit) is
-     * reported as overdue, once, as with run-timeout; it keeps its place. The scheduler and named pools inherit
-     * it. Unset: waiting tasks are not watched.
+     * reported as overdue, once, as with run-timeout; it keeps its place. Named pools and the scheduler (unless
+     * poolkit.scheduler.queue-timeout is set) inherit it. Unset: waiting tasks are not watched.
      */
     private Duration queueTimeout;
 

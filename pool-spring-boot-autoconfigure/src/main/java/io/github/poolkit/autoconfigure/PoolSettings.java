@@ -86,6 +86,21 @@ final class PoolSettings {
         return new PoolSettings(name, "poolkit.pools." + name, own, primary);
     }
 
+    /**
+     * @param beanName  the scheduler's bean name
+     * @param scheduler {@code poolkit.scheduler}, whose overdue keys ({@code run-timeout}, {@code queue-timeout},
+     *                  {@code interrupt-overdue}) override those of {@code poolkit.pool} key by key
+     * @param pool      {@code poolkit.pool}, for the overdue keys the scheduler leaves unset
+     * @return the settings the scheduler's {@link #overdueOptions} come from (its other keys are not a pool's)
+     */
+    static PoolSettings scheduler(String beanName, SchedulerProperties scheduler, PoolProperties pool) {
+        PoolProperties own = new PoolProperties();
+        own.setRunTimeout(scheduler.getRunTimeout());
+        own.setQueueTimeout(scheduler.getQueueTimeout());
+        own.setInterruptOverdue(scheduler.getInterruptOverdue());
+        return new PoolSettings(beanName, "poolkit.scheduler", own, pool);
+    }
+
     /** @return the own value of a key, else the inherited one, else {@code null} (unset) */
     private <T> T value(Function<PoolProperties, T> key) {
         T value = key.apply(own);
@@ -139,7 +154,7 @@ final class PoolSettings {
 
     /**
      * Sets the overdue keys ({@code run-timeout}, {@code queue-timeout}, {@code interrupt-overdue}) that are set: a
-     * pool's own or inherited, the scheduler's from {@code poolkit.pool}.
+     * pool's (or the scheduler's) own or inherited from {@code poolkit.pool}.
      *
      * @param options the options to add them to
      * @return {@code options}

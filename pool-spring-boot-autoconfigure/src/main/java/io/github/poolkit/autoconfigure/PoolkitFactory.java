@@ -174,14 +174,14 @@ final class PoolkitFactory {
 
     /**
      * @param properties the configuration: {@code poolkit.scheduler}, and {@code poolkit.pool}, whose overdue keys
-     *                   ({@code run-timeout}, {@code queue-timeout}) the scheduler inherits even when that pool is
-     *                   disabled
+     *                   ({@code run-timeout}, {@code queue-timeout}, {@code interrupt-overdue}) the scheduler inherits
+     *                   where it does not set them itself, even when that pool is disabled
      * @return every problem of its values, each naming its property; empty when the scheduler can be created
      */
     static List<InvalidPoolkitPropertyException> schedulerProblems(PoolkitProperties properties) {
         SchedulerProperties scheduler = properties.getScheduler();
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
-        PoolSettings inherited = PoolSettings.primary(DELAY_SCHEDULER, properties.getPool());
+        PoolSettings inherited = PoolSettings.scheduler(DELAY_SCHEDULER, scheduler, properties.getPool());
         try {
             // the overdue options do not depend on the number of workers, which is checked below
             inherited.overdueOptions(PoolOptions.builder()).build().validate(Math.max(1, scheduler.getWorkers()));
@@ -216,7 +216,7 @@ final class PoolkitFactory {
         Duration timeout = scheduler.getShutdownTimeout();
         PoolOptions.Builder options = PoolOptions.builder().name(DELAY_SCHEDULER)
                 .listener(listeners.listenerFor(DELAY_SCHEDULER));
-        PoolSettings inherited = PoolSettings.primary(DELAY_SCHEDULER, properties.getPool());
+        PoolSettings inherited = PoolSettings.scheduler(DELAY_SCHEDULER, scheduler, properties.getPool());
         try {
             inherited.overdueOptions(options).build().validate(scheduler.getWorkers());
         }

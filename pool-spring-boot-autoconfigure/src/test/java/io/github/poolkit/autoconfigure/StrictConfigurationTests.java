@@ -47,7 +47,8 @@ class StrictConfigurationTests {
         FailureAnalysis analysis = analyze(runner, "poolkit.schedular.workers=1");
         assertThat(analysis.getDescription()).contains("Property: poolkit.schedular.workers");
         assertThat(analysis.getAction()).contains("did you mean poolkit.scheduler.workers?")
-                .contains("the keys under poolkit.scheduler are enabled, shutdown-timeout, workers");
+                .contains("the keys under poolkit.scheduler are enabled, interrupt-overdue, queue-timeout, run-timeout, "
+                        + "shutdown-timeout, workers");
     }
 
     @Test
