@@ -122,8 +122,12 @@ final class PoolkitConfigurationCheck {
             ClassLoader classLoader) {
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
         if (properties.getSemaphore().isEnabled()) {
-            collect(problems, () -> PoolkitFactory.checkSize(PoolkitFactory.sizeProperty(properties, null),
-                    properties.getSemaphore().getSize()));
+            long size = properties.getSemaphore().getSize();
+            int before = problems.size();
+            collect(problems, () -> PoolkitFactory.checkSize(PoolkitFactory.sizeProperty(properties, null), size));
+            if (problems.size() == before) { // the adaptive bounds are checked against a usable size only
+                collect(problems, () -> PoolkitFactory.semaphoreAdaptive(properties, null, size));
+            }
         }
         properties.getSemaphores().forEach((name, semaphore) -> {
             collect(problems, () -> checkUniqueName(properties, name));

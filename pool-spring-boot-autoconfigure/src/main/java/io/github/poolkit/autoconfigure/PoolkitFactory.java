@@ -111,7 +111,7 @@ final class PoolkitFactory {
 
     /** @return the primary semaphore, from {@code poolkit.semaphore} */
     WeightedSemaphore primarySemaphore() {
-        return semaphore(WEIGHTED_SEMAPHORE, sizeProperty(properties, null), properties.getSemaphore().getSize());
+        return local(WEIGHTED_SEMAPHORE, null, properties.getSemaphore().getSize());
     }
 
     /**
@@ -121,28 +121,41 @@ final class PoolkitFactory {
     WeightedSemaphore namedSemaphore(String name) {
         NamedSemaphoreProperties own = properties.getSemaphores().get(name);
         long size = (own.getSize() != null) ? own.getSize() : properties.getSemaphore().getSize();
+        return local(name, name, size);
+    }
+
+    /**
+     * @param beanName the bean name
+     * @param name     a key of {@code poolkit.semaphores}, or {@code null} for the primary semaphore
+     * @param size     its size, own or inherited
+     * @return a local semaphore of that size, or following its adaptive limit when {@code adaptive.*} makes one
+     */
+    private WeightedSemaphore local(String beanName, @Nullable String name, long size) {
         String sizeProperty = sizeProperty(properties, name);
         checkSize(sizeProperty, size);
         AdaptiveSettings adaptive = semaphoreAdaptive(properties, name, size);
         if (adaptive == null) {
-            return semaphore(name, sizeProperty, size);
+            return semaphore(beanName, sizeProperty, size);
         }
         WeightedSemaphore semaphore = WeightedSemaphore.adaptive(adaptive.toLimit(),
-                semaphoreListeners.listenerFor(name));
+                semaphoreListeners.listenerFor(beanName));
         adaptive.rememberFor(semaphore);
         return semaphore;
     }
 
     /**
      * @param properties the configuration
-     * @param name       a key of {@code poolkit.semaphores}, a local semaphore
+     * @param name       a key of {@code poolkit.semaphores}, a local semaphore, or {@code null} for the primary
+     *                   semaphore (whose {@code adaptive} keys the named ones do not inherit)
      * @param size       its size, not negative
      * @return its adaptive size's settings, or {@code null} when its size is fixed
      * @throws InvalidPoolkitPropertyException if the bounds of its adaptive size cannot be used
      */
-    static @Nullable AdaptiveSettings semaphoreAdaptive(PoolkitProperties properties, String name, long size) {
-        AdaptiveProperties adaptive = properties.getSemaphores().get(name).getAdaptive();
-        String prefix = "poolkit.semaphores." + name + ".adaptive.";
+    static @Nullable AdaptiveSettings semaphoreAdaptive(PoolkitProperties properties, @Nullable String name,
+            long size) {
+        AdaptiveProperties adaptive = (name == null) ? properties.getSemaphore().getAdaptive()
+                : properties.getSemaphores().get(name).getAdaptive();
+        String prefix = (name == null) ? "poolkit.semaphore.adaptive." : "poolkit.semaphores." + name + ".adaptive.";
         return AdaptiveSettings.resolve(adaptive.getAlgorithm(), adaptive.getMin(), prefix + "min", adaptive.getMax(),
                 prefix + "max", size, "the size, " + sizeProperty(properties, name));
     }

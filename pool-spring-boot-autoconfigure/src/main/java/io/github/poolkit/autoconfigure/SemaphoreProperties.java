@@ -1,6 +1,11 @@
 package io.github.poolkit.autoconfigure;
 
-/** Settings of the primary weighted semaphore ({@code poolkit.semaphore}), inherited by the named ones. */
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
+
+/**
+ * Settings of the primary weighted semaphore ({@code poolkit.semaphore}); the named ones inherit its {@code size},
+ * not its {@code adaptive} keys.
+ */
 public class SemaphoreProperties {
 
     /** Whether to create the primary WeightedSemaphore bean "weightedSemaphore": true or false. */
@@ -8,6 +13,13 @@ public class SemaphoreProperties {
 
     /** Total weight of the permits; must not be negative. */
     private long size = 64;
+
+    /**
+     * A size that follows how long permits are held, for the primary semaphore only: named semaphores do not inherit
+     * these keys. Max defaults to size.
+     */
+    @NestedConfigurationProperty
+    private final AdaptiveProperties adaptive = new AdaptiveProperties();
 
     /** Creates the primary semaphore's settings, every key at its default. */
     public SemaphoreProperties() {
@@ -39,5 +51,10 @@ public class SemaphoreProperties {
      */
     public void setSize(long size) {
         this.size = size;
+    }
+
+    /** {@return the adaptive size's settings} */
+    public AdaptiveProperties getAdaptive() {
+        return adaptive;
     }
 }
