@@ -1,10 +1,12 @@
 package io.github.poolkit.autoconfigure.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.poolkit.Permit;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.WeightedSemaphore;
+import io.github.poolkit.annotation.Permits;
 import io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.PoolMetricsAutoConfiguration;
@@ -13,6 +15,7 @@ import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SemaphoreDescriptor
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpointAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.PoolsHealthContributorAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.PoolsHealthIndicator;
+import io.github.poolkit.autoconfigure.permits.PermitsAutoConfiguration;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import io.github.poolkit.redis.RedisServer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,6 +39,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.NestedExceptionUtils;
+import reactor.core.publisher.Mono;
 
 /** {@code poolkit.semaphores.<name>.scope: cluster} beans, on a real {@code redis-server}. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -86,6 +90,46 @@ class ClusterSemaphoreBeansTests {
             }
             assertThat(b.used()).isZero();
         }));
+    }
+
+    @Test
+    void aPermitsMethodHoldsALeaseOfItsOwnInEveryFormReleasedOnce() {
+        runner.withConfiguration(AutoConfigurations.of(PermitsAutoConfiguration.class)).withBean(Guarded.class)
+                .run(context -> {
+                    PermitSemaphore gpu = context.getBean("gpu-memory", PermitSemaphore.class);
+                    Guarded guarded = context.getBean(Guarded.class);
+                    for (int i = 0; i < 3; i++) {
+                        assertThat(guarded.failFast(gpu)).isEqualTo(3);
+                        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gpu.used() == 0);
+                        assertThat(guarded.patient(gpu)).isEqualTo(3);
+                        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gpu.used() == 0);
+                        assertThat(guarded.reactive(gpu).block(Duration.ofSeconds(10))).isEqualTo(3);
+                        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gpu.used() == 0);
+                    }
+                    // the grants were the calls' own leases, closed once: none is left for release(n) to give back
+                    assertThatThrownBy(() -> gpu.release(1)).isInstanceOf(IllegalStateException.class)
+                            .hasMessageContaining("released more than held");
+                    assertThat(gpu.used()).isZero();
+                });
+    }
+
+    /** {@code @Permits} methods on the cluster semaphore that answer the permits in use while they run. */
+    static class Guarded {
+
+        @Permits(value = "gpu-memory", weight = "3")
+        public long failFast(PermitSemaphore gpu) {
+            return gpu.used();
+        }
+
+        @Permits(value = "gpu-memory", weight = "3", maxWait = "5s")
+        public long patient(PermitSemaphore gpu) {
+            return gpu.used();
+        }
+
+        @Permits(value = "gpu-memory", weight = "3")
+        public Mono<Long> reactive(PermitSemaphore gpu) {
+            return Mono.fromCallable(gpu::used);
+        }
     }
 
     @Test
