@@ -16,9 +16,10 @@ import java.util.concurrent.CompletionStage;
  * }</pre>
  *
  * <p>A permit is obtained from {@link PermitSemaphore#acquirePermit(long)},
- * {@link PermitSemaphore#acquireAsync(long)} or a {@code tryAcquirePermit} form. {@link #close()} releases the {@link #permits()} permits exactly
- * once: the first call releases them, later calls (from any thread) do nothing. A permit that is never closed keeps
- * its permits in use for good, as an unreleased {@link WeightedSemaphore#acquire(long)} would.
+ * {@link PermitSemaphore#acquireAsync(long)} or a {@code tryAcquirePermit} form. {@link #close()} releases the
+ * {@link #permits()} permits exactly once: the first call releases them, later calls (from any thread) do nothing. A
+ * permit that is never closed keeps its permits in use for good, as an unreleased
+ * {@link WeightedSemaphore#acquire(long)} would.
  *
  * <p>A permit of a semaphore shared by several instances of a service is a <em>lease</em> that the semaphore keeps
  * renewing; it can be lost (a renewal finds that the grant expired, or the shared store stays silent for longer than

@@ -19,8 +19,9 @@ import io.github.poolkit.Permit;
  * the grant, the wait's end and the subscription's end arrive.
  *
  * <p>With {@code maxWait} zero the request is a {@code tryAcquirePermit} (as for a plain method: no wait, no
- * barging); otherwise {@code acquireAsync}, whose future is completed exceptionally at {@code maxWait} ({@code orTimeout}),
- * which withdraws the request from the semaphore's line.
+ * barging); otherwise {@code acquireAsync}, whose future is completed exceptionally at {@code maxWait}
+ * ({@code orTimeout}), which withdraws the request from the semaphore's line. Either way the lease holds a
+ * {@link Permit} of the semaphore's own, whose close reports the hold time to an adaptive semaphore.
  *
  * <p>Invariants. {@code state} moves once from {@code PENDING} to either the granted {@link Permit} or
  * {@code RELEASED}, and from a {@code Permit} only to {@code RELEASED}:
