@@ -31,7 +31,7 @@ import reactor.test.StepVerifier;
  * {@code L = 2.5} unless slow; the third has {@code 2 < 2.5}, so only a slowdown could move it. A slowdown needs the
  * short-term time above twice the baseline, and each sample moves the short-term time by at most 1/8 of itself
  * ({@code RttBaseline}), so two samples cannot: {@code floor(L)} is 2 after each of them. A semaphore fed nothing
- * stays at 1.
+ * stays at 1. (Each form ran 20 times in a row, twice, before the repetitions were cut to 3: a context per run.)
  */
 @Timeout(60)
 class PermitsAdaptiveSemaphoreTests {
@@ -46,34 +46,34 @@ class PermitsAdaptiveSemaphoreTests {
                     "poolkit.semaphores.x.adaptive.max=8")
             .withBean(Guarded.class);
 
-    @RepeatedTest(20)
+    @RepeatedTest(3)
     void aBlockingMethodThatDoesNotWaitFeedsTheLimit() {
         callsMoveTheSize(Guarded::failFast);
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(3)
     void aBlockingMethodThatMayWaitFeedsTheLimit() {
         callsMoveTheSize(Guarded::patient);
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(3)
     void aCompletionStageMethodFeedsTheLimit() {
         callsMoveTheSize(guarded -> assertThat(guarded.stage()).isCompletedWithValue("done"));
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(3)
     void aMonoThatDoesNotWaitFeedsTheLimit() {
         callsMoveTheSize(guarded -> StepVerifier.create(guarded.monoFailFast()).expectNext("done").expectComplete()
                 .verify(PATIENCE));
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(3)
     void aMonoThatMayWaitFeedsTheLimit() {
         callsMoveTheSize(guarded -> StepVerifier.create(guarded.monoPatient()).expectNext("done").expectComplete()
                 .verify(PATIENCE));
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(3)
     void aFluxThatDoesNotWaitFeedsTheLimit() {
         callsMoveTheSize(guarded -> StepVerifier.create(guarded.fluxFailFast()).expectNext(1, 2).expectComplete()
                 .verify(PATIENCE));
