@@ -208,6 +208,19 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
     }
 
     /**
+     * Adds a listener to the worker pool that runs the jobs, beside the one in the options, as
+     * {@link Pool#addListener} does for a pool: from the call on, it is told of each run of a job handed to the pool
+     * after the call ({@link PoolListener#taskFinished}: its wait counts from the moment it fell due), of each run the
+     * pool refuses, and of each overdue run found after the call ({@code runTimeout}, {@code queueTimeout}).
+     *
+     * @param listener the listener; must be fast (see {@link PoolListener})
+     * @throws NullPointerException if {@code listener} is null
+     */
+    public void addListener(PoolListener listener) {
+        pool.addListener(listener);
+    }
+
+    /**
      * Reads the figures of the worker pool that runs the jobs, in one snapshot: {@code capacity} is the number of
      * workers, {@code running} and {@code busy} its worker threads alive and running a job, {@code queued} the jobs
      * whose time has come and that wait for a free worker (a job cancelled while waiting there counts until a worker

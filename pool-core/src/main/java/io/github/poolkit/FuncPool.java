@@ -118,6 +118,11 @@ public final class FuncPool<T> implements Pool {
     }
 
     @Override
+    public void addListener(PoolListener listener) {
+        engine.addListener(listener);
+    }
+
+    @Override
     public boolean isClosed() {
         return engine.isClosed();
     }

@@ -344,6 +344,21 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         }
     }
 
+    /**
+     * {@inheritDoc} The listener is added to every pool, so it hears of each pool's tasks as a listener in the options
+     * does (a refusal by one pool that a retry on another made good included); two calls at once add their listeners
+     * in the same order to every pool.
+     */
+    @Override
+    public void addListener(PoolListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        synchronized (reconfiguring) {
+            for (WorkerPool p : pools) {
+                p.addListener(listener);
+            }
+        }
+    }
+
     /** {@return whether the multi-pool has been released and not rebooted} */
     public boolean isClosed() {
         return closed.get();

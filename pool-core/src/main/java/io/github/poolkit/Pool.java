@@ -69,6 +69,35 @@ public interface Pool extends AutoCloseable {
      */
     void reconfigure(PoolOptions options);
 
+    /**
+     * Adds a listener to the running pool, beside the one in its options (which stays as it is:
+     * {@code options().listener()} does not change). For tools that find a pool already built, such as a metrics
+     * binder or a framework's overdue-task log.
+     *
+     * <p>From the call on, the listener is told, after the listeners the pool already has, in the order they were
+     * added: {@link PoolListener#taskFinished} for each task accepted after the call returns (a task accepted before
+     * is never reported to it: the pool took no acceptance time for it that this listener could be given, and a
+     * partial wait would be a false figure), {@link PoolListener#taskRejected} for each refusal, and
+     * {@link PoolListener#taskOverdue} for each overdue task found after the call, whenever it was accepted. Calls
+     * are made on the same threads as those of the options' listener, and a listener that throws is logged while the
+     * others are still told. Adding several listeners, or one twice, tells each every time. A listener cannot be
+     * removed; it lives as long as the pool.
+     *
+     * <p>Cost: a pool that never gets a listener pays nothing for this; one with a listener pays what a listener in
+     * its options costs (one small allocation per task to carry its acceptance time), however many are added.
+     *
+     * <p>This default throws, so that a {@code Pool} written by an application still compiles; poolkit's own pools
+     * implement it ({@link MultiPool}: every pool it spreads tasks over).
+     *
+     * @param listener the listener; must be fast (see {@link PoolListener})
+     * @throws NullPointerException          if {@code listener} is null
+     * @throws UnsupportedOperationException if this pool cannot take a listener once built (this default)
+     */
+    default void addListener(PoolListener listener) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot take a listener once built:"
+                + " give it in the pool's options (PoolOptions.Builder.listener), or implement Pool.addListener");
+    }
+
     /** {@return whether the pool has been released and not rebooted} */
     boolean isClosed();
 

@@ -1,9 +1,9 @@
 package io.github.poolkit;
 
 /**
- * Receives one call for each task a pool accepts or refuses, for metrics and tracing
- * ({@link PoolOptions.Builder#listener(PoolListener)}). The Spring Boot starter uses it for the
- * {@code poolkit.pool.tasks} counter and the task timers.
+ * Receives one call for each task a pool accepts or refuses, for metrics and tracing: given in the options
+ * ({@link PoolOptions.Builder#listener(PoolListener)}) or added to a running pool ({@link Pool#addListener},
+ * {@link DelayScheduler#addListener}). The Spring Boot starter uses it for the task timers and the overdue reports.
  *
  * <p>Calls are made on the thread that submitted the task ({@link #taskRejected}), on the worker that ran it
  * ({@link #taskFinished}), or on poolkit's overdue checker ({@link #taskOverdue}); they must be fast and must not throw (anything thrown is logged and ignored). A pool with

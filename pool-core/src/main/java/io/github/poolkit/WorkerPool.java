@@ -165,6 +165,11 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
     }
 
     @Override
+    public void addListener(PoolListener listener) {
+        engine.addListener(listener);
+    }
+
+    @Override
     public boolean isClosed() {
         return engine.isClosed();
     }

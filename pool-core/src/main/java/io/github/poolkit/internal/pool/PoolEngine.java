@@ -2,12 +2,14 @@ package io.github.poolkit.internal.pool;
 
 import io.github.poolkit.internal.Durations;
 import io.github.poolkit.PoolClosedException;
+import io.github.poolkit.PoolListener;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.PoolStats;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -85,6 +87,15 @@ public final class PoolEngine {
             runner.rejected(e);
             throw e;
         }
+    }
+
+    /**
+     * Adds a listener to the running pool, told after those it has (see {@code Pool.addListener}).
+     *
+     * @param listener the listener, not null
+     */
+    public void addListener(PoolListener listener) {
+        runner.addListener(Objects.requireNonNull(listener, "listener"));
     }
 
     /** Changes the capacity (see {@link PoolLifecycle#tune}). */

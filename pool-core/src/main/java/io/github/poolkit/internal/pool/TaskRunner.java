@@ -16,7 +16,15 @@ import java.util.function.Consumer;
  *
  * <p>A task travels through the pool in the form {@link #carry} gives it: the caller's object, a stand-in for
  * {@code null} (a {@code FuncPool} argument; null means "no task" in the pool's slots), and, only when a listener is
- * set, wrapped with the time it was submitted. {@link #unwrap} turns it back.
+ * set, wrapped with the time it was submitted and the listener in force then. {@link #unwrap} turns it back.
+ *
+ * <p>Listeners. Invariants: {@link #listener} is null (nobody is told) or the listener of the options, followed by
+ * those added by {@link #addListener}, in order (a {@link ListenerChain} when there are several); it only grows, and
+ * only under this runner's monitor, by one volatile write of a new value (never by changing a chain in place). The
+ * task path reads it once per task, in {@link #carry} (a volatile read: no lock, no allocation beyond the timed
+ * wrapper a listener needs); {@link #run} reads none, but tells the listener the task carries, so a task is reported
+ * finished only to the listeners it was accepted under (its wait is measured from its acceptance), never to one added
+ * after it was accepted. Refusals and overdue reports read the field once each, when they happen.
  */
 final class TaskRunner {
 
@@ -28,7 +36,8 @@ final class TaskRunner {
     private final String poolName;
     private final Consumer<Object> body;
     private final Consumer<Throwable> panicHandler;
-    private final PoolListener listener;
+    /** Who is told of tasks, or null: see the class comment for its invariants. */
+    private volatile PoolListener listener;
     /** The limit the capacity follows; null (nothing paid) unless {@code adaptiveCapacity} is set. */
     private final AdaptiveCapacity adaptive;
     /** Whether the worker publishes each task it runs for the overdue checker (a run timeout is set). */
@@ -56,7 +65,19 @@ final class TaskRunner {
     /** {@return the task in the form the pool carries it} */
     Object carry(Object task) {
         Object carried = task == null ? NULL_TASK : task;
-        return listener == null ? carried : new TimedTask(carried, System.nanoTime());
+        PoolListener told = listener;
+        return told == null ? carried : new TimedTask(carried, System.nanoTime(), told);
+    }
+
+    /**
+     * Adds a listener after those already told: it hears of the tasks accepted from now on, of refusals and of
+     * overdue tasks found from now on.
+     */
+    void addListener(PoolListener added) {
+        synchronized (this) {
+            PoolListener current = listener;
+            listener = current == null ? added : ListenerChain.of(poolName, current, added);
+        }
     }
 
     /** {@return the task as the caller gave it} */
@@ -70,8 +91,8 @@ final class TaskRunner {
      * listener; nothing it throws escapes.
      */
     void run(Worker w, Object carried) {
-        long submitted = carried instanceof TimedTask t ? t.submittedNanos() : 0;
-        long started = listener == null && adaptive == null ? 0 : System.nanoTime();
+        TimedTask timed = carried instanceof TimedTask t ? t : null;
+        long started = timed == null && adaptive == null ? 0 : System.nanoTime();
         int inFlight = adaptive == null ? 0 : adaptive.started();
         Throwable failure = null;
         w.countStarted();
@@ -91,9 +112,9 @@ final class TaskRunner {
         if (adaptive != null) {
             adaptive.finished(System.nanoTime() - started, inFlight);
         }
-        if (listener != null) {
+        if (timed != null) {
             try {
-                listener.taskFinished(started - submitted, System.nanoTime() - started, failure);
+                timed.listener().taskFinished(started - timed.submittedNanos(), System.nanoTime() - started, failure);
             } catch (Throwable e) {
                 LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + poolName + "' threw", e);
             }
@@ -111,11 +132,12 @@ final class TaskRunner {
      * @param carried the task, as the pool carries it
      */
     void overdue(OverdueTask.Kind kind, Object carried, String thread, long elapsedNanos, StackTraceElement[] stack) {
-        if (listener == null) {
+        PoolListener told = listener;
+        if (told == null) {
             return;
         }
         try {
-            listener.taskOverdue(new OverdueTask(poolName, kind, TaskDescription.of(unwrap(carried)), thread,
+            told.taskOverdue(new OverdueTask(poolName, kind, TaskDescription.of(unwrap(carried)), thread,
                     Duration.ofNanos(elapsedNanos), stack));
         } catch (Throwable e) {
             LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + poolName + "' threw", e);
@@ -128,9 +150,10 @@ final class TaskRunner {
         if (adaptive != null && reason instanceof PoolOverloadException) {
             adaptive.rejected();
         }
-        if (listener != null) {
+        PoolListener told = listener;
+        if (told != null) {
             try {
-                listener.taskRejected(reason);
+                told.taskRejected(reason);
             } catch (Throwable e) {
                 LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + poolName + "' threw", e);
             }
@@ -156,7 +179,7 @@ final class TaskRunner {
         LOG.log(System.Logger.Level.ERROR, "a task of pool '" + poolName + "' threw", e);
     }
 
-    /** A task with the time it was submitted; only made when a {@link PoolListener} is set. */
-    private record TimedTask(Object task, long submittedNanos) {
+    /** A task with the time it was submitted and who is told when it ends; only made when a listener is set. */
+    private record TimedTask(Object task, long submittedNanos, PoolListener listener) {
     }
 }
