@@ -2,6 +2,7 @@ package io.github.poolkit.autoconfigure;
 
 import java.time.Duration;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -95,6 +96,12 @@ public class PoolkitAutoConfiguration {
     @Bean
     PoolOverdueLog poolOverdueLog(ApplicationEventPublisher publisher) {
         return new PoolOverdueLog(publisher);
+    }
+
+    @Bean
+    PoolBeanListeners poolBeanListeners(ListableBeanFactory beanFactory, PoolTaskListeners poolTaskListeners,
+            PoolOverdueLog poolOverdueLog) {
+        return new PoolBeanListeners(beanFactory, poolTaskListeners, poolOverdueLog);
     }
 
     @Bean(PoolkitFactory.BEAN_NAME)

@@ -18,7 +18,7 @@ import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
 import io.github.poolkit.PoolStats;
 import io.github.poolkit.SemaphoreStats;
-import io.github.poolkit.autoconfigure.PoolTaskListeners;
+import io.github.poolkit.autoconfigure.PoolBeanListeners;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
 
 /**
@@ -30,8 +30,10 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * <p>A pool's (or a semaphore's) gauges and counters share one {@link StatsSnapshot}: a scrape reads each once.
  * Micrometer holds a gauge's object weakly, so this binder keeps the snapshots for as long as it lives (the context).
  * The beans are looked up when the registry is bound, after every singleton exists; a bean created later (a lazy
- * one) gets no meters. Timers need events: they are attached to the listeners that poolkit gave the pools, scheduler
- * and semaphores it created; beans the application made without such a listener have gauges and counters only.
+ * one) gets no meters. Timers need events: the pool timers are attached through {@link PoolBeanListeners} to every
+ * pool and scheduler, whoever made it (one the application made reports the tasks it accepts from then on; a
+ * {@code Pool} of the application's own kind that cannot take a listener has gauges and counters only); the acquire
+ * timer is attached to the semaphores poolkit created.
  */
 public class PoolMetrics implements MeterBinder {
 
@@ -39,7 +41,7 @@ public class PoolMetrics implements MeterBinder {
     static final Duration SNAPSHOT_AGE = Duration.ofMillis(100);
 
     private final PoolkitBeans beans;
-    private final PoolTaskListeners poolListeners;
+    private final PoolBeanListeners poolListeners;
     private final SemaphoreListeners semaphoreListeners;
     private final List<StatsSnapshot<?>> snapshots = new CopyOnWriteArrayList<>();
 
@@ -47,10 +49,10 @@ public class PoolMetrics implements MeterBinder {
      * Creates the meter binder.
      *
      * @param beans              where to find the pools, schedulers and semaphores
-     * @param poolListeners      the listeners of the pools poolkit created, to attach the task timers to
+     * @param poolListeners      the listeners of every pool and scheduler, to attach the task timers to
      * @param semaphoreListeners the listeners of the semaphores poolkit created, to attach the acquire timer to
      */
-    public PoolMetrics(PoolkitBeans beans, PoolTaskListeners poolListeners, SemaphoreListeners semaphoreListeners) {
+    public PoolMetrics(PoolkitBeans beans, PoolBeanListeners poolListeners, SemaphoreListeners semaphoreListeners) {
         this.beans = beans;
         this.poolListeners = poolListeners;
         this.semaphoreListeners = semaphoreListeners;
@@ -65,12 +67,12 @@ public class PoolMetrics implements MeterBinder {
 
     private void bindPool(MeterRegistry registry, String name, Pool pool) {
         StatsSnapshot<PoolStats> stats = snapshot(pool::stats);
-        bindExecutor(registry, name, stats, s -> queueRoom(pool, s));
+        bindExecutor(registry, name, pool, stats, s -> queueRoom(pool, s));
     }
 
     private void bindScheduler(MeterRegistry registry, String name, DelayScheduler scheduler) {
         StatsSnapshot<PoolStats> stats = snapshot(scheduler::stats);
-        bindExecutor(registry, name, stats, s -> Integer.MAX_VALUE);
+        bindExecutor(registry, name, scheduler, stats, s -> Integer.MAX_VALUE);
         Gauge.builder("poolkit.scheduler.pending", scheduler, DelayScheduler::pending)
                 .description("Jobs whose time has not yet come").tag("name", name).baseUnit(BaseUnits.TASKS)
                 .register(registry);
@@ -85,8 +87,8 @@ public class PoolMetrics implements MeterBinder {
         return snapshot;
     }
 
-    /** The meters a pool and a scheduler share, and its task timers when poolkit gave it a listener. */
-    private void bindExecutor(MeterRegistry registry, String name, StatsSnapshot<PoolStats> stats,
+    /** The meters a pool and a scheduler share, and its task timers where it can take a listener. */
+    private void bindExecutor(MeterRegistry registry, String name, Object bean, StatsSnapshot<PoolStats> stats,
             ToDoubleFunction<PoolStats> queueRoom) {
         executorGauge(registry, "executor.active", "Workers running a task now", BaseUnits.THREADS, name, stats,
                 PoolStats::busy);
@@ -117,9 +119,7 @@ public class PoolMetrics implements MeterBinder {
         tasks(registry, name, stats, "completed", PoolStats::completed);
         tasks(registry, name, stats, "failed", PoolStats::failed);
         tasks(registry, name, stats, "rejected", PoolStats::rejected);
-        if (poolListeners.isReporting(name)) {
-            poolListeners.attach(name, new PoolTaskMeters(registry, name));
-        }
+        poolListeners.attach(name, bean, new PoolTaskMeters(registry, name));
     }
 
     /** A semaphore's gauges share one {@link PermitSemaphore#stats()} per scrape: one script run for a cluster one. */

@@ -14,7 +14,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.context.annotation.Bean;
 
 import io.github.poolkit.WorkerPool;
-import io.github.poolkit.autoconfigure.PoolTaskListeners;
+import io.github.poolkit.autoconfigure.PoolBeanListeners;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
 
@@ -25,7 +25,7 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
 @AutoConfiguration(after = { MetricsAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
         SimpleMetricsExportAutoConfiguration.class, PoolkitAutoConfiguration.class })
 @ConditionalOnClass({ WorkerPool.class, MeterBinder.class })
-@ConditionalOnBean({ MeterRegistry.class, PoolTaskListeners.class, SemaphoreListeners.class })
+@ConditionalOnBean({ MeterRegistry.class, PoolBeanListeners.class, SemaphoreListeners.class })
 public class PoolMetricsAutoConfiguration {
 
     /** Created by Spring. */
@@ -34,8 +34,8 @@ public class PoolMetricsAutoConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    PoolMetrics poolMetrics(ListableBeanFactory beanFactory, PoolTaskListeners poolTaskListeners,
+    PoolMetrics poolMetrics(ListableBeanFactory beanFactory, PoolBeanListeners poolBeanListeners,
             SemaphoreListeners semaphoreListeners) {
-        return new PoolMetrics(new PoolkitBeans(beanFactory), poolTaskListeners, semaphoreListeners);
+        return new PoolMetrics(new PoolkitBeans(beanFactory), poolBeanListeners, semaphoreListeners);
     }
 }

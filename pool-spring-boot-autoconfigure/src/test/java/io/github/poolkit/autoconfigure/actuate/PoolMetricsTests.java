@@ -105,7 +105,7 @@ class PoolMetricsTests {
     }
 
     @Test
-    void poolsTheApplicationMadeGetGaugesButNoTimers() {
+    void poolsTheApplicationMadeGetGaugesAndTimers() {
         FuncPool<String> func = FuncPool.create(3, argument -> { }, PoolOptions.builder().name("func").build());
         MultiPool multi = MultiPool.create(2, 2, MultiPool.LoadBalancing.ROUND_ROBIN,
                 PoolOptions.builder().queueCapacity(5).build());
@@ -116,8 +116,14 @@ class PoolMetricsTests {
                     assertThat(value(registry, "executor.pool.max", "multi")).isEqualTo(4);
                     assertThat(value(registry, "executor.queue.remaining", "multi")).isEqualTo(10);
                     assertThat(value(registry, "executor.pool.max", "ownScheduler")).isEqualTo(3);
-                    assertThat(registry.find("executor").tag("name", "func").timer()).isNull();
                     assertThat(registry.find("executor").tag("name", "reports").timer()).isNotNull();
+                    for (String name : new String[] { "func", "multi", "ownScheduler" }) {
+                        assertThat(registry.find("executor").tag("name", name).timers()).as(name).hasSize(1);
+                        assertThat(registry.find("executor.idle").tag("name", name).timers()).as(name).hasSize(1);
+                    }
+                    func.invoke("timed");
+                    await().atMost(10, TimeUnit.SECONDS).until(() -> registry.get("executor").tag("name", "func")
+                            .timer().count() == 1);
                     context.getBean("ownScheduler", DelayScheduler.class).shutdown();
                 });
         func.release();
