@@ -115,7 +115,7 @@ class AddListenerTest {
             Recorder recorder = new Recorder();
             pool.addListener(recorder);
             CountDownLatch release = new CountDownLatch(1);
-            pool.execute(new Named("stuck", () -> Latches.await(release)));
+            pool.execute(DelaySchedulerContractTest.named("stuck", () -> Latches.await(release)));
             await().atMost(Duration.ofSeconds(Latches.PATIENCE_SECONDS)).until(() -> !recorder.overdue.isEmpty());
             OverdueTask task = recorder.overdue.get(0);
             assertThat(task.kind()).isEqualTo(OverdueTask.Kind.RUN);
@@ -191,7 +191,7 @@ class AddListenerTest {
             await().atMost(Duration.ofSeconds(Latches.PATIENCE_SECONDS)).until(() -> recorder.finished.size() == 1);
             assertThat(recorder.finished.get(0)[1]).isGreaterThanOrEqualTo(5 * MS);
             CountDownLatch release = new CountDownLatch(1);
-            scheduler.execute(new Named("stuck job", () -> Latches.await(release)));
+            scheduler.execute(DelaySchedulerContractTest.named("stuck job", () -> Latches.await(release)));
             await().atMost(Duration.ofSeconds(Latches.PATIENCE_SECONDS)).until(() -> !recorder.overdue.isEmpty());
             assertThat(recorder.overdue.get(0).kind()).isEqualTo(OverdueTask.Kind.RUN);
             assertThat(recorder.overdue.get(0).task()).contains("stuck job");
@@ -246,18 +246,5 @@ class AddListenerTest {
                 .isInstanceOf(UnsupportedOperationException.class)
                 .hasMessageContaining("cannot take a listener once built")
                 .hasMessageContaining("PoolOptions");
-    }
-
-    /** A task whose {@code toString()} is its name, as the overdue report shows it. */
-    private record Named(String name, Runnable body) implements Runnable {
-        @Override
-        public void run() {
-            body.run();
-        }
-
-        @Override
-        public String toString() {
-            return name;
-        }
     }
 }

@@ -542,7 +542,8 @@ class DelaySchedulerContractTest {
         assertThat(reports).extracting(OverdueTask::task).containsExactly("report", "invoked");
     }
 
-    private static Runnable named(String name, Runnable body) {
+    /** {@return a task that runs {@code body} and whose {@code toString()} is {@code name}} */
+    static Runnable named(String name, Runnable body) {
         return new Runnable() {
             @Override
             public void run() {

@@ -59,7 +59,8 @@ public abstract class AttachableListeners<L> {
 
     /**
      * Makes {@code listener} receive every later event of the bean named {@code beanName}, if that bean was given a
-     * listener by {@link #listenerFor(String)}; other beans (the application's own) report nothing.
+     * listener by {@link #listenerFor(String)}; other beans report nothing here (the application's pools and
+     * schedulers are reached through {@link PoolBeanListeners}).
      *
      * @param beanName the bean name
      * @param listener the listener; must be fast and must not throw

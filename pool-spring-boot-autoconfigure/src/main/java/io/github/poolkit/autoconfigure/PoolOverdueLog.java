@@ -19,10 +19,11 @@ import org.apache.commons.logging.LogFactory;
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
- * What the starter does with each overdue task of the pools and the scheduler it creates: one {@code WARN} log line
- * naming the pool, the kind, the task, the thread and the elapsed time, followed by the worker's stack (for a task
- * that runs too long); a {@link PoolTaskOverdueEvent}; and an entry in the pool's latest {@value #RECENT} overdue
- * tasks, newest first, which the {@code pools} endpoint shows as {@code recentOverdue}.
+ * What the starter does with each overdue task of a pool or scheduler bean, its own or the application's (see
+ * {@link PoolBeanListeners}): one {@code WARN} log line naming the pool, the kind, the task, the thread and the
+ * elapsed time, followed by the worker's stack (for a task that runs too long); a {@link PoolTaskOverdueEvent}; and an
+ * entry in the pool's latest {@value #RECENT} overdue tasks, newest first, which the {@code pools} endpoint shows as
+ * {@code recentOverdue}.
  *
  * <p>Reports arrive on poolkit's overdue reporting thread; the endpoint reads from request threads. Each pool's
  * entries are a small deque guarded by its own monitor (a report per overdue task, not per task: never hot).
@@ -80,7 +81,7 @@ public final class PoolOverdueLog {
      * Returns the latest overdue tasks of a pool or scheduler.
      *
      * @param poolName a bean name
-     * @return its latest {@value #RECENT} overdue tasks, newest first; empty for a bean poolkit did not create
+     * @return its latest {@value #RECENT} overdue tasks, newest first; empty for a bean that reports none
      */
     public List<Entry> recent(String poolName) {
         Deque<Entry> entries = recent.get(poolName);

@@ -7,9 +7,9 @@ import io.github.poolkit.OverdueTask;
 import org.springframework.context.ApplicationEvent;
 
 /**
- * Published once for each task of a pool or the scheduler poolkit created that ran longer than its
- * {@code run-timeout}, or waited to start longer than its {@code queue-timeout}: the task is still running, or still
- * waiting, when the event is published. Listen with {@code @EventListener} or an
+ * Published once for each task of a pool or scheduler bean (poolkit's, or one the application made itself) that ran
+ * longer than its {@code run-timeout}, or waited to start longer than its {@code queue-timeout}: the task is still
+ * running, or still waiting, when the event is published. Listen with {@code @EventListener} or an
  * {@code ApplicationListener<PoolTaskOverdueEvent>} bean.
  *
  * <p>Published on poolkit's overdue reporting thread, never on the worker that runs the task, so a listener may take

@@ -9,8 +9,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,7 +29,6 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.event.EventListener;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.MultiPool;
@@ -39,6 +36,8 @@ import io.github.poolkit.OverdueTask;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 import io.github.poolkit.autoconfigure.PoolTaskOverdueEvent;
+import io.github.poolkit.autoconfigure.actuate.OverdueTasksHttpTests.Events;
+import io.github.poolkit.autoconfigure.actuate.OverdueTasksHttpTests.Hanging;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -117,10 +116,10 @@ class ApplicationPoolsReportingHttpTests {
 
     @Test
     void anOverdueTaskOfTheApplicationsPoolIsLoggedPublishedCountedAndListed(CapturedOutput output) throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
+        Hanging task = new Hanging("mine-stuck-job");
         try {
-            mine.execute(new Hanging("mine-stuck-job", release));
-            OverdueTask run = events.awaitOne("mine");
+            mine.execute(task);
+            OverdueTask run = events.awaitOne("mine", OverdueTask.Kind.RUN);
             assertThat(run.kind()).isEqualTo(OverdueTask.Kind.RUN);
             assertThat(run.task()).isEqualTo("mine-stuck-job");
             assertThat(events.sources).contains(mine);
@@ -138,16 +137,16 @@ class ApplicationPoolsReportingHttpTests {
             assertThat(recent.get(0).get("elapsedMs").asLong()).isGreaterThanOrEqualTo(300);
         }
         finally {
-            release.countDown();
+            task.release().countDown();
         }
     }
 
     @Test
     void anOverdueJobOfTheApplicationsSchedulerIsListed() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
+        Hanging job = new Hanging("ticks-stuck-job");
         try {
-            ticks.scheduleOnce(new Hanging("ticks-stuck-job", release), Duration.ofMillis(1));
-            OverdueTask run = events.awaitOne("ticks");
+            ticks.scheduleOnce(job, Duration.ofMillis(1));
+            OverdueTask run = events.awaitOne("ticks", OverdueTask.Kind.RUN);
             assertThat(run.task()).isEqualTo("ticks-stuck-job");
             assertThat(counter("ticks", "run")).isEqualTo(1);
             JsonNode recent = getJson("/actuator/pools/ticks").get("recentOverdue");
@@ -155,7 +154,7 @@ class ApplicationPoolsReportingHttpTests {
             assertThat(recent.get(0).get("task").asString()).isEqualTo("ticks-stuck-job");
         }
         finally {
-            release.countDown();
+            job.release().countDown();
         }
     }
 
@@ -163,9 +162,8 @@ class ApplicationPoolsReportingHttpTests {
         return registry.get(timer).tag("name", name).timer().count();
     }
 
-    private double counter(String pool, String kind) throws Exception {
-        JsonNode metric = getJson("/actuator/metrics/poolkit.pool.tasks.overdue?tag=name:" + pool + "&tag=kind:" + kind);
-        return metric.get("measurements").get(0).get("value").asDouble();
+    private double counter(String pool, String kind) {
+        return registry.get("poolkit.pool.tasks.overdue").tag("name", pool).tag("kind", kind).counter().count();
     }
 
     private JsonNode getJson(String path) throws Exception {
@@ -173,41 +171,6 @@ class ApplicationPoolsReportingHttpTests {
                 .GET().build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(path).isEqualTo(200);
         return json.readTree(response.body());
-    }
-
-    /** A task named for the reports that blocks until released. */
-    record Hanging(String name, CountDownLatch release) implements Runnable {
-        @Override
-        public void run() {
-            try {
-                release.await(30, TimeUnit.SECONDS);
-            }
-            catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-            }
-        }
-
-        @Override
-        public String toString() {
-            return name;
-        }
-    }
-
-    /** Collects the {@link PoolTaskOverdueEvent}s and their sources. */
-    static class Events {
-        final List<OverdueTask> received = new CopyOnWriteArrayList<>();
-        final List<Object> sources = new CopyOnWriteArrayList<>();
-
-        @EventListener
-        void on(PoolTaskOverdueEvent event) {
-            sources.add(event.getSource());
-            received.add(event.getOverdueTask());
-        }
-
-        OverdueTask awaitOne(String pool) {
-            await().atMost(Duration.ofSeconds(10)).until(() -> received.stream().anyMatch(t -> t.pool().equals(pool)));
-            return received.stream().filter(t -> t.pool().equals(pool)).findFirst().orElseThrow();
-        }
     }
 
     @SpringBootConfiguration

@@ -238,9 +238,11 @@ class OverdueTasksHttpTests {
     static class Events {
         final List<OverdueTask> received = new CopyOnWriteArrayList<>();
         final List<String> threads = new CopyOnWriteArrayList<>();
+        final List<Object> sources = new CopyOnWriteArrayList<>();
 
         @EventListener
         void on(PoolTaskOverdueEvent event) {
+            sources.add(event.getSource());
             received.add(event.getOverdueTask());
             threads.add(Thread.currentThread().getName());
         }
