@@ -10,8 +10,8 @@ import io.github.poolkit.OverdueTask;
 import io.github.poolkit.PoolListener;
 
 /**
- * Times one pool's tasks, fed by the {@link PoolListener} the pool got at creation; all timers tagged {@code name} =
- * the bean name:
+ * Times one pool's tasks, fed by a {@link PoolListener} of the pool (the one poolkit gave it at creation, or one added
+ * to an application's pool with {@code addListener}); all timers tagged {@code name} = the bean name:
  * <ul>
  *   <li>{@code executor} and {@code poolkit.pool.task.duration}: how long tasks ran on a worker (Micrometer's
  *       executor convention, and poolkit's own name for it);</li>
