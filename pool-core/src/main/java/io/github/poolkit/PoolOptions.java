@@ -450,29 +450,31 @@ public final class PoolOptions {
          * A task still running this long after it started is <em>overdue</em>: it is reported once, while it runs,
          * to {@link PoolListener#taskOverdue} with its worker's stack, no later than
          * {@code runTimeout + max(runTimeout / 4, 100ms)} after it started, and counted in
-         * {@link PoolStats#overdue()}. The task is not stopped (see {@link #interruptOverdue}). Zero or negative is an
-         * error when the pool is created. Each task then costs its worker a read of a coarse shared clock (advanced
-         * every 4 ms by one daemon thread) and a few plain stores; without
-         * a timeout, nothing.
+         * {@link PoolStats#overdue()}. The task is not stopped (see {@link #interruptOverdue}). Each task then costs
+         * its worker a read of a coarse shared clock (advanced every 4 ms by one daemon thread) and a few plain
+         * stores; without a timeout, nothing.
          *
-         * @param runTimeout the longest expected run, or {@code null} (the default) not to watch running tasks
+         * @param runTimeout the longest expected run, {@code > 0}, or {@code null} (the default) not to watch runs
          * @return this builder
+         * @throws InvalidOptionException if {@code runTimeout} is zero or negative
          */
         public Builder runTimeout(Duration runTimeout) {
+            OptionRules.positive("runTimeout", runTimeout);
             return put(RUN_TIMEOUT, runTimeout);
         }
 
         /**
          * A task not yet started this long after it was accepted (queued, or its caller blocked in {@code execute})
          * is <em>overdue</em>: it is reported once to {@link PoolListener#taskOverdue}, no later than
-         * {@code queueTimeout + max(queueTimeout / 4, 100ms)} after it was accepted, and keeps its place. Zero or
-         * negative is an error when the pool is created. Each queued task then costs a read of the coarse clock and a
-         * plain store.
+         * {@code queueTimeout + max(queueTimeout / 4, 100ms)} after it was accepted, and keeps its place. Each queued
+         * task then costs a read of the coarse clock and a plain store.
          *
-         * @param queueTimeout the longest expected wait, or {@code null} (the default) not to watch waiting tasks
+         * @param queueTimeout the longest expected wait, {@code > 0}, or {@code null} (the default) not to watch
          * @return this builder
+         * @throws InvalidOptionException if {@code queueTimeout} is zero or negative
          */
         public Builder queueTimeout(Duration queueTimeout) {
+            OptionRules.positive("queueTimeout", queueTimeout);
             return put(QUEUE_TIMEOUT, queueTimeout);
         }
 

@@ -405,6 +405,26 @@ class OverdueTaskTest {
     }
 
     @Test
+    void theBuilderRefusesAZeroOrNegativeTimeoutAtOnce() {
+        for (Duration bad : new Duration[] {Duration.ZERO, Duration.ofNanos(-1), Duration.ofSeconds(-5)}) {
+            assertThatThrownBy(() -> PoolOptions.builder().runTimeout(bad))
+                    .isInstanceOfSatisfying(InvalidOptionException.class, e -> {
+                        assertThat(e.option()).isEqualTo("runTimeout");
+                        assertThat(e.value()).isEqualTo(bad);
+                        assertThat(e.fix()).contains("> 0");
+                    });
+            assertThatThrownBy(() -> PoolOptions.builder().queueTimeout(bad))
+                    .isInstanceOfSatisfying(InvalidOptionException.class, e -> {
+                        assertThat(e.option()).isEqualTo("queueTimeout");
+                        assertThat(e.value()).isEqualTo(bad);
+                    });
+        }
+        assertThat(PoolOptions.builder().runTimeout(null).queueTimeout(null).build().runTimeout()).isNull();
+        assertThat(PoolOptions.builder().runTimeout(Duration.ofNanos(1)).build().runTimeout())
+                .isEqualTo(Duration.ofNanos(1));
+    }
+
+    @Test
     void badOptionsAreRefusedWithTheFix() {
         assertThatThrownBy(() -> WorkerPool.create(1, PoolOptions.builder().runTimeout(Duration.ZERO).build()))
                 .isInstanceOf(InvalidOptionException.class).hasMessageContaining("runTimeout");

@@ -139,6 +139,20 @@ class StrictConfigurationTests {
     }
 
     @Test
+    void zeroAndNegativeTimeoutsAreReportedWithTheOtherInvalidValues() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.pools.reports.run-timeout=0s",
+                "poolkit.pools.reports.queue-timeout=-1s", "poolkit.pools.reports.max-wait=-1s",
+                "poolkit.pools.reports.queue-capacity=-2");
+        assertThat(analysis.getDescription()).contains("4 properties")
+                .contains("Property: poolkit.pools.reports.run-timeout")
+                .contains("Property: poolkit.pools.reports.queue-timeout")
+                .contains("Property: poolkit.pools.reports.max-wait")
+                .contains("Property: poolkit.pools.reports.queue-capacity").contains("must be positive");
+        assertThat(analysis.getAction()).contains("change poolkit.pools.reports.run-timeout")
+                .contains("change poolkit.pools.reports.queue-timeout");
+    }
+
+    @Test
     void anInheritedInvalidValueIsReportedOnce() {
         FailureAnalysis analysis = analyze(runner, "poolkit.pool.max-blocking-tasks=-1",
                 "poolkit.pools.a.capacity=2", "poolkit.pools.b.capacity=2", "poolkit.scheduler.workers=-1");
