@@ -51,10 +51,15 @@ public interface Pool extends AutoCloseable {
 
     /**
      * Returns the options in force: those the pool was created with, as changed since by {@link #reconfigure}.
+     * poolkit's pools all answer; a pool of another kind need not (the default throws), and tools then do without.
      *
      * @return the current options
+     * @throws UnsupportedOperationException if this pool does not expose its options (the default)
      */
-    PoolOptions options();
+    default PoolOptions options() {
+        throw new UnsupportedOperationException("pool '" + name() + "' (" + getClass().getName()
+                + ") does not expose its options: implement Pool.options() to expose them");
+    }
 
     /**
      * Changes, at run time, the options that can change live: {@code maxWait}, {@code maxBlockingTasks} and
@@ -63,11 +68,16 @@ public interface Pool extends AutoCloseable {
      * {@code pool.reconfigure(pool.options().toBuilder().maxWait(Duration.ofMillis(200)).build())}.
      *
      * @param options the new options; every other option must equal the current one
-     * @throws InvalidOptionException if an option is invalid, or differs from the current value but cannot change
-     *                                while the pool runs (the exception names it; a restart is needed); nothing is
-     *                                changed then
+     * @throws InvalidOptionException        if an option is invalid, or differs from the current value but cannot
+     *                                       change while the pool runs (the exception names it; a restart is needed);
+     *                                       nothing is changed then
+     * @throws UnsupportedOperationException if this pool cannot change its options while it runs (the default;
+     *                                       poolkit's pools all can)
      */
-    void reconfigure(PoolOptions options);
+    default void reconfigure(PoolOptions options) {
+        throw new UnsupportedOperationException("pool '" + name() + "' (" + getClass().getName()
+                + ") cannot change its options while it runs: implement Pool.reconfigure(PoolOptions) to allow it");
+    }
 
     /**
      * Adds a listener to the running pool, beside the one in its options (which stays as it is:

@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 import io.github.poolkit.AdaptiveLimit;
 import io.github.poolkit.Pool;
+import io.github.poolkit.PoolOptions;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Algorithm;
 
 /**
@@ -40,8 +41,9 @@ public record AdaptiveSettings(String algorithm, @Nullable Integer min, @Nullabl
      */
     public static @Nullable AdaptiveSettings of(Object bean) {
         AdaptiveSettings settings = MADE.get(bean);
-        if (settings == null && bean instanceof Pool pool && pool.options().adaptiveCapacity() != null) {
-            return CUSTOM;
+        if (settings == null && bean instanceof Pool pool) {
+            PoolOptions options = ExposedOptions.of(pool);
+            return (options != null && options.adaptiveCapacity() != null) ? CUSTOM : null;
         }
         return settings;
     }

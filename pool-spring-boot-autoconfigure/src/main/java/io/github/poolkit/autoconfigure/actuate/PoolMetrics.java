@@ -16,8 +16,10 @@ import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.MultiPool;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
+import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolStats;
 import io.github.poolkit.SemaphoreStats;
+import io.github.poolkit.autoconfigure.ExposedOptions;
 import io.github.poolkit.autoconfigure.PoolBeanListeners;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
 
@@ -144,10 +146,14 @@ public class PoolMetrics implements MeterBinder {
 
     /**
      * Room left in a pool's queue: 0 without a queue, {@code Integer.MAX_VALUE} when unbounded; a {@link MultiPool}
-     * has one queue per pool.
+     * has one queue per pool; not a number when the pool does not expose its options.
      */
     private static double queueRoom(Pool pool, PoolStats stats) {
-        long perPool = pool.options().queueCapacity();
+        PoolOptions options = ExposedOptions.of(pool);
+        if (options == null) {
+            return Double.NaN;
+        }
+        long perPool = options.queueCapacity();
         if (perPool < 0) {
             return Integer.MAX_VALUE;
         }

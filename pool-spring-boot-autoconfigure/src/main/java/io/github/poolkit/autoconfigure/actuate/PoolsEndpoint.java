@@ -26,6 +26,7 @@ import io.github.poolkit.PoolStats;
 import io.github.poolkit.SemaphoreStats;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.autoconfigure.AdaptiveSettings;
+import io.github.poolkit.autoconfigure.ExposedOptions;
 import io.github.poolkit.autoconfigure.PoolOverdueLog;
 import io.github.poolkit.autoconfigure.actuate.executors.ApplicationExecutors;
 import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
@@ -290,14 +291,17 @@ public class PoolsEndpoint {
      * @param overdue          tasks reported overdue (ran longer than the run timeout, or waited longer than the
      *                         queue timeout to start) since the pool was created
      * @param maxWait          the longest a caller waits in {@code execute}, such as {@code "200ms"}; {@code null}
-     *                         when there is no limit
-     * @param maxBlockingTasks the most callers blocked at once, 0 for no limit
-     * @param nonblocking      whether the pool refuses at once instead of making callers wait
+     *                         when there is no limit, or when the pool does not expose its options (a pool of the
+     *                         application's own that implements only the shared methods of {@link Pool})
+     * @param maxBlockingTasks the most callers blocked at once, 0 for no limit; {@code null} when the pool does not
+     *                         expose its options
+     * @param nonblocking      whether the pool refuses at once instead of making callers wait; {@code null} when the
+     *                         pool does not expose its options
      * @param recentOverdue    the latest overdue tasks, newest first (at most {@value PoolOverdueLog#RECENT})
      */
     public record PoolDescriptor(int capacity, @Nullable AdaptiveSettings adaptive, int running, int busy, int waiting,
             int queued, int blocked, int free, boolean closed, long completed, long failed, long rejected, long overdue,
-            @Nullable String maxWait, int maxBlockingTasks, boolean nonblocking,
+            @Nullable String maxWait, @Nullable Integer maxBlockingTasks, @Nullable Boolean nonblocking,
             List<PoolOverdueLog.Entry> recentOverdue) implements Entry {
 
         /**
@@ -319,12 +323,13 @@ public class PoolsEndpoint {
          */
         public static PoolDescriptor of(Pool pool, List<PoolOverdueLog.Entry> recentOverdue) {
             PoolStats s = pool.stats();
-            PoolOptions options = pool.options();
-            Duration maxWait = options.maxWait();
+            PoolOptions options = ExposedOptions.of(pool); // null: the waiting rules are unknown, and shown so
+            Duration maxWait = (options != null) ? options.maxWait() : null;
             return new PoolDescriptor(s.capacity(), AdaptiveSettings.of(pool), s.running(), s.busy(), s.waiting(),
                     s.queued(), s.blocked(), s.free(), s.closed(), s.completed(), s.failed(), s.rejected(), s.overdue(),
-                    (maxWait != null) ? DurationStyle.SIMPLE.print(maxWait) : null, options.maxBlockingTasks(),
-                    options.nonblocking(), recentOverdue);
+                    (maxWait != null) ? DurationStyle.SIMPLE.print(maxWait) : null,
+                    (options != null) ? options.maxBlockingTasks() : null,
+                    (options != null) ? options.nonblocking() : null, recentOverdue);
         }
     }
 

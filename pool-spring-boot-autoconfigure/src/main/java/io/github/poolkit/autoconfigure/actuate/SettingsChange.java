@@ -16,6 +16,7 @@ import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
 import io.github.poolkit.PoolOption;
 import io.github.poolkit.PoolOptions;
+import io.github.poolkit.autoconfigure.ExposedOptions;
 
 /**
  * A run-time change of a pool's or a semaphore's settings, as text (from an HTTP write or a refreshed property),
@@ -83,17 +84,18 @@ public final class SettingsChange {
 
     private void applyLocked(Pool pool) {
         Integer capacity = values.parse("capacity", Integer::valueOf, "a whole number such as 16");
+        PoolOptions current = ExposedOptions.of(pool); // null: a pool of the application's own, which tunes as it can
         if (capacity != null) {
             require(capacity > 0, "capacity", "must be positive, was " + capacity);
             require(pool.capacity() >= 0, "capacity", "the pool is unlimited, so its capacity cannot change; "
                     + "give it a capacity in its configuration and restart");
-            require(!pool.options().preAlloc(), "capacity", "the pool pre-allocates its workers, so its capacity "
-                    + "cannot change; turn pre-alloc off and restart to tune it");
-            require(pool.options().adaptiveCapacity() == null, "capacity", "its limit is adaptive: the capacity "
-                    + "follows the latency of its tasks; change its adaptive min and max in its configuration, or set"
-                    + " adaptive.algorithm to none, and restart");
+            require(current == null || !current.preAlloc(), "capacity", "the pool pre-allocates its workers, so its"
+                    + " capacity cannot change; turn pre-alloc off and restart to tune it");
+            require(current == null || current.adaptiveCapacity() == null, "capacity", "its limit is adaptive: the"
+                    + " capacity follows the latency of its tasks; change its adaptive min and max in its"
+                    + " configuration, or set adaptive.algorithm to none, and restart");
         }
-        PoolOptions options = newOptions(pool.options());
+        PoolOptions options = newOptions(current);
         if (options != null) {
             reconfigure(pool, options);
         }
@@ -102,8 +104,11 @@ public final class SettingsChange {
         }
     }
 
-    /** @return the pool's options with the live options given here, each parsed by its type; {@code null}: none */
-    private @Nullable PoolOptions newOptions(PoolOptions current) {
+    /**
+     * @param current the pool's options, {@code null} when it does not expose them
+     * @return the pool's options with the live options given here, each parsed by its type; {@code null}: none
+     */
+    private @Nullable PoolOptions newOptions(@Nullable PoolOptions current) {
         Map<PoolOption<?>, @Nullable Object> changed = new LinkedHashMap<>();
         for (PoolOption<?> option : PoolOptions.OPTIONS) {
             if (option.live() && values.fields().contains(option.name())) {
@@ -112,6 +117,10 @@ public final class SettingsChange {
         }
         if (changed.isEmpty()) {
             return null;
+        }
+        if (current == null) {
+            throw new InvalidSettingException(firstOptionField(), "this pool does not expose its options (it"
+                    + " implements Pool without options()), so they cannot change while it runs; restart instead");
         }
         try {
             PoolOptions.Builder builder = current.toBuilder();

@@ -1,0 +1,95 @@
+package io.github.poolkit.autoconfigure.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import io.github.poolkit.Pool;
+import io.github.poolkit.PoolStats;
+import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
+import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.PoolDescriptor;
+
+/**
+ * A pool bean of the application's own that implements only the methods every {@link Pool} shares (its
+ * {@code options()} and {@code reconfigure} throw {@link UnsupportedOperationException}): the endpoint lists and tunes
+ * it, refuses an option change with a 400 naming the field, and the meters read it.
+ */
+@Timeout(30)
+class ApplicationPoolBeanTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+                    SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+                    PoolkitAutoConfiguration.class, PoolsEndpointAutoConfiguration.class,
+                    PoolMetricsAutoConfiguration.class))
+            .withPropertyValues("management.endpoints.web.exposure.include=pools", "poolkit.semaphore.enabled=false")
+            .withBean("ownPool", OwnPool.class, OwnPool::new);
+
+    @Test
+    void theEndpointListsItWithoutTheOptionsItDoesNotExpose() {
+        runner.run(context -> {
+            assertThat(context).hasNotFailed();
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            assertThat(endpoint.pools().pools()).containsKey("ownPool");
+            assertThat(endpoint.pool("ownPool")).isEqualTo(new PoolDescriptor(4, null, 1, 1, 0, 0, 0, 3, false, 7, 2,
+                    0, 0, null, null, null, List.of()));
+        });
+    }
+
+    @Test
+    void itsCapacityIsTunedButAnOptionChangeIsRefusedWithA400() {
+        runner.run(context -> {
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            OwnPool pool = context.getBean(OwnPool.class);
+            assertThat(endpoint.change("ownPool", "6", null, null, null, null).getStatus()).isEqualTo(200);
+            assertThat(pool.tuned.get()).isEqualTo(6);
+            WebEndpointResponse<Object> refused = endpoint.change("ownPool", null, "200ms", null, null, null);
+            assertThat(refused.getStatus()).isEqualTo(400);
+            EndpointProblem problem = (EndpointProblem) refused.getBody();
+            assertThat(problem.field()).isEqualTo("maxWait");
+            assertThat(problem.detail()).contains("does not expose its options").contains("restart");
+        });
+    }
+
+    @Test
+    void theMetersReadItsStats() {
+        runner.run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get("executor.pool.max").tag("name", "ownPool").gauge().value()).isEqualTo(4);
+            assertThat(registry.get("executor.completed").tag("name", "ownPool").functionCounter().count())
+                    .isEqualTo(9);
+            assertThat(registry.get("executor.queue.remaining").tag("name", "ownPool").gauge().value()).isNaN();
+        });
+    }
+
+    /** Implements the shared methods of {@link Pool} only. */
+    static final class OwnPool implements Pool {
+
+        final AtomicInteger tuned = new AtomicInteger();
+
+        @Override public String name() { return "ownPool"; }
+        @Override public int capacity() { return 4; }
+        @Override public int running() { return 1; }
+        @Override public int free() { return 3; }
+        @Override public int waiting() { return 0; }
+        @Override public PoolStats stats() { return new PoolStats(4, 1, 1, 0, 0, 7, 2, 0, false, 0); }
+        @Override public void tune(int capacity) { tuned.set(capacity); }
+        @Override public boolean isClosed() { return false; }
+        @Override public void release() { }
+        @Override public void releaseTimeout(Duration timeout) { }
+        @Override public void reboot() { }
+        @Override public void close() { }
+    }
+}
