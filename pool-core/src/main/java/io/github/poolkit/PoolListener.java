@@ -17,7 +17,10 @@ public interface PoolListener {
      * @param waitedNanos time from the call to {@code execute} until a worker started the task (time blocked in
      *                    {@code execute} plus time in the queue)
      * @param ranNanos    time the task ran
-     * @param failure     what the task threw, or {@code null} when it completed normally
+     * @param failure     what the task threw, or {@code null} when it completed normally; for a task given to
+     *                    {@code submit}, {@code invokeAll} or {@code invokeAny}, what it threw, which its future
+     *                    also reports (such a task is not reported here if it was cancelled before it started, and
+     *                    is told here after its future completed)
      */
     default void taskFinished(long waitedNanos, long ranNanos, Throwable failure) {
     }

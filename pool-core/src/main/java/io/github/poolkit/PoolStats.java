@@ -10,7 +10,11 @@ package io.github.poolkit;
  * @param queued    tasks waiting in the queue
  * @param blocked   callers blocked in {@code execute}/{@code invoke}
  * @param completed tasks that ran to the end without throwing, since the pool was created
- * @param failed    tasks that threw, since the pool was created (not counted in {@code completed})
+ * @param failed    tasks that threw, since the pool was created (not counted in {@code completed}); a task given to
+ *                  {@code submit}, {@code invokeAll} or {@code invokeAny} that throws counts here too, though its
+ *                  exception goes to its future. Such a task is counted before its future completes, so a
+ *                  {@code stats()} read after {@code Future.get()} returns sees it; one cancelled before it started
+ *                  never ran and is counted nowhere
  * @param rejected  tasks refused since the pool was created: overload, closed pool, interrupted or timed-out wait
  * @param closed    whether the pool is released
  * @param overdue   tasks reported overdue since the pool was created ({@link PoolListener#taskOverdue}), each once

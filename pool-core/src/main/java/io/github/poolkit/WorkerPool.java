@@ -1,6 +1,7 @@
 package io.github.poolkit;
 
 import io.github.poolkit.internal.pool.PoolEngine;
+import io.github.poolkit.internal.SubmittedTask;
 
 import java.time.Duration;
 import java.util.List;
@@ -41,7 +42,8 @@ import java.util.function.UnaryOperator;
  * {@link InterruptedException} when a blocked caller is interrupted (its interrupt status is kept); a
  * {@link NullPointerException} for a null task. Nothing else escapes {@code execute}: an exception thrown by a task
  * goes to the panic handler ({@link PoolOptions.Builder#panicHandler}), and the worker carries on. Tasks submitted with
- * {@link #submit} report their exceptions through the returned {@link java.util.concurrent.Future} instead.
+ * {@link #submit} report their exceptions through the returned {@link java.util.concurrent.Future} instead, and count
+ * as failed in {@link #stats()} before that future completes.
  *
  * <p>A task that submits to its own full, blocking pool waits for a worker that may never come (ants #197): give such
  * pools a queue, make them {@code nonblocking}, or leave the capacity unlimited.
@@ -60,8 +62,7 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
 
     private WorkerPool(int capacity, PoolOptions options) {
         Objects.requireNonNull(options, "options").validate(capacity);
-        this.engine = new PoolEngine(capacity, options,
-                task -> ((Runnable) task).run());
+        this.engine = new PoolEngine(capacity, options, PoolEngine.RUNNABLES);
         this.decorator = options.taskDecorator();
     }
 
@@ -108,9 +109,14 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
         engine.execute(decorate(task), timeoutNanos);
     }
 
+    /** Decorates a task; a future of {@code submit} is decorated in place, so the workers still see and count it. */
     private Runnable decorate(Runnable task) {
         Objects.requireNonNull(task, "task");
-        return decorator == null ? task : Objects.requireNonNull(decorator.apply(task), "decorated task");
+        if (decorator == null) {
+            return task;
+        }
+        return task instanceof SubmittedTask<?> future ? future.decorate(decorator)
+                : Objects.requireNonNull(decorator.apply(task), "decorated task");
     }
 
     @Override

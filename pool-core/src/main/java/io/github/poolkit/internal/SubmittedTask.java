@@ -1,20 +1,49 @@
 package io.github.poolkit.internal;
 
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.FutureTask;
+import java.util.function.UnaryOperator;
 
 /**
  * The future a pool's {@code submit} returns and runs: a {@link FutureTask} that still knows the task it was given,
  * so that an overdue report names that task rather than the future ({@link Wrapping}), also through a wrapper that
- * shows it by its {@code toString()}, which is the task's own. Costs nothing over the
- * {@code FutureTask} it replaces. Subclasses may add to {@link #done()} (as {@code invokeAny}'s futures do).
+ * shows it by its {@code toString()}, which is the task's own. Subclasses may add to {@link #done()} (as
+ * {@code invokeAny}'s futures do).
+ *
+ * <p>Counted before it completes. A pool's worker runs it with {@link #runCounted}: when the task ends on that
+ * worker's thread, {@link #set}/{@link #setException} first count it ({@link TaskCounter#countEnded}: completed if it
+ * returned, failed if it threw), then complete the future. Invariant: a task's count is written before its future is
+ * done, in the same thread, so whoever sees the future done ({@code get()} returning, {@code isDone()}) also sees the
+ * count. The future's own life is that of {@code FutureTask}: it runs at most once, completes once, and a
+ * {@code cancel(true)} interrupts the worker only while the task runs (the worker clears a late interrupt before its
+ * next task). A task cancelled before it started never runs and is not counted.
+ *
+ * <p>Decorated in place. A pool with a task decorator decorates the future's own run ({@link #decorate}) rather than
+ * wrapping the future, so the pool still carries, counts and hands back (from {@code shutdownNow}) the future itself.
  *
  * @param <V> the result type
  */
 public class SubmittedTask<V> extends FutureTask<V> implements Wrapping {
 
+    /** {@link #ended()} of a future whose task did not end, counted, in {@link #runCounted}. */
+    public static final Object NOT_COUNTED = new Object();
+
+    /** {@link #ended()} of a future whose task returned, counted. */
+    public static final Object RETURNED = new Object();
+
     private final Object task;
+
+    /** The decorator's wrapping of {@link #runUndecorated}, or null; written before the pool is given the future. */
+    private Runnable decorated;
+
+    /**
+     * The worker running this future through {@link #runCounted}, and how the task ended there. Plain fields: only
+     * that worker's thread writes and reads them ({@link TaskCounter#countEnded} refuses any other thread).
+     */
+    private TaskCounter counter;
+    private Object ended = NOT_COUNTED;
 
     /**
      * Wraps a callable.
@@ -37,6 +66,73 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping {
         this.task = runnable;
     }
 
+    /**
+     * Decorates this future's run with a pool's task decorator, once, on the submitting thread, before the pool is
+     * given the future.
+     *
+     * @param decorator the pool's task decorator
+     * @return this future, which the pool carries in place of a decorated wrapper
+     */
+    public final SubmittedTask<V> decorate(UnaryOperator<Runnable> decorator) {
+        decorated = Objects.requireNonNull(decorator.apply(new Undecorated()), "decorated task");
+        return this;
+    }
+
+    /** Runs the task, through the pool's task decorator if there is one. */
+    @Override
+    public void run() {
+        Runnable d = decorated;
+        if (d == null) {
+            super.run();
+        } else {
+            d.run();
+        }
+    }
+
+    /**
+     * Runs the future on a pool's worker, which counts the task as it ends, before the future completes.
+     *
+     * @param counter the worker, on its own thread
+     */
+    public final void runCounted(TaskCounter counter) {
+        this.counter = counter;
+        ended = NOT_COUNTED;
+        try {
+            run();
+        } finally {
+            this.counter = null;
+        }
+    }
+
+    /**
+     * {@return how the task ended in the last {@link #runCounted} on this thread: {@link #RETURNED}, what it threw, or
+     * {@link #NOT_COUNTED} (it did not run there: cancelled before it started, or run by another thread)}
+     */
+    public final Object ended() {
+        return ended;
+    }
+
+    /** Counts the task as returned (when run counted), then completes the future. */
+    @Override
+    protected final void set(V v) {
+        count(RETURNED, null);
+        super.set(v);
+    }
+
+    /** Counts the task as failed (when run counted), then completes the future with its exception. */
+    @Override
+    protected final void setException(Throwable t) {
+        count(t, t);
+        super.setException(t);
+    }
+
+    private void count(Object how, Throwable failure) {
+        TaskCounter c = counter;
+        if (c != null && c.countEnded(failure)) {
+            ended = how;
+        }
+    }
+
     /** {@return the task as it was submitted} */
     @Override
     public final Object wrapped() {
@@ -50,5 +146,19 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping {
     @Override
     public final String toString() {
         return String.valueOf(task);
+    }
+
+    /** What the task decorator decorates: the future's own run, shown as the submitted task. */
+    private final class Undecorated implements Runnable {
+
+        @Override
+        public void run() {
+            SubmittedTask.super.run();
+        }
+
+        @Override
+        public String toString() {
+            return String.valueOf(task);
+        }
     }
 }

@@ -24,8 +24,9 @@ import java.util.function.IntSupplier;
  *   <li><b>Counts.</b> A worker's counts are folded into striped counters when it leaves the slots (the overflow
  *       lists fold their own). {@link #tally} reads only those folded counts: each is only ever added to, so a task
  *       is never counted twice and successive tallies never go down; a task counts from the moment its worker
- *       leaves, a moment after it ends. Every live worker is busy (it exists only for its task), so busy is the
- *       pool's count of reserved places.</li>
+ *       leaves, a moment after it ends; a submitted future's task is folded as it ends ({@link #countEnded}), before
+ *       its future completes, and not again when its worker leaves. Every live worker is busy (it exists only for its
+ *       task), so busy is the pool's count of reserved places.</li>
  * </ul>
  *
  * <p>Interrupting ({@link #forEach}, for {@code shutdownNow} and the overdue watch) reads each slot with a volatile
@@ -116,6 +117,20 @@ final class ConcurrentWorkers implements WorkerSet {
         if (failed != 0) {
             counts.getAndAdd(s * SPACING + 1, failed);
         }
+    }
+
+    /**
+     * {@inheritDoc} A worker in a slot adds the task to the striped counts now (its own counts, folded when it
+     * leaves, never hold it); one in an overflow list counts it on itself, which that list's tally reads live.
+     */
+    @Override
+    public void countEnded(Worker w, boolean failed) {
+        if (w.stripe < 0 || !w.listed) {
+            WorkerSet.super.countEnded(w, failed);
+            return;
+        }
+        int s = spread(Thread.currentThread().threadId()) & (STRIPES - 1);
+        counts.getAndIncrement(s * SPACING + (failed ? 1 : 0));
     }
 
     @Override

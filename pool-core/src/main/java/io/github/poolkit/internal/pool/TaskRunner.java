@@ -4,6 +4,7 @@ import io.github.poolkit.OverdueTask;
 import io.github.poolkit.PoolListener;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
+import io.github.poolkit.internal.SubmittedTask;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
@@ -35,6 +36,8 @@ final class TaskRunner {
 
     private final String poolName;
     private final Consumer<Object> body;
+    /** Whether tasks are Runnables ({@link PoolEngine#RUNNABLES}), so that a submitted future may count itself. */
+    private final boolean runsFutures;
     private final Consumer<Throwable> panicHandler;
     /** Who is told of tasks, or null: see the class comment for its invariants. */
     private volatile PoolListener listener;
@@ -55,6 +58,7 @@ final class TaskRunner {
     TaskRunner(PoolOptions options, Consumer<Object> body, AdaptiveCapacity adaptive) {
         this.poolName = options.name();
         this.body = body;
+        this.runsFutures = body == PoolEngine.RUNNABLES;
         this.panicHandler = options.panicHandler() != null ? options.panicHandler() : this::logPanic;
         this.listener = options.listener();
         this.adaptive = adaptive;
@@ -89,18 +93,29 @@ final class TaskRunner {
     /**
      * Runs a task on worker {@code w}'s thread, counting it on the worker and telling the panic handler and the
      * listener; nothing it throws escapes.
+     *
+     * <p>A pool's own submitted future ({@link SubmittedTask}) counts its task itself, as completed or failed, before
+     * it completes (invariant: whoever sees the future done sees the count); its exception goes to the future and the
+     * listener, not the panic handler; cancelled before it started, it never ran and is neither counted nor reported.
+     * Any other task costs one type check for this.
      */
     void run(Worker w, Object carried) {
         TimedTask timed = carried instanceof TimedTask t ? t : null;
         long started = timed == null && adaptive == null ? 0 : System.nanoTime();
         int inFlight = adaptive == null ? 0 : adaptive.started();
+        Object task = unwrap(carried);
+        SubmittedTask<?> future = runsFutures && task instanceof SubmittedTask<?> f ? f : null;
         Throwable failure = null;
         w.countStarted();
         if (watchRuns) {
             w.beginWatched(carried);
         }
         try {
-            body.accept(unwrap(carried));
+            if (future == null) {
+                body.accept(task);
+            } else {
+                future.runCounted(w);
+            }
         } catch (Throwable e) {
             failure = e;
             panic(e);
@@ -108,11 +123,24 @@ final class TaskRunner {
         if (watchRuns) {
             w.endWatched(interruptOverdue);
         }
-        w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
+        boolean ran = true;
+        if (future == null) {
+            w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
+        } else {
+            Object ended = future.ended();
+            if (ended == SubmittedTask.NOT_COUNTED && failure == null && future.isCancelled()) {
+                w.uncountStarted(); // cancelled before it started: it never ran
+                ran = false;
+            } else if (ended == SubmittedTask.NOT_COUNTED) {
+                w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
+            } else if (failure == null && ended != SubmittedTask.RETURNED) {
+                failure = (Throwable) ended; // counted as failed already; the listener is told what it threw
+            }
+        }
         if (adaptive != null) {
             adaptive.finished(System.nanoTime() - started, inFlight);
         }
-        if (timed != null) {
+        if (timed != null && ran) {
             try {
                 timed.listener().taskFinished(started - timed.submittedNanos(), System.nanoTime() - started, failure);
             } catch (Throwable e) {

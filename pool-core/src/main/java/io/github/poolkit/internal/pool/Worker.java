@@ -1,5 +1,6 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.internal.TaskCounter;
 import io.github.poolkit.internal.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -30,7 +31,7 @@ import java.util.concurrent.locks.LockSupport;
  * a task and the checker's interrupt form a Dekker pair ({@link #interruptIfStillRunning}), so an interrupt never
  * reaches a later task.
  */
-final class Worker implements Runnable {
+final class Worker implements Runnable, TaskCounter {
 
     /** Hand-off value that tells a worker to leave the pool; it has already been retired by whoever sent it. */
     static final Object STOP = new Object();
@@ -204,6 +205,24 @@ final class Worker implements Runnable {
         } else {
             FAILED.setRelease(this, failed + 1);
         }
+    }
+
+    /**
+     * On the worker's own thread: the task that began did not run after all (a submitted future cancelled before it
+     * started), so it is not counted. Readers that see the start meanwhile see the worker busy for that time.
+     */
+    void uncountStarted() {
+        STARTED.setRelease(this, started - 1);
+    }
+
+    /** {@inheritDoc} Called by a submitted future as its task ends, before the future completes. */
+    @Override
+    public boolean countEnded(Throwable failure) {
+        if (thread != Thread.currentThread()) {
+            return false;
+        }
+        pool.workers.countEnded(this, failure != null);
+        return true;
     }
 
     /** On the worker's own thread, in a pool with a run timeout: {@code carried} starts now. */

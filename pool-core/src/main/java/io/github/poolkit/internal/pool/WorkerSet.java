@@ -26,6 +26,17 @@ interface WorkerSet {
     /** Removes a worker that is in this set, keeping its task counts. */
     void remove(Worker w);
 
+    /**
+     * Counts, on worker {@code w}'s own thread, its task as ended so that {@link #tally} sees it at once: for a
+     * submitted future, whose count must be final before the future completes. By default on the worker itself.
+     *
+     * @param w      a worker in this set, on its own thread
+     * @param failed whether the task threw
+     */
+    default void countEnded(Worker w, boolean failed) {
+        w.countFinished(failed ? Worker.Outcome.FAILED : Worker.Outcome.COMPLETED);
+    }
+
     /** Calls {@code action} for every worker in the set. */
     void forEach(Consumer<Worker> action);
 

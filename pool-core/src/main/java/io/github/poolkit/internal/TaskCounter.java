@@ -1,0 +1,16 @@
+package io.github.poolkit.internal;
+
+/**
+ * A pool's worker, as the futures it runs see it: it counts a submitted task as the task ends, on its own thread,
+ * before the task's future completes ({@link SubmittedTask#runCounted}).
+ */
+public interface TaskCounter {
+
+    /**
+     * Counts a task that ended, if called on this worker's own thread.
+     *
+     * @param failure what the task threw, or {@code null} if it returned
+     * @return whether it was counted: false on any other thread (the worker's counts are written by its thread only)
+     */
+    boolean countEnded(Throwable failure);
+}
