@@ -35,19 +35,15 @@ class OverdueEdgeCasesTest {
     }
 
     @Test
-    void zeroAndNegativeTimeoutsOfEitherKindAreRefusedByEveryPoolKind() {
+    void zeroAndNegativeTimeoutsOfEitherKindAreRefusedBeforeAnyPoolKindSeesThem() {
         for (Duration bad : new Duration[] {Duration.ZERO, Duration.ofNanos(-1), Duration.ofSeconds(-5)}) {
-            PoolOptions run = PoolOptions.builder().runTimeout(bad).build();
-            PoolOptions queue = PoolOptions.builder().queueTimeout(bad).build();
-            assertThatThrownBy(() -> WorkerPool.create(1, run)).isInstanceOf(InvalidOptionException.class)
+            assertThatThrownBy(() -> PoolOptions.builder().runTimeout(bad)).isInstanceOf(InvalidOptionException.class)
                     .satisfies(e -> assertThat(((InvalidOptionException) e).option()).isEqualTo("runTimeout"));
-            assertThatThrownBy(() -> WorkerPool.create(1, queue)).isInstanceOf(InvalidOptionException.class)
+            assertThatThrownBy(() -> PoolOptions.builder().queueTimeout(bad))
+                    .isInstanceOf(InvalidOptionException.class)
                     .satisfies(e -> assertThat(((InvalidOptionException) e).option()).isEqualTo("queueTimeout"));
-            assertThatThrownBy(() -> FuncPool.create(1, x -> { }, run)).isInstanceOf(InvalidOptionException.class);
-            assertThatThrownBy(() -> MultiPool.create(2, 1, MultiPool.LoadBalancing.ROUND_ROBIN, queue))
-                    .isInstanceOf(InvalidOptionException.class);
-            assertThatThrownBy(() -> DelayScheduler.create(1, run)).isInstanceOf(InvalidOptionException.class);
-            assertThatThrownBy(() -> DelayScheduler.create(1, queue)).isInstanceOf(InvalidOptionException.class);
+            assertThatThrownBy(() -> PoolOptions.RUN_TIMEOUT.set(PoolOptions.builder(), bad))
+                    .isInstanceOf(InvalidOptionException.class); // the option table's setter is the builder's
         }
         PoolOptions interruptOnly = PoolOptions.builder().interruptOverdue(true).queueTimeout(TIMEOUT).build();
         assertThatThrownBy(() -> WorkerPool.create(1, interruptOnly)).isInstanceOf(InvalidOptionException.class)
