@@ -224,8 +224,9 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
      * Reads the figures of the worker pool that runs the jobs, in one snapshot: {@code capacity} is the number of
      * workers, {@code running} and {@code busy} its worker threads alive and running a job, {@code queued} the jobs
      * whose time has come and that wait for a free worker (a job cancelled while waiting there counts until a worker
-     * skips it, and is then counted as completed), {@code blocked} is always 0 (handing a job to the pool never
-     * blocks), and the counters count runs: each run of a periodic job is one task. Jobs whose time has not yet come
+     * skips it, and is then not counted), {@code blocked} is always 0 (handing a job to the pool never
+     * blocks), and the counters count runs: each run of a periodic job is one task, counted before the run completes
+     * its future (so a {@code stats()} read after {@code get()} returns sees it). Jobs whose time has not yet come
      * are not in it: they are {@link #pending()}.
      *
      * @return a snapshot of the worker pool's figures; {@code closed} is true once the scheduler is shut down

@@ -224,6 +224,24 @@ class SubmittedTaskCountsTest {
         assertThat(pool.stats().failed()).isEqualTo(1);
     }
 
+    @Test
+    void aSchedulersJobIsCountedWhenItsFutureCompletes() throws Exception {
+        List<Throwable> panics = new CopyOnWriteArrayList<>();
+        DelayScheduler scheduler = DelayScheduler.create(2, PoolOptions.builder().panicHandler(panics::add).build());
+        try {
+            for (int i = 1; i <= 500; i++) {
+                assertThat(scheduler.submit(() -> "ok").get()).isEqualTo("ok");
+                assertThat(scheduler.stats().completed()).as("job %d", i).isEqualTo(i);
+                assertThatThrownBy(scheduler.submit(FAIL)::get).isInstanceOf(ExecutionException.class);
+                assertThat(scheduler.stats().failed()).as("job %d", i).isEqualTo(i);
+            }
+        } finally {
+            scheduler.shutdown();
+        }
+        assertThat(scheduler.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(panics).hasSize(500); // a scheduler's failing job also reaches its panic handler (after its future)
+    }
+
     /** A pool of the other kind does not mistake a future passed as its argument for a task of its own. */
     @Test
     void aFuncPoolPassesAFutureArgumentToItsFunction() throws Exception {

@@ -12,9 +12,9 @@ import java.util.function.UnaryOperator;
  * shows it by its {@code toString()}, which is the task's own. Subclasses may add to {@link #done()} (as
  * {@code invokeAny}'s futures do).
  *
- * <p>Counted before it completes. A pool's worker runs it with {@link #runCounted}: when the task ends on that
- * worker's thread, {@link #set}/{@link #setException} first count it ({@link TaskCounter#countEnded}: completed if it
- * returned, failed if it threw), then complete the future. Invariant: a task's count is written before its future is
+ * <p>Counted before it completes ({@link CountedRun}). A pool's worker runs it with {@link #runCounted}: when the task
+ * ends on that worker's thread, {@link #set}/{@link #setException} first count it ({@link TaskCounter#countEnded}:
+ * completed if it returned, failed if it threw), then complete the future. Invariant: a task's count is written before its future is
  * done, in the same thread, so whoever sees the future done ({@code get()} returning, {@code isDone()}) also sees the
  * count. The future's own life is that of {@code FutureTask}: it runs at most once, completes once, and a
  * {@code cancel(true)} interrupts the worker only while the task runs (the worker clears a late interrupt before its
@@ -25,13 +25,7 @@ import java.util.function.UnaryOperator;
  *
  * @param <V> the result type
  */
-public class SubmittedTask<V> extends FutureTask<V> implements Wrapping {
-
-    /** {@link #ended()} of a future whose task did not end, counted, in {@link #runCounted}. */
-    public static final Object NOT_COUNTED = new Object();
-
-    /** {@link #ended()} of a future whose task returned, counted. */
-    public static final Object RETURNED = new Object();
+public class SubmittedTask<V> extends FutureTask<V> implements Wrapping, CountedRun {
 
     private final Object task;
 
@@ -89,11 +83,7 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping {
         }
     }
 
-    /**
-     * Runs the future on a pool's worker, which counts the task as it ends, before the future completes.
-     *
-     * @param counter the worker, on its own thread
-     */
+    @Override
     public final void runCounted(TaskCounter counter) {
         this.counter = counter;
         ended = NOT_COUNTED;
@@ -104,10 +94,7 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping {
         }
     }
 
-    /**
-     * {@return how the task ended in the last {@link #runCounted} on this thread: {@link #RETURNED}, what it threw, or
-     * {@link #NOT_COUNTED} (it did not run there: cancelled before it started, or run by another thread)}
-     */
+    @Override
     public final Object ended() {
         return ended;
     }

@@ -26,7 +26,7 @@ public final class PoolEngine {
 
     /**
      * The body of a pool whose tasks are {@link Runnable}s: it runs each. Such a pool runs its own submitted futures
-     * ({@link io.github.poolkit.internal.SubmittedTask}) so that each counts its task before it completes.
+     * ({@link io.github.poolkit.internal.CountedRun}) so that each counts its task before it completes.
      */
     public static final Consumer<Object> RUNNABLES = task -> ((Runnable) task).run();
 

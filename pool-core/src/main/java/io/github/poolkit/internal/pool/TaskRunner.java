@@ -4,7 +4,7 @@ import io.github.poolkit.OverdueTask;
 import io.github.poolkit.PoolListener;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
-import io.github.poolkit.internal.SubmittedTask;
+import io.github.poolkit.internal.CountedRun;
 
 import java.time.Duration;
 import java.util.concurrent.atomic.LongAdder;
@@ -94,17 +94,18 @@ final class TaskRunner {
      * Runs a task on worker {@code w}'s thread, counting it on the worker and telling the panic handler and the
      * listener; nothing it throws escapes.
      *
-     * <p>A pool's own submitted future ({@link SubmittedTask}) counts its task itself, as completed or failed, before
-     * it completes (invariant: whoever sees the future done sees the count); its exception goes to the future and the
-     * listener, not the panic handler; cancelled before it started, it never ran and is neither counted nor reported.
-     * Any other task costs one type check for this.
+     * <p>A pool's own future ({@link CountedRun}: a submitted task, a scheduled job) counts its task itself, as
+     * completed or failed, before it completes (invariant: whoever sees the future done sees the count); a submitted
+     * task's exception goes to the future and the listener, not the panic handler (a scheduled job re-throws its own,
+     * which then reaches the panic handler, uncounted here); cancelled before it started, it never ran and is neither
+     * counted nor reported. Any other task costs one type check for this.
      */
     void run(Worker w, Object carried) {
         TimedTask timed = carried instanceof TimedTask t ? t : null;
         long started = timed == null && adaptive == null ? 0 : System.nanoTime();
         int inFlight = adaptive == null ? 0 : adaptive.started();
         Object task = unwrap(carried);
-        SubmittedTask<?> future = runsFutures && task instanceof SubmittedTask<?> f ? f : null;
+        CountedRun future = runsFutures && task instanceof CountedRun f ? f : null;
         Throwable failure = null;
         w.countStarted();
         if (watchRuns) {
@@ -128,12 +129,12 @@ final class TaskRunner {
             w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
         } else {
             Object ended = future.ended();
-            if (ended == SubmittedTask.NOT_COUNTED && failure == null && future.isCancelled()) {
+            if (ended == CountedRun.NOT_COUNTED && failure == null && future.isCancelled()) {
                 w.uncountStarted(); // cancelled before it started: it never ran
                 ran = false;
-            } else if (ended == SubmittedTask.NOT_COUNTED) {
+            } else if (ended == CountedRun.NOT_COUNTED) {
                 w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
-            } else if (failure == null && ended != SubmittedTask.RETURNED) {
+            } else if (failure == null && ended != CountedRun.RETURNED) {
                 failure = (Throwable) ended; // counted as failed already; the listener is told what it threw
             }
         }

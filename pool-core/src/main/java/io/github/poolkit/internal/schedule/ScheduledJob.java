@@ -1,5 +1,7 @@
 package io.github.poolkit.internal.schedule;
 
+import io.github.poolkit.internal.CountedRun;
+import io.github.poolkit.internal.TaskCounter;
 import io.github.poolkit.internal.VarHandles;
 import io.github.poolkit.internal.Wrapping;
 import java.lang.invoke.MethodHandles;
@@ -61,10 +63,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>A job's failure completes this future exceptionally and is then re-thrown from {@link #run()} (checked exceptions
  * wrapped in a {@link CompletionException}), so that the worker pool passes it to its panic handler, and counts it as
  * failed, exactly once. A failure of a job that was cancelled meanwhile is dropped, as the future is already done.
+ * Each run is counted on its worker before it completes the future ({@link CountedRun}).
  *
  * @param <V> the result type
  */
-public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableScheduledFuture<V>, Wrapping {
+public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableScheduledFuture<V>, Wrapping,
+        CountedRun {
 
     private static final int NEW = 0;
     private static final int NORMAL = 1;
@@ -90,6 +94,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     private Object outcome;
     private volatile Thread runner;
     private volatile Waiters waiters;
+    /** The worker in {@link #runCounted} and how its run ended; that worker's thread only. */
+    private TaskCounter counter;
+    private Object ended = NOT_COUNTED;
 
     /** The lock and condition of the threads waiting in {@code get}, made when the first one comes. */
     private static final class Waiters {
@@ -151,6 +158,30 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         return period;
     }
 
+    @Override
+    public void runCounted(TaskCounter counter) {
+        this.counter = counter;
+        ended = NOT_COUNTED;
+        try {
+            run();
+        } finally {
+            this.counter = null;
+        }
+    }
+
+    @Override
+    public Object ended() {
+        return ended;
+    }
+
+    /** Counts the run on the worker of {@link #runCounted}, if any: {@code failure} null if it returned. */
+    private void count(Throwable failure) {
+        TaskCounter c = counter;
+        if (c != null && c.countEnded(failure)) {
+            ended = failure == null ? RETURNED : failure;
+        }
+    }
+
     /**
      * Runs the job once, unless it is done or already running. A one-shot job completes; a periodic job that returns
      * normally is handed back to its timer for the next run, or cancelled if the timer takes no more periodic runs.
@@ -186,11 +217,15 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         Throwable failure = null;
         try {
             body.run();
+            count(null); // before the future completes: whoever sees it done sees the count
             if (period == 0) {
                 complete(NORMAL, callable ? outcome : null);
             }
         } catch (Throwable t) {
             Throwable cause = t instanceof CallFailure f ? f.getCause() : t;
+            if (ended == NOT_COUNTED) {
+                count(cause);
+            }
             if (complete(EXCEPTIONAL, cause)) {
                 failure = cause;
             }

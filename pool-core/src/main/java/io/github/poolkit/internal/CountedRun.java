@@ -1,0 +1,32 @@
+package io.github.poolkit.internal;
+
+/**
+ * A pool's own future that counts its task on the worker running it, as the task ends and before the future
+ * completes (a submitted task, {@link SubmittedTask}; a scheduled job): whoever sees the future done also sees the
+ * count. The worker runs it with {@link #runCounted} and then reads {@link #ended()}, counting it itself only if the
+ * future did not ({@link #NOT_COUNTED}).
+ */
+public interface CountedRun {
+
+    /** {@link #ended()} of a run that did not count a task: it did not run one (cancelled, done, or run elsewhere). */
+    Object NOT_COUNTED = new Object();
+
+    /** {@link #ended()} of a run whose task returned, counted. */
+    Object RETURNED = new Object();
+
+    /**
+     * Runs the future on a pool's worker, which counts the task as it ends, before the future completes.
+     *
+     * @param counter the worker, on its own thread
+     */
+    void runCounted(TaskCounter counter);
+
+    /**
+     * {@return how the task ended in the last {@link #runCounted} on this thread: {@link #RETURNED}, what it threw, or
+     * {@link #NOT_COUNTED}}
+     */
+    Object ended();
+
+    /** {@return whether the future was cancelled} */
+    boolean isCancelled();
+}
