@@ -95,8 +95,9 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * io.github.poolkit.internal.semaphore: SemaphoreLine (the lock, the FIFO line, grants, withdrawals, releases to
      * waiters and resizes; the word's layout; invariants I1, I2 and I4..I8), ThreadWaiter (the slow paths of acquire
      * and timed tryAcquire, and a blocked one), AsyncWaiter (a queued acquireAsync), SemaphoreReporter (the listener)
-     * and SemaphoreErrors (argument checks and their messages). 'state' (used | LOCKED) and 'cap' (the highest size ever set) live here
-     * so that the fast paths read them without an indirection; Line, below, gives SemaphoreLine access to them.
+     * and SemaphoreErrors (argument checks and their messages). 'state' (used | LOCKED) and 'cap' (the highest size
+     * ever set) live here so that the fast paths read them without an indirection; Line, below, gives SemaphoreLine
+     * access to them.
      *
      * Fast paths. acquire and both tryAcquire forms read 'state' and then 'cap', and CAS 'state'; release reads and
      * CASes 'state' only. A resize may complete between those reads and the CAS and leave 'state' exactly as the fast
@@ -217,14 +218,8 @@ public final class WeightedSemaphore implements PermitSemaphore {
     }
 
     /**
-     * Acquires {@code n} permits like {@link #acquire(long)} and returns them as a {@link Permit} to close in
-     * try-with-resources.
-     *
-     * @param n the number of permits, {@code 0 <= n <= size()}
-     * @return the granted permits; {@link Permit#close()} releases them once
-     * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()}, also when the semaphore shrinks below
-     *     {@code n} while the request waits
-     * @throws InterruptedException as for {@link #acquire(long)}
+     * {@inheritDoc} As {@link #acquire(long)}, it also throws {@link IllegalArgumentException} if the semaphore shrinks
+     * below {@code n} while the request waits.
      */
     @Override
     public Permit acquirePermit(long n) throws InterruptedException {
@@ -304,30 +299,13 @@ public final class WeightedSemaphore implements PermitSemaphore {
         return ThreadWaiter.tryAcquire(line, n, Durations.toNanosSaturated(timeout));
     }
 
-    /**
-     * Acquires {@code n} permits as {@link #tryAcquire(long)} does and returns them as a {@link Permit}; closing it
-     * releases them once and, on an adaptive semaphore, reports how long they were held.
-     *
-     * @param n the number of permits, {@code >= 0}
-     * @return the granted permits, or {@code null} if they were not acquired (always if {@code n > size()})
-     * @throws IllegalArgumentException if {@code n < 0}
-     */
+    /** {@inheritDoc} Here the permit is the semaphore's own: on an adaptive one, closing it reports the hold time. */
     @Override
     public Permit tryAcquirePermit(long n) {
         return tryAcquire(n) ? new Permit(this, n) : null;
     }
 
-    /**
-     * Acquires {@code n} permits as {@link #tryAcquire(long, Duration)} does and returns them as a {@link Permit};
-     * closing it releases them once and, on an adaptive semaphore, reports how long they were held.
-     *
-     * @param n the number of permits, {@code >= 0}
-     * @param timeout how long to wait at most
-     * @return the granted permits, or {@code null} on timeout (and at once if {@code n > size()})
-     * @throws IllegalArgumentException as for {@link #tryAcquire(long, Duration)}
-     * @throws NullPointerException if {@code timeout} is null
-     * @throws InterruptedException as for {@link #tryAcquire(long, Duration)}
-     */
+    /** {@inheritDoc} Here the permit is the semaphore's own: on an adaptive one, closing it reports the hold time. */
     @Override
     public Permit tryAcquirePermit(long n, Duration timeout) throws InterruptedException {
         return tryAcquire(n, timeout) ? new Permit(this, n) : null;
