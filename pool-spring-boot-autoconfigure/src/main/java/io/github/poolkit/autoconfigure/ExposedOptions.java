@@ -17,6 +17,8 @@ public final class ExposedOptions {
     }
 
     /**
+     * Reads a pool's options, if it exposes them.
+     *
      * @param pool a pool
      * @return its options, or {@code null} when it does not expose them
      */
