@@ -6,7 +6,7 @@ package io.github.poolkit.internal;
  * count. The worker runs it with {@link #runCounted} and then reads {@link #ended()}, counting it itself only if the
  * future did not ({@link #NOT_COUNTED}).
  */
-public interface CountedRun {
+public interface CountedRun extends Runnable {
 
     /** {@link #ended()} of a run that did not count a task: it did not run one (cancelled, done, or run elsewhere). */
     Object NOT_COUNTED = new Object();
@@ -15,11 +15,28 @@ public interface CountedRun {
     Object RETURNED = new Object();
 
     /**
-     * Runs the future on a pool's worker, which counts the task as it ends, before the future completes.
+     * Runs the future on a pool's worker, which counts the task as it ends, before the future completes. The protocol,
+     * the same for every such future: the worker is set ({@link #countOn}, which also forgets how an earlier run
+     * ended), the future runs, and the worker is cleared even if the run throws.
      *
      * @param counter the worker, on its own thread
      */
-    void runCounted(TaskCounter counter);
+    default void runCounted(TaskCounter counter) {
+        countOn(counter);
+        try {
+            run();
+        } finally {
+            countOn(null);
+        }
+    }
+
+    /**
+     * Sets the worker that counts the next end of the task ({@code null}: none), and forgets how an earlier run ended.
+     * Only {@link #runCounted} calls it, on the worker's thread.
+     *
+     * @param counter the worker, or {@code null} once the run is over
+     */
+    void countOn(TaskCounter counter);
 
     /**
      * {@return how the task ended in the last {@link #runCounted} on this thread: {@link #RETURNED}, what it threw, or

@@ -84,13 +84,10 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping, Counted
     }
 
     @Override
-    public final void runCounted(TaskCounter counter) {
+    public final void countOn(TaskCounter counter) {
         this.counter = counter;
-        ended = NOT_COUNTED;
-        try {
-            run();
-        } finally {
-            this.counter = null;
+        if (counter != null) {
+            ended = NOT_COUNTED;
         }
     }
 

@@ -2,7 +2,7 @@ package io.github.poolkit.internal;
 
 /**
  * A pool's worker, as the futures it runs see it: it counts a submitted task as the task ends, on its own thread,
- * before the task's future completes ({@link SubmittedTask#runCounted}).
+ * before the task's future completes ({@link CountedRun#runCounted}).
  */
 public interface TaskCounter {
 

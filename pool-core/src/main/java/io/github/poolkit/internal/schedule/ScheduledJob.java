@@ -159,13 +159,10 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     }
 
     @Override
-    public void runCounted(TaskCounter counter) {
+    public void countOn(TaskCounter counter) {
         this.counter = counter;
-        ended = NOT_COUNTED;
-        try {
-            run();
-        } finally {
-            this.counter = null;
+        if (counter != null) {
+            ended = NOT_COUNTED;
         }
     }
 
