@@ -10,13 +10,10 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -111,8 +108,9 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      * Redis holds the truth (semaphore.lua). This class is the public face; each job is one package-private class:
      * Requests (the request table, until each result settles), Leases (the grants held; closing a Permit's; telling a
      * holder of a loss), LeaseRenewal (the heartbeat), GrantMessages (grants told by pub/sub), BatchedRelease
-     * (release(n)), Instance (what they share), SemaphoreScript (one script run). Invariant kept here: close() stops
-     * the heartbeat before it withdraws the requests, so nothing renews a request being withdrawn.
+     * (release(n)), Instance (what they share), SemaphoreScript (one script run), SemaphoreParts (connecting them).
+     * Invariant kept here: close() stops the heartbeat before it withdraws the requests, so nothing renews a request
+     * being withdrawn.
      */
 
     private final Instance instance;
@@ -128,28 +126,13 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      * @param link wraps the calls of the script on their way to Redis ({@link UnaryOperator#identity()}: none)
      */
     RedisPermitSemaphore(Builder builder, UnaryOperator<ScriptCalls> link) {
-        SemaphoreKeys keys = builder.keys;
-        Duration timeout = builder.commandTimeout;
-        this.connections = Connections.open(builder.client, keys, timeout);
-        SemaphoreScript script = new SemaphoreScript(link.apply(ScriptCalls.of(connections.scripting())), keys,
-                builder.size, builder.leaseTime, timeout, builder.client.getResources().timer());
-        this.instance = new Instance(keys, builder.leaseTime, timeout, builder.completions, script,
-                UUID.randomUUID().toString(), new AtomicLong());
-        Leases leases = new Leases(instance);
-        this.requests = new Requests(instance, leases, builder.listener);
-        this.batchedRelease = new BatchedRelease(instance, leases);
-        new GrantMessages(requests).listen(connections, instance); // closes the connections if it fails
-        try {
-            script.run("state").get(timeout.toNanos(), TimeUnit.NANOSECONDS); // stores the size if none
-        } catch (Exception e) {
-            connections.close();
-            if (e instanceof InterruptedException) {
-                Thread.currentThread().interrupt();
-            }
-            throw new SemaphoreUnavailableException("Cluster semaphore '" + keys.name()
-                    + "' could not reach Redis within " + timeout.toMillis() + " ms", SemaphoreScript.unwrap(e));
-        }
-        this.renewal = new LeaseRenewal(instance, leases, requests);
+        SemaphoreParts parts = SemaphoreParts.connect(builder.client, builder.keys, builder.size, builder.leaseTime,
+                builder.commandTimeout, builder.completions, builder.listener, link);
+        this.instance = parts.instance();
+        this.connections = parts.connections();
+        this.requests = parts.requests();
+        this.batchedRelease = parts.batchedRelease();
+        this.renewal = parts.renewal();
     }
 
     /**
@@ -293,47 +276,33 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
 
     @Override
     public boolean tryAcquire(long n, Duration timeout) throws InterruptedException {
-        Checks.weight(n);
-        Checks.notInterrupted();
-        if (timeout.isNegative() || timeout.isZero()) {
-            return tryAcquire(n);
-        }
-        return requests.await(requests.send(n, true, true, false, "wait"), timeout.toNanos()) != null;
+        return tryGrant(n, timeout, true) != null;
     }
 
-    /**
-     * Takes {@code n} permits only if they are free and nobody waits, as {@link #tryAcquire(long)}, held by a lease
-     * of their own that the returned {@link Permit} releases once when closed (not by {@link #release(long)}).
-     *
-     * @param n the number of permits, {@code >= 0}
-     * @return the permit, or {@code null} when the permits were not free (always when {@code n > size()})
-     * @throws IllegalArgumentException if {@code n < 0}
-     */
+    /** {@inheritDoc} Here the permits are a lease of their own, given back by closing the permit (not by release). */
     @Override
     public Permit tryAcquirePermit(long n) {
         Checks.weight(n);
-        return requests.tryNowPermit(n);
+        return requests.tryNow(n, false);
+    }
+
+    /** {@inheritDoc} Here the permits are a lease of their own, given back by closing the permit (not by release). */
+    @Override
+    public Permit tryAcquirePermit(long n, Duration timeout) throws InterruptedException {
+        return tryGrant(n, timeout, false);
     }
 
     /**
-     * Takes {@code n} permits, waiting at most {@code timeout} in the cluster-wide line, as
-     * {@link #tryAcquire(long, Duration)}, held by a lease of their own that the returned {@link Permit} releases once
-     * when closed (not by {@link #release(long)}).
-     *
-     * @param n       the number of permits, {@code >= 0}
-     * @param timeout the longest wait; zero or negative: do not wait
-     * @return the permit, or {@code null} when they did not come in time (nothing is then held)
-     * @throws IllegalArgumentException if {@code n < 0}
-     * @throws InterruptedException     if interrupted on entry or while waiting; nothing is then held
+     * The timed try forms, waiting at most {@code timeout} in the cluster-wide line; {@code handleLess}: without a lease
+     * of their own, given back by {@link #release(long)} (the permit returned is then only a sign of the grant).
      */
-    @Override
-    public Permit tryAcquirePermit(long n, Duration timeout) throws InterruptedException {
+    private Permit tryGrant(long n, Duration timeout, boolean handleLess) throws InterruptedException {
         Checks.weight(n);
         Checks.notInterrupted();
         if (timeout.isNegative() || timeout.isZero()) {
-            return tryAcquirePermit(n);
+            return requests.tryNow(n, handleLess);
         }
-        return requests.await(requests.send(n, true, false, false, "wait"), timeout.toNanos());
+        return requests.await(requests.send(n, true, handleLess, false, "wait"), timeout.toNanos());
     }
 
     /**

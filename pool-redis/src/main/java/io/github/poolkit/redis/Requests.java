@@ -104,12 +104,11 @@ final class Requests {
         return tryNow(n, true) != null;
     }
 
-    /** {@return the permit of {@code n} permits taken now, without waiting, or null (tryAcquirePermit)} */
-    Permit tryNowPermit(long n) {
-        return tryNow(n, false);
-    }
-
-    private Permit tryNow(long n, boolean handleLess) {
+    /**
+     * {@return the permit of {@code n} permits taken now, without waiting, or null} {@code handleLess}: held without a
+     * lease of their own (tryAcquire), the permit then only a sign of the grant; else by one (tryAcquirePermit).
+     */
+    Permit tryNow(long n, boolean handleLess) {
         Request request = send(n, true, handleLess, false, "try");
         try {
             return request.result.get();
