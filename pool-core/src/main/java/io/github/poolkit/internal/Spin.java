@@ -49,7 +49,7 @@ public final class Spin {
      * ({@link #TAKE_LOCKED}).
      *
      * <p>Measured with 16 workers and tiny tasks on a 16-processor Xeon limited to 4, 8 and 16 processors: with every
-     * worker taking lock-free at once (a CAS on the queue's head, retried on failure) the pool ran 2.2 to 4.8 M tasks/s,
+     * worker taking lock-free at once (a CAS on the queue's head, retried on failure) the pool ran 2.2-4.8 M tasks/s,
      * under {@code ThreadPoolExecutor}'s 4.4 to 5.0; with the takers queued on a lock (whose losers park, so one taker
      * at a time touches the head while its cache lines stay warm) it ran 9.7 to 12.4 M/s. On 2 processors the lock cost
      * 12% to 20% (with 16 or 64 workers on 2 cores, the holder is often descheduled with the lock held), so there the

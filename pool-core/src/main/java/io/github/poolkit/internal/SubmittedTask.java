@@ -14,9 +14,9 @@ import java.util.function.UnaryOperator;
  *
  * <p>Counted before it completes ({@link CountedRun}). A pool's worker runs it with {@link #runCounted}: when the task
  * ends on that worker's thread, {@link #set}/{@link #setException} first count it ({@link TaskCounter#countEnded}:
- * completed if it returned, failed if it threw), then complete the future. Invariant: a task's count is written before its future is
- * done, in the same thread, so whoever sees the future done ({@code get()} returning, {@code isDone()}) also sees the
- * count. The future's own life is that of {@code FutureTask}: it runs at most once, completes once, and a
+ * completed if it returned, failed if it threw), then complete the future. Invariant: a task's count is written before
+ * its future is done, in the same thread, so whoever sees the future done ({@code get()} returning, {@code isDone()})
+ * also sees the count. The future's own life is that of {@code FutureTask}: it runs at most once, completes once, and a
  * {@code cancel(true)} interrupts the worker only while the task runs (the worker clears a late interrupt before its
  * next task). A task cancelled before it started never runs and is not counted.
  *

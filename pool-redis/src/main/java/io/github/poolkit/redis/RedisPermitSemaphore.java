@@ -293,7 +293,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     }
 
     /**
-     * The timed try forms, waiting at most {@code timeout} in the cluster-wide line; {@code handleLess}: without a lease
+     * The timed try forms, waiting at most {@code timeout} in the cluster-wide line; {@code handleLess}: with no lease
      * of their own, given back by {@link #release(long)} (the permit returned is then only a sign of the grant).
      */
     private Permit tryGrant(long n, Duration timeout, boolean handleLess) throws InterruptedException {

@@ -58,8 +58,8 @@ import java.util.function.UnaryOperator;
  *       them, then the timer marked done) by the timer thread when it exits, or at once by {@code shutdown} or
  *       {@code shutdownNow} when the heap is empty and the timer thread is not dispatching: then nothing can reach
  *       the executor through the timer any more, and a scheduler with nothing pending and nothing running is
- *       terminated when {@code shutdown} returns. The timer is terminated when it is done and the executor has terminated.
- *       {@code runState} is volatile so that racy readers ({@link #acceptsPeriodicRuns()},
+ *       terminated when {@code shutdown} returns. The timer is terminated when it is done and the executor has
+ *       terminated. {@code runState} is volatile so that racy readers ({@link #acceptsPeriodicRuns()},
  *       {@link #isShutdown()}) see the latest value; a reader racing with a transition sees either side, which every
  *       caller tolerates. A job with no delay, accepted under the lock, reaches the executor after the lock is
  *       released: if a shutdown finished the timer meanwhile, the executor rejects it and the caller hears of it. A
