@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * {@code poolkit.pool}; a key unset there too takes poolkit's default (listed on each key). {@code enabled} is never
  * inherited.
  */
-public class PoolProperties {
+public class PoolProperties extends OverdueProperties {
 
     /**
      * Whether to create this pool's bean: true or false. Not inherited: a named pool is created unless it says
@@ -72,27 +72,6 @@ public class PoolProperties {
      */
     @NestedConfigurationProperty
     private final AdaptiveProperties adaptive = new AdaptiveProperties();
-
-    /**
-     * A task still running this long after it started is reported as overdue, once, while it runs: a WARN log
-     * line with the worker's stack, a PoolTaskOverdueEvent, the poolkit.pool.tasks.overdue counter and the
-     * pool's recentOverdue in the pools endpoint. The task is not stopped (see interrupt-overdue). Named pools and
-     * the scheduler (unless poolkit.scheduler.run-timeout is set) inherit it. Unset: running tasks are not watched.
-     */
-    private Duration runTimeout;
-
-    /**
-     * A task not yet started this long after it was accepted (queued, or its caller blocked in a submit) is
-     * reported as overdue, once, as with run-timeout; it keeps its place. Named pools and the scheduler (unless
-     * poolkit.scheduler.queue-timeout is set) inherit it. Unset: waiting tasks are not watched.
-     */
-    private Duration queueTimeout;
-
-    /**
-     * Whether the worker of a task overdue by run-timeout is also interrupted (only while it still runs that
-     * task), so that a task blocked in an interruptible call gives up. Needs run-timeout. Default: false.
-     */
-    private Boolean interruptOverdue;
 
     /** Creates one pool's settings, every key unset (inherited or defaulted) and {@code enabled} true. */
     public PoolProperties() {
@@ -255,47 +234,5 @@ public class PoolProperties {
      */
     public void setShutdownTimeout(Duration shutdownTimeout) {
         this.shutdownTimeout = shutdownTimeout;
-    }
-
-    /** {@return how long a task may run before it is reported overdue, or {@code null} when unset} */
-    public Duration getRunTimeout() {
-        return runTimeout;
-    }
-
-    /**
-     * Sets how long a task may run before it is reported overdue.
-     *
-     * @param runTimeout how long a task may run before it is reported overdue
-     */
-    public void setRunTimeout(Duration runTimeout) {
-        this.runTimeout = runTimeout;
-    }
-
-    /** {@return how long a task may wait to start before it is reported overdue, or {@code null} when unset} */
-    public Duration getQueueTimeout() {
-        return queueTimeout;
-    }
-
-    /**
-     * Sets how long a task may wait to start before it is reported overdue.
-     *
-     * @param queueTimeout how long a task may wait to start before it is reported overdue
-     */
-    public void setQueueTimeout(Duration queueTimeout) {
-        this.queueTimeout = queueTimeout;
-    }
-
-    /** {@return whether overdue tasks are interrupted, or {@code null} when unset} */
-    public Boolean getInterruptOverdue() {
-        return interruptOverdue;
-    }
-
-    /**
-     * Sets whether the worker of a task overdue by the run timeout is interrupted.
-     *
-     * @param interruptOverdue whether the worker of a task overdue by the run timeout is interrupted
-     */
-    public void setInterruptOverdue(Boolean interruptOverdue) {
-        this.interruptOverdue = interruptOverdue;
     }
 }

@@ -3,7 +3,7 @@ package io.github.poolkit.autoconfigure;
 import java.time.Duration;
 
 /** Settings of the delay scheduler ({@code poolkit.scheduler}). */
-public class SchedulerProperties {
+public class SchedulerProperties extends OverdueProperties {
 
     /** Whether to create the DelayScheduler bean "delayScheduler": true or false. */
     private boolean enabled = true;
@@ -19,28 +19,6 @@ public class SchedulerProperties {
      * the application in a PoolTasksAbandonedEvent.
      */
     private Duration shutdownTimeout;
-
-    /**
-     * A job's run still going this long after it started is reported as overdue, once, while it runs (a WARN log
-     * line with the worker's stack, a PoolTaskOverdueEvent, the poolkit.pool.tasks.overdue counter and the
-     * scheduler's recentOverdue in the pools endpoint); the run is not stopped (see interrupt-overdue). Unset:
-     * inherited from poolkit.pool.run-timeout; unset there too, runs are not watched.
-     */
-    private Duration runTimeout;
-
-    /**
-     * A due job's run not yet started this long after it was handed to the workers is reported as overdue, once, as
-     * with run-timeout. Unset: inherited from poolkit.pool.queue-timeout; unset there too, waiting runs are not
-     * watched.
-     */
-    private Duration queueTimeout;
-
-    /**
-     * Whether the worker of a run overdue by run-timeout is also interrupted (only while it still runs that job), so
-     * that a job blocked in an interruptible call gives up. Needs a run-timeout (the scheduler's or the inherited
-     * one). Unset: inherited from poolkit.pool.interrupt-overdue (default false).
-     */
-    private Boolean interruptOverdue;
 
     /** Creates the scheduler's settings, every key at its default. */
     public SchedulerProperties() {
@@ -86,47 +64,5 @@ public class SchedulerProperties {
      */
     public void setShutdownTimeout(Duration shutdownTimeout) {
         this.shutdownTimeout = shutdownTimeout;
-    }
-
-    /** {@return how long a job's run may take before it is reported overdue, or {@code null} when unset} */
-    public Duration getRunTimeout() {
-        return runTimeout;
-    }
-
-    /**
-     * Sets how long a job's run may take before it is reported overdue.
-     *
-     * @param runTimeout how long a job's run may take before it is reported overdue
-     */
-    public void setRunTimeout(Duration runTimeout) {
-        this.runTimeout = runTimeout;
-    }
-
-    /** {@return how long a due run may wait to start before it is reported overdue, or {@code null} when unset} */
-    public Duration getQueueTimeout() {
-        return queueTimeout;
-    }
-
-    /**
-     * Sets how long a due run may wait to start before it is reported overdue.
-     *
-     * @param queueTimeout how long a due run may wait to start before it is reported overdue
-     */
-    public void setQueueTimeout(Duration queueTimeout) {
-        this.queueTimeout = queueTimeout;
-    }
-
-    /** {@return whether the workers of overdue runs are interrupted, or {@code null} when unset} */
-    public Boolean getInterruptOverdue() {
-        return interruptOverdue;
-    }
-
-    /**
-     * Sets whether the worker of a run overdue by the run timeout is interrupted.
-     *
-     * @param interruptOverdue whether the worker of a run overdue by the run timeout is interrupted
-     */
-    public void setInterruptOverdue(Boolean interruptOverdue) {
-        this.interruptOverdue = interruptOverdue;
     }
 }
