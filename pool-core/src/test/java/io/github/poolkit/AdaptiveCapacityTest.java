@@ -26,7 +26,7 @@ class AdaptiveCapacityTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void eachFinishedTaskIsASampleAfterWhichTheCapacityFollowsTheLimit() {
         SettableLimit limit = new SettableLimit(2);
         try (WorkerPool pool = WorkerPool.create(1, opts(limit).build())) {
@@ -42,7 +42,7 @@ class AdaptiveCapacityTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void inFlightCountsTheBusyWorkersWhenTheTaskStarted() throws Exception {
         SettableLimit limit = new SettableLimit(2);
         try (WorkerPool pool = WorkerPool.create(2, opts(limit).build())) {
@@ -53,7 +53,7 @@ class AdaptiveCapacityTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void anOverloadRejectionIsADroppedSampleOnTheCallersThread() throws Exception {
         SettableLimit limit = new SettableLimit(1);
         try (WorkerPool pool = WorkerPool.create(1, opts(limit).nonblocking(true).build())) {
@@ -66,7 +66,7 @@ class AdaptiveCapacityTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aShrinkingLimitShrinksThePool() throws Exception {
         SettableLimit limit = new SettableLimit(3);
         try (WorkerPool pool = WorkerPool.create(1, opts(limit).nonblocking(true).build())) {
@@ -90,7 +90,7 @@ class AdaptiveCapacityTest {
         assertThat(limit.samples()).isEmpty();
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aGradientPoolStaysWithinItsBounds() throws Exception {
         AdaptiveLimit gradient = AdaptiveLimit.gradient(2, 5);
         try (WorkerPool pool = WorkerPool.create(1, opts(gradient).build())) {

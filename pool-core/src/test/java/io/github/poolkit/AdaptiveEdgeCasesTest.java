@@ -62,7 +62,7 @@ class AdaptiveEdgeCasesTest {
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aTaskThatThrowsIsAnOrdinarySample() {
         SettableLimit limit = new SettableLimit(1);
         try (WorkerPool pool = WorkerPool.create(1, opts(limit).build())) {
@@ -77,7 +77,7 @@ class AdaptiveEdgeCasesTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aRefusalByMaxBlockingTasksIsADroppedSample() throws Exception {
         SettableLimit limit = new SettableLimit(1);
         try (WorkerPool pool = WorkerPool.create(1, opts(limit).maxBlockingTasks(1).build())) {
@@ -93,7 +93,7 @@ class AdaptiveEdgeCasesTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aRefusalByMaxWaitIsADroppedSample() throws Exception {
         SettableLimit limit = new SettableLimit(1);
         try (WorkerPool pool = WorkerPool.create(1, opts(limit).maxWait(Duration.ofMillis(20)).build())) {
@@ -104,7 +104,7 @@ class AdaptiveEdgeCasesTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aRefusalByAFullQueueIsADroppedSample() throws Exception {
         SettableLimit limit = new SettableLimit(1);
         try (WorkerPool pool = WorkerPool.create(1, opts(limit).queueCapacity(1).nonblocking(true).build())) {
@@ -116,7 +116,7 @@ class AdaptiveEdgeCasesTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void anInterruptedCallerIsNoSample() throws Exception {
         SettableLimit limit = new SettableLimit(1);
         try (WorkerPool pool = WorkerPool.create(1, opts(limit).build())) {
@@ -132,7 +132,7 @@ class AdaptiveEdgeCasesTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aFuncPoolFollowsItsLimit() {
         SettableLimit limit = new SettableLimit(2);
         CountDownLatch ran = new CountDownLatch(1);
@@ -150,7 +150,7 @@ class AdaptiveEdgeCasesTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aVirtualThreadPoolFollowsItsLimit() throws Exception {
         SettableLimit limit = new SettableLimit(3);
         try (WorkerPool pool = WorkerPool.create(10, opts(limit).virtualThreads(true).build())) {
@@ -165,7 +165,7 @@ class AdaptiveEdgeCasesTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aReleasedPoolStillTakesItsLastSamplesAndTerminates() throws Exception {
         SettableLimit limit = new SettableLimit(2);
         WorkerPool pool = WorkerPool.create(2, opts(limit).build());

@@ -65,7 +65,7 @@ class AddListenerTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void hearsOfTheTasksAcceptedAfterTheCallWithTheirWaitAndRunTimesButNotOfThoseAcceptedBefore() throws Exception {
         try (WorkerPool pool = WorkerPool.create(1, PoolOptions.builder().queueCapacity(10).build())) {
             Blocker blocker = Blocker.occupy(pool, 1);
@@ -89,7 +89,7 @@ class AddListenerTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void hearsOfRefusalsFromTheCallOn() throws Exception {
         try (WorkerPool pool = WorkerPool.create(1, PoolOptions.builder().nonblocking(true).build())) {
             Blocker blocker = Blocker.occupy(pool, 1);
@@ -108,7 +108,7 @@ class AddListenerTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void hearsOfAnOverdueTaskWithTheRunTimeout() {
         WorkerPool pool = WorkerPool.create(1, PoolOptions.builder().runTimeout(Duration.ofMillis(50)).build());
         try {
@@ -129,7 +129,7 @@ class AddListenerTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void severalListenersAreEachToldInOrderAfterTheOptionsOneEvenWhenOneThrows() {
         List<String> order = new CopyOnWriteArrayList<>();
         Recorder first = new Recorder("options", order);
@@ -152,7 +152,7 @@ class AddListenerTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aMultiPoolAddsTheListenerToEveryPool() {
         try (MultiPool pool = MultiPool.create(2, 1, MultiPool.LoadBalancing.ROUND_ROBIN,
                 PoolOptions.builder().queueCapacity(10).build())) {
@@ -167,7 +167,7 @@ class AddListenerTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aFuncPoolTellsTheAddedListener() {
         try (FuncPool<String> pool = FuncPool.create(1, s -> pass(5))) {
             Recorder recorder = new Recorder();
@@ -179,7 +179,7 @@ class AddListenerTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aDelaySchedulerTellsTheAddedListenerOfEachRunAndOfAnOverdueOne() throws Exception {
         DelayScheduler scheduler = DelayScheduler.create(1,
                 PoolOptions.builder().runTimeout(Duration.ofMillis(50)).build());
@@ -202,7 +202,7 @@ class AddListenerTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void virtualThreadsTellTheAddedListenerToo() throws Exception {
         WorkerPool pool = WorkerPool.create(1, PoolOptions.builder().virtualThreads(true).queueCapacity(10)
                 .runTimeout(Duration.ofMillis(50)).build());

@@ -50,7 +50,7 @@ class DelaySchedulerContractTest {
      * handed over: they never run, so they are "tasks that never commenced execution". The thread factory, which the
      * pool calls on the timer thread when it starts a worker for a due job, holds the timer in the middle of a batch.
      */
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void shutdownNowReturnsDueJobsTheTimerHadNotYetHandedToThePool() throws Exception {
         TimerHoldingFactory factory = new TimerHoldingFactory(2);
         DelayScheduler s = fixture.create(2, PoolOptions.builder().threadFactory(factory));
@@ -90,7 +90,7 @@ class DelaySchedulerContractTest {
     }
 
     /** shutdownNow racing the timer's hand-over of many due jobs: each job runs or is returned, never both or neither. */
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void shutdownNowRacingTheTimerLosesNoJob() throws Exception {
         DelayScheduler s = fixture.create(2);
         int jobs = 2_000;
@@ -211,7 +211,7 @@ class DelaySchedulerContractTest {
 
     // ------------------------------------------------------------ cancel from inside, and cancel racing the firing
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aPeriodicJobThatCancelsItselfInItsRunStopsAndKeepsNoInterrupt() throws Exception {
         DelayScheduler s = fixture.create(1);
         for (boolean fixedRate : new boolean[] {true, false}) {
@@ -245,7 +245,7 @@ class DelaySchedulerContractTest {
     }
 
     /** Cancels race the timer and the workers; each job runs at most once, and its future agrees with what happened. */
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aCancelRacingTheFiringNeverLetsAJobRunTwiceOrContradictItsFuture() throws Exception {
         DelayScheduler s = fixture.create(2);
         int jobs = 500;
@@ -279,7 +279,7 @@ class DelaySchedulerContractTest {
         assertThat(s.pending()).isZero();
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aCancelledPeriodicJobRunsAtMostTheRunUnderWayAndNeverOverlaps() throws Exception {
         DelayScheduler s = fixture.create(4);
         AtomicInteger runs = new AtomicInteger();
@@ -305,7 +305,7 @@ class DelaySchedulerContractTest {
      * shutdown() racing the runs of periodic jobs: a job is never done while a run of it is under way (it is
      * cancelled when that run ends), runs never overlap, and every one ends cancelled.
      */
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void shutdownRacingPeriodicRunsNeverReportsARunningJobDone() throws Exception {
         DelayScheduler s = fixture.create(4);
         int jobs = 8;

@@ -89,7 +89,7 @@ class OverdueTaskTest {
         return PoolOptions.builder().name("watched").listener(reports);
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(3)
     void aTaskRunningPastRunTimeoutIsReportedOnceWithItsStackFromAThreadOfPoolkit() {
         Reports reports = new Reports();
         WorkerPool pool = WorkerPool.create(2, options(reports).runTimeout(TIMEOUT).build());
@@ -135,7 +135,7 @@ class OverdueTaskTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(3)
     void aQueuedTaskNotStartedInTimeIsReportedOnceAndStillRuns() throws Exception {
         Reports reports = new Reports();
         WorkerPool pool = WorkerPool.create(1, options(reports).queueCapacity(10).queueTimeout(TIMEOUT).build());
@@ -162,7 +162,7 @@ class OverdueTaskTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(3)
     void aBlockedCallersTaskNotStartedInTimeIsReportedOnce() throws Exception {
         Reports reports = new Reports();
         WorkerPool pool = WorkerPool.create(1, options(reports).queueTimeout(TIMEOUT).build());
@@ -189,7 +189,7 @@ class OverdueTaskTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(3)
     void aBlockedCallersTaskMovedIntoTheQueueIsNotReportedTwice() throws Exception {
         Reports reports = new Reports();
         WorkerPool pool = WorkerPool.create(1, options(reports).queueCapacity(1).queueTimeout(TIMEOUT).build());
@@ -217,7 +217,7 @@ class OverdueTaskTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(3)
     void interruptOverdueInterruptsTheWorkerOfAnOverdueTask() throws Exception {
         Reports reports = new Reports();
         WorkerPool pool = WorkerPool.create(1, options(reports).runTimeout(TIMEOUT).interruptOverdue(true).build());

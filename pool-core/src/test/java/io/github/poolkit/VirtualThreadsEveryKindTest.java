@@ -49,7 +49,7 @@ class VirtualThreadsEveryKindTest {
         return PoolOptions.builder().name("vt").virtualThreads(true).panicHandler(e -> { });
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void tasksAfterOneThatThrewStartOnFreshThreads() {
         Seen seen = new Seen();
         CountDownLatch gate = new CountDownLatch(1);
@@ -70,7 +70,7 @@ class VirtualThreadsEveryKindTest {
         seen.assertFresh(6);
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aFuncPoolsQueuedAndBlockedArgumentsStartOnFreshThreads() throws Exception {
         Seen seen = new Seen();
         CountDownLatch gate = new CountDownLatch(1);
@@ -95,7 +95,7 @@ class VirtualThreadsEveryKindTest {
         seen.assertFresh(5);
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aMultiPoolsTasksStartOnFreshThreads() {
         Seen seen = new Seen();
         CountDownLatch gate = new CountDownLatch(1);
@@ -118,7 +118,7 @@ class VirtualThreadsEveryKindTest {
         seen.assertFresh(8);
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aSchedulersJobsAndEachRunOfARepeatingJobStartOnFreshThreads() throws Exception {
         Seen seen = new Seen();
         CountDownLatch gate = new CountDownLatch(1);
@@ -152,7 +152,7 @@ class VirtualThreadsEveryKindTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void theTaskAfterOneInterruptedAsOverdueStartsOnAFreshThread() {
         Seen seen = new Seen();
         CountDownLatch interrupted = new CountDownLatch(1);

@@ -33,7 +33,7 @@ class OverdueInheritanceTests {
             .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class))
             .withPropertyValues("poolkit.semaphore.enabled=false").withBean(Reports.class);
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void theSchedulerInheritsTheQueueTimeout() {
         runner.withPropertyValues("poolkit.pool.enabled=false", "poolkit.pool.queue-timeout=150ms",
                 "poolkit.scheduler.workers=1").run(context -> {
@@ -59,7 +59,7 @@ class OverdueInheritanceTests {
                 });
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void theSchedulerAndNamedPoolsInheritInterruptOverdue() {
         runner.withPropertyValues("poolkit.pool.run-timeout=150ms", "poolkit.pool.interrupt-overdue=true",
                 "poolkit.pools.reports.capacity=1").run(context -> {

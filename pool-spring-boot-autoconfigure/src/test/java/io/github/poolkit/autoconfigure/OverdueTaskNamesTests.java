@@ -36,7 +36,7 @@ class OverdueTaskNamesTests {
             .withBean(Reports.class)
             .withBean(TaskDecorator.class, () -> task -> () -> task.run());
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void aDecoratedTaskIsReportedByTheTaskTheApplicationSubmitted() {
         runner.run(context -> {
             Reports reports = context.getBean(Reports.class);

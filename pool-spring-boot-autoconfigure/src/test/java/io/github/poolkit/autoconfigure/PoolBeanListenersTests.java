@@ -38,7 +38,7 @@ class PoolBeanListenersTests {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void anApplicationPoolGetsOneForwarderAndEveryAttachedListenerHearsOnce() {
         WorkerPool mine = WorkerPool.create(1, PoolOptions.builder().name("mine").build());
         runner.withBean("mine", WorkerPool.class, () -> mine).run(context -> {

@@ -33,7 +33,7 @@ class SchedulerOverdueKeysTests {
             .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class))
             .withPropertyValues("poolkit.semaphore.enabled=false").withBean(Reports.class);
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void theSchedulersOwnRunTimeoutAndInterruptOverrideThePools() {
         runner.withPropertyValues("poolkit.pool.run-timeout=1h", "poolkit.scheduler.run-timeout=150ms",
                 "poolkit.scheduler.interrupt-overdue=true").run(context -> {
@@ -60,7 +60,7 @@ class SchedulerOverdueKeysTests {
                 });
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void theSchedulersOwnQueueTimeout() {
         runner.withPropertyValues("poolkit.pool.enabled=false", "poolkit.scheduler.queue-timeout=150ms",
                 "poolkit.scheduler.workers=1").run(context -> {

@@ -24,7 +24,7 @@ import static org.awaitility.Awaitility.await;
 @Timeout(20)
 class BlockedCallerSpinTest {
 
-    @RepeatedTest(20)
+    @RepeatedTest(10)
     void anInterruptedHeadLeavesTheLineAndTheCallerBehindGetsTheNextPlace() throws Exception {
         PoolEngine pool = new PoolEngine(1, PoolOptions.builder().name("s").build(), t -> ((Runnable) t).run());
         CountDownLatch blockerMayEnd = new CountDownLatch(1);
@@ -64,7 +64,7 @@ class BlockedCallerSpinTest {
         assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(10)
     void aHeadWithATimeLimitGivesUpWhenItPassesAndNotBefore() throws Exception {
         long limitNanos = TimeUnit.MILLISECONDS.toNanos(50);
         PoolEngine pool = new PoolEngine(1, PoolOptions.builder().name("s").build(), t -> ((Runnable) t).run());

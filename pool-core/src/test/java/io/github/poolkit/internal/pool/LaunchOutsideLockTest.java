@@ -33,7 +33,7 @@ class LaunchOutsideLockTest {
     /** How long the factory waits for a thread that reads the pool's stats before it gives up (the deadlock). */
     private static final long STATS_WAIT_SECONDS = 3;
 
-    @RepeatedTest(20)
+    @RepeatedTest(10)
     void aWorkerStartedForACallerTheLockedPathMovedInStartsAfterTheLockIsReleased() throws Exception {
         AtomicReference<PoolCore> coreRef = new AtomicReference<>();
         AtomicInteger made = new AtomicInteger();

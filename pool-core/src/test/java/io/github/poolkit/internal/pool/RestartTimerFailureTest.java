@@ -28,7 +28,7 @@ import static org.awaitility.Awaitility.await;
 @Timeout(60)
 class RestartTimerFailureTest {
 
-    @RepeatedTest(20)
+    @RepeatedTest(10)
     void aRetryThatCannotGetTheTimersThreadNeitherEscapesNorStopsLaterRetries() throws Exception {
         ScheduledThreadPoolExecutor timer = restartTimer();
         withoutThread(timer);

@@ -44,7 +44,7 @@ class UnpooledSuccessorTest {
         }
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(10)
     void workersEndingTogetherStartOneSuccessorForOneQueuedTask() throws Exception {
         FailingFactory factory = new FailingFactory();
         int capacity = 32;
@@ -73,7 +73,7 @@ class UnpooledSuccessorTest {
         assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(10)
     void aQueuedTaskWaitsForTheNextThreadWhenItsSuccessorCannotStart() throws Exception {
         FailingFactory factory = new FailingFactory();
         List<Throwable> panics = new CopyOnWriteArrayList<>();
@@ -125,7 +125,7 @@ class UnpooledSuccessorTest {
         assertThat(pool.stats().completed()).isEqualTo(3);
     }
 
-    @RepeatedTest(20)
+    @RepeatedTest(10)
     void aQueuedTaskLeftWithoutAWorkerRunsOnceAThreadStartsAgainEvenInAClosedPool() throws Exception {
         FailingFactory factory = new FailingFactory();
         CountDownLatch panicked = new CountDownLatch(1);

@@ -186,7 +186,7 @@ class ReactivePermitsTests {
      * (while waiting or while running): the work always runs with its permits held, and in the end exactly the
      * permit the test holds itself is in use, so none leaked and none was released twice.
      */
-    @RepeatedTest(20)
+    @RepeatedTest(5)
     void noPermitLeaksAndNoneIsReleasedTwiceUnderConcurrentCompleteErrorAndCancel(RepetitionInfo repetition) {
         Hooks.onErrorDropped(dropped::add);
         runner.run(context -> {
