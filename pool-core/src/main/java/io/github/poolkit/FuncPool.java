@@ -1,5 +1,6 @@
 package io.github.poolkit;
 
+import io.github.poolkit.internal.DecoratedTask;
 import io.github.poolkit.internal.pool.PoolEngine;
 
 import java.time.Duration;
@@ -88,7 +89,7 @@ public final class FuncPool<T> implements Pool {
         if (decorator == null) {
             engine.execute(argument);
         } else {
-            engine.execute(Objects.requireNonNull(decorator.apply(() -> function.accept(argument)), "decorated task"));
+            engine.execute(new DecoratedTask(decorator.apply(() -> function.accept(argument)), argument));
         }
     }
 

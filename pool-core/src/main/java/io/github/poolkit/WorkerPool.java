@@ -1,6 +1,7 @@
 package io.github.poolkit;
 
 import io.github.poolkit.internal.pool.PoolEngine;
+import io.github.poolkit.internal.DecoratedTask;
 import io.github.poolkit.internal.SubmittedTask;
 
 import java.time.Duration;
@@ -109,14 +110,17 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
         engine.execute(decorate(task), timeoutNanos);
     }
 
-    /** Decorates a task; a future of {@code submit} is decorated in place, so the workers still see and count it. */
+    /**
+     * Decorates a task; a future of {@code submit} is decorated in place, so the workers still see and count it, and
+     * any other task is kept with its decoration, so that an overdue report still names the task itself.
+     */
     private Runnable decorate(Runnable task) {
         Objects.requireNonNull(task, "task");
         if (decorator == null) {
             return task;
         }
         return task instanceof SubmittedTask<?> future ? future.decorate(decorator)
-                : Objects.requireNonNull(decorator.apply(task), "decorated task");
+                : new DecoratedTask(decorator.apply(task), task);
     }
 
     @Override
@@ -209,11 +213,12 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
     /**
      * Closes the pool, interrupts running tasks and returns the queued ones, which will not run.
      *
-     * @return the tasks that were waiting in the queue, in queue order
+     * @return the tasks that were waiting in the queue, in queue order, as they were submitted (without the task
+     *         decorator's wrapping; a future of {@code submit} is the future itself)
      */
     @Override
     public List<Runnable> shutdownNow() {
-        return engine.shutdownNow().stream().map(Runnable.class::cast).toList();
+        return engine.shutdownNow().stream().map(DecoratedTask::submitted).toList();
     }
 
     @Override
