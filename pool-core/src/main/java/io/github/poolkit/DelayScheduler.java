@@ -32,9 +32,10 @@ import java.util.concurrent.TimeUnit;
  * fails: options that would block or reject ({@code nonblocking}, {@code maxBlockingTasks}, a bounded or absent queue,
  * {@code preAlloc}) are overridden; the pool's name, thread factory, expiry, panic handler and listener are used as
  * given, and so are {@code runTimeout}, {@code queueTimeout} and {@code interruptOverdue}, which watch each run of a
- * job (its wait counts from the moment it fell due and was handed to the pool), reported as the job's task. A busy pool delays jobs (they wait in its queue, in the order they fell due) but never stalls scheduling or
- * the timer. The timer is one platform daemon thread named {@code <name>-timer}; being a daemon, it does not keep the
- * JVM alive on its own.
+ * job (its wait counts from the moment it fell due and was handed to the pool), reported as the job's task. A busy
+ * pool delays jobs (they wait in its queue, in the order they fell due) but never stalls scheduling or the timer.
+ * The timer is one platform daemon thread named {@code <name>-timer}; being a daemon, it does not keep the JVM alive
+ * on its own.
  *
  * <p><b>Timing.</b> Deadlines are {@link System#nanoTime()} based, so wall-clock changes do not matter, and a job never
  * starts before its delay has elapsed; it starts later by the timer's wake-up latency plus however long it waits for a

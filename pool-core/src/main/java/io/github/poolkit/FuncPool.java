@@ -43,11 +43,12 @@ public final class FuncPool<T> implements Pool {
         this.function = Objects.requireNonNull(function, "function");
         Objects.requireNonNull(options, "options").validate(capacity);
         this.decorator = options.taskDecorator();
-        this.engine = new PoolEngine(capacity, options, decorator != null ? task -> ((Runnable) task).run() : argument -> {
-            @SuppressWarnings("unchecked")
-            T t = (T) argument;
-            function.accept(t);
-        });
+        this.engine = new PoolEngine(capacity, options,
+                decorator != null ? task -> ((Runnable) task).run() : argument -> {
+                    @SuppressWarnings("unchecked")
+                    T t = (T) argument;
+                    function.accept(t);
+                });
     }
 
     /**

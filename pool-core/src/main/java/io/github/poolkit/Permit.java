@@ -101,8 +101,8 @@ public final class Permit implements AutoCloseable {
      * @param release      gives the permits back; run by the first {@link #close()} only, and whatever it throws
      *                     reaches that caller
      * @param lostSignal   completed (normally) by the semaphore, once, when it learns that the grant was lost; the
-     *                     permit only reads it: {@link #isValid()} is {@code false} once it is done, and {@link #lost()}
-     *                     completes with it; {@code null} for a grant that cannot be lost
+     *                     permit only reads it: {@link #isValid()} is {@code false} once it is done, and
+     *                     {@link #lost()} completes with it; {@code null} for a grant that cannot be lost
      * @return the permit
      * @throws IllegalArgumentException if {@code permits < 0}
      * @throws NullPointerException     if {@code release} is null

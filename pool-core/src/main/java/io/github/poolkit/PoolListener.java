@@ -6,8 +6,9 @@ package io.github.poolkit;
  * {@link DelayScheduler#addListener}). The Spring Boot starter uses it for the task timers and the overdue reports.
  *
  * <p>Calls are made on the thread that submitted the task ({@link #taskRejected}), on the worker that ran it
- * ({@link #taskFinished}), or on poolkit's overdue checker ({@link #taskOverdue}); they must be fast and must not throw (anything thrown is logged and ignored). A pool with
- * no listener pays nothing for this hook; with one, each task costs one small allocation to carry its submit time.
+ * ({@link #taskFinished}), or on poolkit's overdue checker ({@link #taskOverdue}); they must be fast and must not
+ * throw (anything thrown is logged and ignored). A pool with no listener pays nothing for this hook; with one, each
+ * task costs one small allocation to carry its submit time.
  */
 public interface PoolListener {
 

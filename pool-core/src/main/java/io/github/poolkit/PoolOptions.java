@@ -15,8 +15,8 @@ import java.util.function.UnaryOperator;
  * lists them all, each with its meaning and default.
  *
  * <p>Options are checked together, against the pool's capacity, by {@link #validate(int)}, which every pool calls when
- * it is created: {@code expiry(-1s)} is fine with {@code disablePurge(true)}, and {@code preAlloc} is checked against the
- * capacity. An invalid option or combination throws an {@link InvalidOptionException} that names the option (as the
+ * it is created: {@code expiry(-1s)} is fine with {@code disablePurge(true)}, and {@code preAlloc} is checked against
+ * the capacity. An invalid option or combination throws an {@link InvalidOptionException} that names the option (as the
  * builder spells it, or {@code "capacity"}), the value and the fix.
  */
 public final class PoolOptions {

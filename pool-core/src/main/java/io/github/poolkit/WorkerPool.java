@@ -237,8 +237,8 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
     }
 
     /**
-     * Blocks until the pool is terminated ({@link #isTerminated()}: closed, every worker exited, nothing left queued), the
-     * timeout passes, or the caller is interrupted.
+     * Blocks until the pool is terminated ({@link #isTerminated()}: closed, every worker exited, nothing left queued),
+     * the timeout passes, or the caller is interrupted.
      */
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {

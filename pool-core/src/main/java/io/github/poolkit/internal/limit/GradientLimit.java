@@ -10,9 +10,9 @@ import io.github.poolkit.AdaptiveLimit;
  * updated first:
  * <pre>
  *   ratio = short / reference          (the baseline, plus a third of the samples' noise: see RttBaseline)
- *   ratio &gt; TOLERANCE (1.2):                          L *= max(0.5, TOLERANCE / ratio) ^ (1 / L)  (cut, per round trip)
- *   ratio &lt;= GROWTH_BOUND (1.1), inFlight * 2 &gt;= L:  L += 1 / L                                 (about +1 per round trip)
- *   otherwise (between the two, or little in use):  L unchanged                                (hold)
+ *   ratio &gt; TOLERANCE (1.2):                          L *= max(0.5, TOLERANCE / ratio) ^ (1 / L)  (cut)
+ *   ratio &lt;= GROWTH_BOUND (1.1), inFlight * 2 &gt;= L:  L += 1 / L  (about +1 per round trip)
+ *   otherwise (between the two, or little in use):  L unchanged  (hold)
  *   L = clamp(L, min, max); limit() = floor(L)
  * </pre>
  * The band between the two bounds is where the limit rests: growth stops once latency is 10% over the reference, so
@@ -24,7 +24,8 @@ import io.github.poolkit.AdaptiveLimit;
  * {@code L} keeps the change per round trip independent of the limit and of the load, which keeps the limit from
  * overshooting before the latency its growth causes is measured. (Growing by {@code sqrt(L)} per round trip instead
  * overshot the knee of a simulated downstream enough to cost 10% of its throughput and 60% more p99 latency.)
- * Dropped samples and samples without timing change nothing. {@link StrictMath} makes the sequence of limits the same on every JVM.
+ * Dropped samples and samples without timing change nothing. {@link StrictMath} makes the sequence of limits the same
+ * on every JVM.
  *
  * <p>Thread-safe: a sample updates the state under a small lock held for a few arithmetic operations (the pool and the
  * semaphore take it only when they are adaptive); {@link #limit()} is a volatile read (see {@code EstimatedLimit}).

@@ -76,7 +76,8 @@ final class Worker implements Runnable, TaskCounter {
      */
     boolean retired;
 
-    /** Where a {@link ConcurrentWorkers} keeps this worker: a slot ({@code >= 0}) or an overflow stripe ({@code < 0}). */
+    /** Where a {@link ConcurrentWorkers} keeps this worker: a slot ({@code >= 0}) or an overflow stripe ({@code < 0}).
+     */
     int stripe;
 
     /** Whether the worker is in its pool's {@link WorkerSet}; guarded by the lock that guards that set. */

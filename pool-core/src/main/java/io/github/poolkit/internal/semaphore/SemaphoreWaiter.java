@@ -15,7 +15,8 @@ abstract class SemaphoreWaiter {
      * Implementation overview.
      * - permits: immutable.
      * - status: WAITING -> GRANTED, CANCELLED or REFUSED, written only under the owning semaphore's lock, read
-     *   anywhere (volatile). A racy read of WAITING is only ever used as a hint; the decision is re-taken under the lock.
+     *   anywhere (volatile). A racy read of WAITING is only ever used as a hint; the decision is re-taken under the
+     *   lock.
      * - prev/next: owned by SemaphoreWaitQueue and guarded by the same lock. Once a batch of waiters has been taken out
      *   of the queue to be granted, 'next' links that batch instead (see SemaphoreWaitQueue.takeFitting); nothing
      *   changes it after that.
