@@ -228,14 +228,16 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
      * skips it, and is then not counted), {@code blocked} is always 0 (handing a job to the pool never
      * blocks), and the counters count runs: each run of a periodic job is one task, counted before the run completes
      * its future (so a {@code stats()} read after {@code get()} returns sees it). Jobs whose time has not yet come
-     * are not in it: they are {@link #pending()}.
+     * are not in it: they are {@link #pending()}. {@code rejected} also counts the jobs refused because the scheduler
+     * was shut down.
      *
      * @return a snapshot of the worker pool's figures; {@code closed} is true once the scheduler is shut down
      */
     public PoolStats stats() {
         PoolStats s = pool.stats();
-        return s.closed() || !isShutdown() ? s : new PoolStats(s.capacity(), s.running(), s.busy(), s.queued(),
-                s.blocked(), s.completed(), s.failed(), s.rejected(), true, s.overdue());
+        long refused = timer.refused();
+        return refused == 0 && (s.closed() || !isShutdown()) ? s : new PoolStats(s.capacity(), s.running(), s.busy(),
+                s.queued(), s.blocked(), s.completed(), s.failed(), s.rejected() + refused, true, s.overdue());
     }
 
     /**

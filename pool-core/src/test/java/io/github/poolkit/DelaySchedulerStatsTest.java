@@ -4,11 +4,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 
 import static java.util.concurrent.TimeUnit.HOURS;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 /** {@link DelayScheduler#stats()} and {@link DelayScheduler#pending()}: where a job is counted at each stage. */
@@ -60,5 +64,26 @@ class DelaySchedulerStatsTest {
         s.shutdown();
         assertThat(s.stats().closed()).as("closed once shut down, with a one-shot job still pending").isTrue();
         assertThat(s.pending()).isEqualTo(1);
+    }
+
+    @Test
+    void jobsRefusedBecauseTheSchedulerIsShutDownCountAsRejected() {
+        DelayScheduler s = fixture.create(1);
+        s.shutdown();
+        List<Runnable> attempts = List.of(
+                () -> s.execute(() -> { }),
+                () -> s.submit(() -> 1),
+                () -> s.schedule(() -> { }, 1, HOURS),
+                () -> s.scheduleAtFixedRate(() -> { }, 1, 1, HOURS),
+                () -> s.scheduleWithFixedDelay(() -> { }, 1, 1, HOURS),
+                () -> s.scheduleOnce(() -> { }, Duration.ZERO),
+                () -> s.scheduleRepeating(() -> { }, Duration.ofHours(1)));
+        for (Runnable attempt : attempts) {
+            assertThatThrownBy(attempt::run).isInstanceOf(RejectedExecutionException.class);
+        }
+        PoolStats stats = s.stats();
+        assertThat(stats.rejected()).as("each refused job counts once").isEqualTo(attempts.size());
+        assertThat(stats.closed()).isTrue();
+        assertThat(stats.completed() + stats.failed()).isZero();
     }
 }

@@ -51,20 +51,20 @@ import java.util.function.UnaryOperator;
  *       executor, each job until the executor has taken it; {@link #shutdownNow()} takes the jobs still there and
  *       returns those it can cancel before they start ({@link DueBatch}).</li>
  *   <li>{@code runState}: RUNNING, SHUTDOWN, STOP, in that order; it only ever increases. In SHUTDOWN no job is
- *       accepted, every periodic job that was not done has been cancelled (a running one finishes its run), and the
- *       one-shot jobs left in the heap still run; the timer thread exits once the heap is empty (it never grows again).
- *       In STOP the heap has been emptied and its jobs cancelled; the timer thread exits at once. The timer is
- *       finished ({@link TimerEnd#finish()}: the executor shut down, queued jobs still run unless shutdownNow took
- *       them, then the timer marked done) by the timer thread when it exits, or at once by {@code shutdown} or
- *       {@code shutdownNow} when the heap is empty and the timer thread is not dispatching: then nothing can reach
- *       the executor through the timer any more, and a scheduler with nothing pending and nothing running is
- *       terminated when {@code shutdown} returns. The timer is terminated when it is done and the executor has
- *       terminated. {@code runState} is volatile so that racy readers ({@link #acceptsPeriodicRuns()},
- *       {@link #isShutdown()}) see the latest value; a reader racing with a transition sees either side, which every
- *       caller tolerates. A job with no delay, accepted under the lock, reaches the executor after the lock is
- *       released: if a shutdown finished the timer meanwhile, the executor rejects it and the caller hears of it. A
- *       refusal seen while RUNNING means no worker thread could be started: a periodic job's run is then skipped as
- *       the timer's would be ({@link RefusedRun}), and a one-shot job's caller hears of it.</li>
+ *       accepted ({@link #refused()} counts those refused), every periodic job that was not done has been cancelled
+ *       (a running one finishes its run), and the one-shot jobs left in the heap still run; the timer thread exits
+ *       once the heap is empty (it never grows again). In STOP the heap has been emptied and its jobs cancelled; the
+ *       timer thread exits at once. The timer is finished ({@link TimerEnd#finish()}: the executor shut down, queued
+ *       jobs still run unless shutdownNow took them, then the timer marked done) by the timer thread when it exits,
+ *       or at once by {@code shutdown} or {@code shutdownNow} when the heap is empty and the timer thread is not
+ *       dispatching: then nothing can reach the executor through the timer any more, and a scheduler with nothing
+ *       pending and nothing running is terminated when {@code shutdown} returns. The timer is terminated when it is
+ *       done and the executor has terminated. {@code runState} is volatile: racy readers
+ *       ({@link #isShutdown()}, which periodic runs read) see either side of a transition, which each
+ *       tolerates. A job with no delay, accepted under the lock, reaches the executor after the lock is released: if
+ *       a shutdown finished the timer meanwhile, the executor rejects it and the caller hears of it. A refusal seen
+ *       while RUNNING means no worker thread could be started: a periodic job's run is then skipped as the timer's
+ *       would be ({@link RefusedRun}), and a one-shot job's caller hears of it.</li>
  *   <li>The timer thread ignores interrupts: only the run state stops it. If it ever dies of an unexpected
  *       exception, it moves to STOP and cancels what is left, so no future waits forever and no job is accepted that
  *       would never run.</li>
@@ -76,7 +76,6 @@ public final class JobTimer {
     public static final long MAX_DELAY_NANOS = Long.MAX_VALUE >>> 1;
 
     private static final System.Logger LOG = System.getLogger("io.github.poolkit");
-
     private static final int RUNNING = 0;
     private static final int SHUTDOWN = 1;
     private static final int STOP = 2;
@@ -89,12 +88,12 @@ public final class JobTimer {
     private final Set<ScheduledJob<?>> handedOver = new HashSet<>();
     private final UnaryOperator<Runnable> decorator;
     private final Thread thread;
-
     private final DueBatch due = new DueBatch();
     private final TimerEnd end;
 
     private long nextSequence;
     private volatile int runState = RUNNING;
+    private volatile long refused; // written under the lock
 
     private JobTimer(String name, ExecutorService executor, UnaryOperator<Runnable> decorator) {
         this.name = Objects.requireNonNull(name, "name");
@@ -144,6 +143,11 @@ public final class JobTimer {
      */
     public <V> ScheduledJob<V> schedule(Callable<V> task, long delayNanos) {
         return enqueue(new ScheduledJob<>(this, task), delayNanos);
+    }
+
+    /** {@return the jobs refused since creation because the timer was shut down} */
+    public long refused() {
+        return refused;
     }
 
     /** {@return the number of pending jobs (see the class comment), exact when read} */
@@ -226,7 +230,7 @@ public final class JobTimer {
         return new ArrayList<>(cancelled);
     }
 
-    /** {@return whether {@link #shutdown()} or {@link #shutdownNow()} was called} */
+    /** {@return whether {@link #shutdown()} or {@link #shutdownNow()} was called: periodic jobs then run no more} */
     public boolean isShutdown() {
         return runState != RUNNING;
     }
@@ -252,11 +256,6 @@ public final class JobTimer {
     public String toString() {
         String state = (runState == RUNNING) ? "running" : (runState == SHUTDOWN) ? "shutting down" : "stopped";
         return "JobTimer[" + name + ", " + (isTerminated() ? "terminated" : state) + ", pending=" + pending() + "]";
-    }
-
-    /** {@return whether periodic jobs may still run: false once shut down} */
-    boolean acceptsPeriodicRuns() {
-        return runState == RUNNING;
     }
 
     /**
@@ -360,6 +359,7 @@ public final class JobTimer {
     }
 
     private RejectedExecutionException rejected() {
+        refused++; // lock held
         return new RejectedExecutionException("scheduler '" + name + "' is shut down and accepts no new jobs;"
                 + " schedule on a new scheduler instead");
     }

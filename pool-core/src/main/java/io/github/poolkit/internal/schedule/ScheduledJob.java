@@ -188,7 +188,7 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
      */
     @Override
     public void run() {
-        if (period != 0 && !timer.acceptsPeriodicRuns()) {
+        if (period != 0 && timer.isShutdown()) {
             cancel(false);
             return;
         }
@@ -203,7 +203,7 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
             }
             return;
         }
-        if (period != 0 && !timer.acceptsPeriodicRuns()) {
+        if (period != 0 && timer.isShutdown()) {
             // Shut down between the first check and the claim. The claim, then this read, against the shutdown's
             // write, then its read of runner (cancelForShutdown): either the shutdown cancels this job or it sees it
             // running and leaves it to end its run; never both, so a running job is not done before its run ends.
