@@ -1,6 +1,8 @@
 package io.github.poolkit.redis;
 
 import java.time.Duration;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 
 /** The argument checks of {@link RedisPermitSemaphore} and its builder: each failure names the problem and the fix. */
 final class Checks {
@@ -37,6 +39,16 @@ final class Checks {
         if (n < 0) {
             throw new IllegalArgumentException("Cannot acquire a negative number of permits: " + n);
         }
+    }
+
+    /**
+     * Converts a timed request's timeout to nanoseconds, saturating: a timeout too long for a {@code long} of
+     * nanoseconds (about 292 years, such as {@code Duration.ofSeconds(Long.MAX_VALUE)}) waits {@link Long#MAX_VALUE}
+     * ns instead of failing with the {@link ArithmeticException} of {@link Duration#toNanos()}.
+     */
+    static long timeoutNanos(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout must not be null; use Duration.ZERO not to wait");
+        return TimeUnit.NANOSECONDS.convert(timeout); // saturates at Long.MIN_VALUE and Long.MAX_VALUE
     }
 
     static void notInterrupted() throws InterruptedException {

@@ -299,10 +299,11 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     private Permit tryGrant(long n, Duration timeout, boolean handleLess) throws InterruptedException {
         Checks.weight(n);
         Checks.notInterrupted();
-        if (timeout.isNegative() || timeout.isZero()) {
+        long timeoutNanos = Checks.timeoutNanos(timeout);
+        if (timeoutNanos <= 0) {
             return requests.tryNow(n, handleLess);
         }
-        return requests.await(requests.send(n, true, handleLess, false, "wait"), timeout.toNanos());
+        return requests.await(requests.send(n, true, handleLess, false, "wait"), timeoutNanos);
     }
 
     /**
@@ -396,5 +397,4 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     public String toString() {
         return "RedisPermitSemaphore[name=" + instance.name() + ", leaseTime=" + instance.leaseTime() + "]";
     }
-
 }

@@ -164,6 +164,28 @@ class RedisPermitSemaphoreTest {
         assertState(a, 4, 0, 0);
     }
 
+    /** A timeout too long for a long of nanoseconds (Duration.ofSeconds(Long.MAX_VALUE)) waits; it does not crash. */
+    @Test
+    void aTimeoutTooLongForNanosecondsMeansWaitAsLongAsItTakes() throws Exception {
+        RedisPermitSemaphore a = open(2);
+        assertThat(a.tryAcquire(1, Duration.ofDays(200_000))).isTrue();
+        Permit held = a.tryAcquirePermit(1, Duration.ofSeconds(Long.MAX_VALUE));
+        CompletableFuture<Boolean> waiter = CompletableFuture.supplyAsync(() -> {
+            try {
+                return a.tryAcquire(1, Duration.ofSeconds(Long.MAX_VALUE));
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        await().until(() -> a.waiting() == 1);
+        held.close();
+        assertThat(waiter.get(10, TimeUnit.SECONDS)).isTrue();
+        assertState(a, 2, 2, 0);
+        assertThatThrownBy(() -> a.tryAcquire(1, null)).isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("use Duration.ZERO not to wait");
+        a.release(2);
+    }
+
     @Test
     void anInterruptedWaiterLeavesTheLine() throws Exception {
         RedisPermitSemaphore a = open(1);
