@@ -7,6 +7,9 @@ import java.util.concurrent.TimeUnit;
 /** The argument checks of {@link RedisPermitSemaphore} and its builder: each failure names the problem and the fix. */
 final class Checks {
 
+    /** The longest lease time or command timeout: a {@code long} of nanoseconds, which the heartbeat compares. */
+    private static final Duration LONGEST = Duration.ofNanos(Long.MAX_VALUE);
+
     private Checks() {
     }
 
@@ -20,17 +23,20 @@ final class Checks {
     }
 
     static Duration leaseTime(String name, Duration leaseTime) {
-        if (leaseTime == null || leaseTime.compareTo(RedisPermitSemaphore.MIN_LEASE_TIME) < 0) {
-            throw new IllegalArgumentException("Cluster semaphore '" + name + "': lease time must be at least 30ms,"
-                    + " got " + leaseTime + "; a few times the longest pause of the JVM or network is a safe choice");
+        if (leaseTime == null || leaseTime.compareTo(RedisPermitSemaphore.MIN_LEASE_TIME) < 0
+                || leaseTime.compareTo(LONGEST) > 0) {
+            throw new IllegalArgumentException("Cluster semaphore '" + name + "': lease time must be at least 30ms"
+                    + " (and at most " + LONGEST + "), got " + leaseTime + "; a few times the longest pause of the JVM"
+                    + " or network is a safe choice");
         }
         return leaseTime;
     }
 
     static Duration commandTimeout(String name, Duration commandTimeout) {
-        if (commandTimeout == null || commandTimeout.isNegative() || commandTimeout.isZero()) {
-            throw new IllegalArgumentException("Cluster semaphore '" + name + "': command timeout must be > 0, got "
-                    + commandTimeout);
+        if (commandTimeout == null || commandTimeout.isNegative() || commandTimeout.isZero()
+                || commandTimeout.compareTo(LONGEST) > 0) {
+            throw new IllegalArgumentException("Cluster semaphore '" + name + "': command timeout must be > 0 (and at"
+                    + " most " + LONGEST + "), got " + commandTimeout + "; a few seconds is a safe choice");
         }
         return commandTimeout;
     }

@@ -615,6 +615,12 @@ class RedisPermitSemaphoreTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between 0 and");
         assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "x").size(RedisPermitSemaphore.MAX_SIZE + 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2^53 - 1");
+        // longer than a long of nanoseconds: refused here rather than failing later as if Redis were unreachable
+        Duration tooLong = Duration.ofDays(200_000);
+        assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "x").commandTimeout(tooLong))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("> 0 (and at most PT2562047H");
+        assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "x").leaseTime(tooLong))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 30ms (and at most");
     }
 
     @Test

@@ -113,6 +113,17 @@ class PoolkitPropertyFailureAnalyzerTests {
         assertThat(analysis.getAction()).contains("such as 30s");
     }
 
+    /** A lease longer than a long of nanoseconds is refused with the analysis, not by the bean's builder later. */
+    @Test
+    void clusterSemaphoreLeaseTimeTooLong() {
+        FailureAnalysis analysis = FailureAnalyses.analyze(withClusterSemaphores(),
+                "poolkit.semaphores.gpu-memory.scope=cluster",
+                "poolkit.semaphores.gpu-memory.lease-time=200000d");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.semaphores.gpu-memory.lease-time")
+                .contains("at most 106751 days");
+        assertThat(analysis.getAction()).contains("such as 30s");
+    }
+
     @Test
     void negativeShutdownTimeout() {
         FailureAnalysis analysis = analyze("poolkit.pool.shutdown-timeout=-5s");

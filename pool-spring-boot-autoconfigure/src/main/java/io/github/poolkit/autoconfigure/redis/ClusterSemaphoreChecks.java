@@ -16,6 +16,9 @@ import java.util.List;
  */
 public final class ClusterSemaphoreChecks {
 
+    /** The longest lease time a {@link RedisPermitSemaphore} takes: a {@code long} of nanoseconds. */
+    private static final Duration LONGEST_LEASE_TIME = Duration.ofNanos(Long.MAX_VALUE);
+
     private ClusterSemaphoreChecks() {
     }
 
@@ -38,11 +41,13 @@ public final class ClusterSemaphoreChecks {
                     + " scripts hold exactly)", "set " + sizeProperty + " to a number of permits in that range"));
         }
         Duration leaseTime = settings.getLeaseTime();
-        if (leaseTime == null || leaseTime.compareTo(RedisPermitSemaphore.MIN_LEASE_TIME) < 0) {
+        if (leaseTime == null || leaseTime.compareTo(RedisPermitSemaphore.MIN_LEASE_TIME) < 0
+                || leaseTime.compareTo(LONGEST_LEASE_TIME) > 0) {
             String property = "poolkit.semaphores." + name + ".lease-time";
-            problems.add(new InvalidPoolkitPropertyException(property, leaseTime, "a lease time must be at least 30ms:"
-                    + " the holder renews its leases every third of it", "set " + property + " to a few times the"
-                    + " longest pause of the JVM or the network, such as 30s"));
+            problems.add(new InvalidPoolkitPropertyException(property, leaseTime, "a lease time must be at least 30ms"
+                    + " (the holder renews its leases every third of it) and at most " + LONGEST_LEASE_TIME.toDays()
+                    + " days", "set " + property + " to a few times the longest pause of the JVM or the network,"
+                    + " such as 30s"));
         }
         return problems;
     }
