@@ -32,9 +32,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *
  * <h2>Rules, across all instances</h2>
  * <ul>
- *   <li>Weights and strict FIFO: Redis keeps one line for all clients; a request is granted when it fits and every
- *       earlier one has been granted or has left, so a large request is never starved. {@code tryAcquire} never
- *       barges past a waiter. A request larger than the size fails at once.</li>
+ *   <li>Weights and strict FIFO: one line in Redis for all clients; a request is granted when it fits and all earlier
+ *       ones were granted or left, so a large request is never starved; {@code tryAcquire} never barges. A request
+ *       larger than the size fails at once with IllegalArgumentException (acquireAsync: through its future).</li>
  *   <li>A request that gives up (timeout, interrupt, cancelled future) leaves the line; if a grant won the race
  *       with it, that grant is given back; either way the requests behind it that now fit are granted.</li>
  *   <li>Every grant is a <em>lease</em> that this instance renews every {@code leaseTime / 3} while it holds it. A
