@@ -16,14 +16,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A holder learns when its lease is lost: Redis frozen ({@code SIGSTOP}) for longer than the lease time makes the
  * holder's permit invalid and completes its {@code lost()} stage, and once Redis runs again the permits are granted
- * to another instance exactly once; a renewal that finds the lease gone does the same. (A Sentinel failover slower
- * than the lease: {@link SentinelFailoverTest}.)
+ * to another instance exactly once; a renewal that finds the lease gone, or Redis gone altogether, does the same. (A
+ * Sentinel failover slower than the lease: {@link SentinelFailoverTest}.)
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class LostLeaseTest {
 
     @RegisterExtension
     static final RedisServer redis = new RedisServer();
+
+    /** A server of its own for the test that kills it. */
+    @RegisterExtension
+    static final RedisServer doomed = new RedisServer();
 
     @RegisterExtension
     final SemaphoreInstances semaphores = new SemaphoreInstances(redis);
@@ -150,5 +154,28 @@ class LostLeaseTest {
                 .isLessThan(lease.plus(lease.dividedBy(3)).plusMillis(300));
         assertThat(permit.isValid()).isFalse();
         permit.close();
+    }
+
+    /** Redis gone (its process killed: connections refused, not frozen) past the lease time tells the holder. */
+    @Test
+    void redisGoneForLongerThanTheLeaseTimeTellsTheHolder() throws Exception {
+        Duration lease = Duration.ofMillis(900);
+        RedisPermitSemaphore holder = RedisPermitSemaphore.builder(doomed.client(), semaphores.name()).size(2)
+                .leaseTime(lease).commandTimeout(Duration.ofMillis(300)).build();
+        try {
+            Permit permit = holder.acquirePermit(1);
+            long killedAt = System.nanoTime();
+            doomed.kill();
+            permit.lost().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            long lostAfter = System.nanoTime() - killedAt;
+            assertThat(permit.isValid()).isFalse();
+            // Redis last answered at most a renewal period (lease / 3) before the kill; the loss is noticed at the
+            // first heartbeat tick after a lease time without an answer
+            assertThat(Duration.ofNanos(lostAfter)).isGreaterThan(lease.minus(lease.dividedBy(3)).minusMillis(50))
+                    .isLessThan(lease.plus(lease.dividedBy(3)).plusMillis(700));
+            permit.close(); // throws nothing: the permit is lost, and Redis does not answer
+        } finally {
+            holder.close();
+        }
     }
 }

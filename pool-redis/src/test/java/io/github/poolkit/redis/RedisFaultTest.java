@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.github.poolkit.Permit;
+import io.lettuce.core.KillArgs;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -56,6 +57,36 @@ class RedisFaultTest {
             all.close();
             assertState(observer, 3, 0, 0);
         }
+    }
+
+    /**
+     * Redis closes every client connection ({@code CLIENT KILL}, as a proxy restart or an idle timeout would): Lettuce
+     * reconnects and re-subscribes, the holder keeps its lease, and the waiter still hears of its grant.
+     */
+    @Test
+    void connectionsClosedByRedisAreReopenedWithoutLosingALeaseOrAGrant() throws Exception {
+        // a lease of 30 s: no heartbeat (every 10 s) comes within the test, so only a grant message can tell the waiter
+        RedisPermitSemaphore holder = open(4, Duration.ofSeconds(30), Duration.ofSeconds(2));
+        RedisPermitSemaphore waiter = open(4, Duration.ofSeconds(30), Duration.ofSeconds(2));
+        Permit held = holder.acquirePermit(3);
+        CompletableFuture<Permit> queued = waiter.acquireAsync(2);
+        await().until(() -> holder.waiting() == 1);
+
+        try (var admin = redis.client().connect()) {
+            String grantChannels = "poolkit:semaphore:{" + semaphores.name() + "}:grants:*";
+            assertThat(admin.sync().pubsubChannels(grantChannels)).hasSize(2); // one per instance
+            assertThat(admin.sync().clientKill(KillArgs.Builder.typeNormal().skipme())).isPositive();
+            assertThat(admin.sync().clientKill(KillArgs.Builder.typePubsub().skipme())).isPositive();
+            // a grant published while an instance is not subscribed is caught by its heartbeat only (lease / 3)
+            await().until(() -> admin.sync().pubsubChannels(grantChannels).size() == 2);
+        }
+        await().until(() -> holder.waiting() == 1); // the place in line survived the reconnect
+        assertThat(held.isValid()).isTrue();
+        held.close();
+        Permit granted = queued.get(5, TimeUnit.SECONDS); // told on the re-subscribed grant channel
+        assertThat(held.lost().toCompletableFuture()).isNotDone();
+        granted.close();
+        assertState(holder, 4, 0, 0);
     }
 
     @Test

@@ -18,6 +18,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -235,6 +236,23 @@ class RedisPermitSemaphoreTest {
         assertState(a, 3, 2, 0);
     }
 
+    /** A future completed by its caller (not only cancelled) while its request waits withdraws the request too. */
+    @Test
+    void aFutureCompletedByItsCallerLeavesTheLine() throws Exception {
+        RedisPermitSemaphore a = open(4);
+        RedisPermitSemaphore b = open(4);
+        a.acquire(4);
+        CompletableFuture<Permit> completed = b.acquireAsync(2);
+        CompletableFuture<Permit> failed = b.acquireAsync(2);
+        await().until(() -> a.waiting() == 2);
+
+        completed.complete(null);
+        failed.completeExceptionally(new IllegalStateException("the caller gave up"));
+        await().until(() -> a.waiting() == 0);
+        a.release(4);
+        assertState(a, 4, 0, 0); // neither was granted behind the caller's back
+    }
+
     @Test
     void overReleaseIsDetectedAndChangesNothing() throws Exception {
         RedisPermitSemaphore a = open(5);
@@ -420,6 +438,35 @@ class RedisPermitSemaphoreTest {
         waited.close();
         waited.close();
         assertState(b, 4, 0, 0);
+    }
+
+    /** Closing one permit from many threads at once gives its permits back once, never more. */
+    @Test
+    void aPermitClosedByManyThreadsAtOnceIsReleasedOnce() throws Exception {
+        RedisPermitSemaphore a = open(10);
+        a.acquire(3); // held apart: an over-release would take from these
+        Permit permit = a.acquirePermit(4);
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService closers = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<?>> closed = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                closed.add(closers.submit(() -> {
+                    start.await();
+                    permit.close();
+                    return null;
+                }));
+            }
+            start.countDown();
+            for (Future<?> close : closed) {
+                close.get(10, TimeUnit.SECONDS); // none throws
+            }
+        } finally {
+            closers.shutdownNow();
+        }
+        assertState(a, 10, 3, 0);
+        a.release(3);
+        assertState(a, 10, 0, 0);
     }
 
     @Test

@@ -104,6 +104,11 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
         signal("CONT");
     }
 
+    /** Kills the server (SIGKILL) for good: from then on its port refuses connections, until the class ends. */
+    public void kill() throws InterruptedException {
+        process.destroyForcibly().waitFor();
+    }
+
     /** Stops the server (SIGTERM; with AOF it flushes first) and starts it again on the same port and dir. */
     public void restart() throws Exception {
         stop();
