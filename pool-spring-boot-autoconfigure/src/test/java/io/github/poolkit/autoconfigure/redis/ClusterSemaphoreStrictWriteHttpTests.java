@@ -19,13 +19,14 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import io.github.poolkit.redis.RedisPermitSemaphore;
 import io.github.poolkit.redis.RedisServer;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The {@code pools} endpoint refuses a write to a cluster semaphore (on a real {@code redis-server}) with a field it
- * cannot change, over real HTTP, and its size in Redis stays as it was.
+ * cannot change, over real HTTP, and its size in Redis stays as it was; a size it accepts is every instance's size.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
         "management.endpoints.web.exposure.include=pools",
@@ -67,6 +68,21 @@ class ClusterSemaphoreStrictWriteHttpTests {
                 HttpResponse.BodyHandlers.ofString()).body());
         assertThat(quota.get("scope").asString()).isEqualTo("cluster");
         assertThat(quota.get("size").asLong()).isEqualTo(8);
+    }
+
+    @Test
+    void aSizeWrittenToAClusterSemaphoreIsEveryInstancesSizeAndTheListShowsItsScope() throws Exception {
+        JsonNode listed = json.readTree(http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
+                + "/actuator/pools")).GET().build(), HttpResponse.BodyHandlers.ofString()).body());
+        assertThat(listed.get("semaphores").get("quota").get("scope").asString()).isEqualTo("cluster");
+        assertThat(listed.get("semaphores").get("weightedSemaphore").get("scope").asString()).isEqualTo("local");
+        try (RedisPermitSemaphore otherInstance = RedisPermitSemaphore.builder(redis.client(), "quota").build()) {
+            HttpResponse<String> grown = post("{\"size\": 12}");
+            assertThat(grown.statusCode()).as(grown.body()).isEqualTo(200);
+            assertThat(json.readTree(grown.body()).get("size").asLong()).isEqualTo(12);
+            assertThat(otherInstance.size()).isEqualTo(12);
+            otherInstance.resize(8); // as it was, for the other test
+        }
     }
 
     private HttpResponse<String> post(String body) throws Exception {
