@@ -6,9 +6,9 @@ package io.github.poolkit;
  * {@link DelayScheduler#addListener}). The Spring Boot starter uses it for the task timers and the overdue reports.
  *
  * <p>Calls are made on the thread that submitted the task ({@link #taskRejected}), on the worker that ran it
- * ({@link #taskFinished}), or on poolkit's overdue checker ({@link #taskOverdue}); they must be fast and must not
- * throw (anything thrown is logged and ignored). A pool with no listener pays nothing for this hook; with one, each
- * task costs one small allocation to carry its submit time.
+ * ({@link #taskFinished}), or on the pool's overdue reporting thread ({@link #taskOverdue}); they must be fast and
+ * must not throw (anything thrown is logged and ignored). A pool with no listener pays nothing for this hook; with
+ * one, each task costs one small allocation to carry its submit time.
  */
 public interface PoolListener {
 
@@ -36,8 +36,9 @@ public interface PoolListener {
 
     /**
      * A task is overdue: it has run longer than {@link PoolOptions#runTimeout()}, or waited to start longer than
-     * {@link PoolOptions#queueTimeout()}. Called once per task and kind, on a thread of poolkit's own (never the
-     * worker's), while the task still runs or waits; a slow listener delays later reports.
+     * {@link PoolOptions#queueTimeout()}. Called once per task and kind, on a thread of the pool's own (never the
+     * worker's; named {@code poolkit-overdue-<pool>-<n>}), while the task still runs or waits; a slow listener delays
+     * this pool's later reports, not other pools'.
      *
      * @param task the pool, the kind, the task, its worker, how long it has run or waited, and the worker's stack
      */

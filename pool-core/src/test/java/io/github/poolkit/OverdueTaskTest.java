@@ -340,8 +340,9 @@ class OverdueTaskTest {
         }
     }
 
+    /** Each pool reports on a thread of its own: one stuck in a report holds up no other pool's reports. */
     @Test
-    void aSlowToStringDelaysNoOtherPoolsDetection() {
+    void aSlowToStringDelaysNoOtherPoolsDetectionNorReports() {
         Reports slowReports = new Reports();
         Reports otherReports = new Reports();
         WorkerPool slowPool = WorkerPool.create(1, options(slowReports).runTimeout(TIMEOUT).build());
@@ -369,11 +370,14 @@ class OverdueTaskTest {
             Latches.await(toStringEntered); // the reporting thread is stuck in toString()
             other.execute(plain);
             Latches.await(plain.started());
-            // detection goes on: the other pool's task is counted in time, while its report waits
+            // detection goes on, and so do the other pool's reports: counted and reported in time
             await().atMost(TIMEOUT.plus(SLACK)).until(() -> other.stats().overdue() == 1);
+            assertThat(otherReports.awaitOne().task()).isEqualTo("plain");
+            assertThat(otherReports.threads.get(0).getName()).startsWith("poolkit-overdue-other-");
+            assertThat(slowReports.tasks).as("still in toString()").isEmpty();
             toStringRelease.countDown();
             assertThat(slowReports.awaitOne().task()).isEqualTo("slow");
-            assertThat(otherReports.awaitOne().task()).isEqualTo("plain");
+            assertThat(slowReports.threads.get(0)).isNotSameAs(otherReports.threads.get(0));
         } finally {
             toStringRelease.countDown();
             release.countDown();

@@ -25,7 +25,7 @@ import org.springframework.context.ApplicationEventPublisher;
  * entry in the pool's latest {@value #RECENT} overdue tasks, newest first, which the {@code pools} endpoint shows as
  * {@code recentOverdue}.
  *
- * <p>Reports arrive on poolkit's overdue reporting thread; the endpoint reads from request threads. Each pool's
+ * <p>Reports arrive on each pool's overdue reporting thread; the endpoint reads from request threads. Each pool's
  * entries are a small deque guarded by its own monitor (a report per overdue task, not per task: never hot).
  */
 public final class PoolOverdueLog {

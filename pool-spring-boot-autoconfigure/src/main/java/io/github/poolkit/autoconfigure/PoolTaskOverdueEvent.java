@@ -12,8 +12,9 @@ import org.springframework.context.ApplicationEvent;
  * running, or still waiting, when the event is published. Listen with {@code @EventListener} or an
  * {@code ApplicationListener<PoolTaskOverdueEvent>} bean.
  *
- * <p>Published on poolkit's overdue reporting thread, never on the worker that runs the task, so a listener may take
- * its time without holding the task up; it does delay later reports. An exception a listener throws is logged.
+ * <p>Published on the pool's overdue reporting thread ({@code poolkit-overdue-<pool>-<n>}), never on the worker that
+ * runs the task, so a listener may take its time without holding the task up; it does delay that pool's later
+ * reports (not other pools'). An exception a listener throws is logged.
  *
  * <p>Immutable.
  */

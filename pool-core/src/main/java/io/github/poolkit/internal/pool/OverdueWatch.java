@@ -6,6 +6,7 @@ import io.github.poolkit.internal.Durations;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
 
 /**
  * Finds a pool's overdue tasks ({@code runTimeout}, {@code queueTimeout}); run by the shared {@link OverdueChecker}
@@ -41,6 +42,8 @@ final class OverdueWatch {
     private final long runTimeoutNanos;
     private final long queueTimeoutNanos;
     private final boolean interrupt;
+    /** Where this pool's reports run: a thread of the pool's own ({@link OverdueChecker#reporterFor}). */
+    private final Executor reporter;
     /** The queue index the next scan starts from; the checker's only. */
     private long queueScanFrom;
     /** Tasks reported so far; written by the checker only. */
@@ -53,6 +56,7 @@ final class OverdueWatch {
         this.queueTimeoutNanos = options.queueTimeout() == null ? -1
                 : Durations.toNanosSaturated(options.queueTimeout());
         this.interrupt = options.interruptOverdue();
+        this.reporter = OverdueChecker.reporterFor(options.name());
     }
 
     /** {@return the watch for a pool with a timeout, or null for one without} */
@@ -83,7 +87,7 @@ final class OverdueWatch {
                          StackTraceElement[] stack) {
     }
 
-    /** Finds the overdue tasks (on the checker's thread), counts them and hands them to the reporting thread. */
+    /** Finds the overdue tasks (on the checker's thread), counts them and hands them to the pool's reporting thread. */
     void check() {
         // Stamps come from the coarse clock: older than the timeout by the clock's lag, so that none is early.
         long now = System.nanoTime() - CoarseClock.lagBound(System.nanoTime());
@@ -101,7 +105,7 @@ final class OverdueWatch {
         }
         reported += found.size();
         if (runner.hasListener()) {
-            OverdueChecker.report(() -> found.forEach(
+            reporter.execute(() -> found.forEach(
                     f -> runner.overdue(f.kind(), f.task(), f.thread(), f.elapsedNanos(), f.stack())));
         }
     }

@@ -6,8 +6,8 @@ import io.github.poolkit.internal.Wrapping;
 /**
  * Describes a task for an overdue report: its {@code toString()}, seen through the pool's own wrappers
  * ({@link Wrapping}), guarded (a {@code toString()} that throws gives a description of the failure) and truncated to
- * {@link OverdueTask#MAX_TASK_LENGTH} characters. Runs on the reporting thread, so a slow {@code toString()} delays
- * only later reports, never the detection of overdue tasks.
+ * {@link OverdueTask#MAX_TASK_LENGTH} characters. Runs on the pool's reporting thread, so a slow {@code toString()}
+ * delays only that pool's later reports, never the detection of overdue tasks.
  */
 final class TaskDescription {
 
