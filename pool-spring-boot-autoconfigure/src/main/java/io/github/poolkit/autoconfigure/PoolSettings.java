@@ -306,7 +306,32 @@ final class PoolSettings {
                     "set " + runTimeout + " (such as 30s), or set " + property + " to false");
         }
         return new InvalidPoolkitPropertyException(property, ex.value(), problem,
-                "change " + property + ": " + ex.fix());
+                "change " + property + ": " + configurationFix(ex, property));
+    }
+
+    /**
+     * The core library words its fixes for its builder ({@code preAlloc(false)}, {@code Duration.ZERO},
+     * {@code null}); a configuration has keys and values instead, and no {@code null}: an unset key is the off value.
+     *
+     * @param ex       the core library's refusal of an option of this pool
+     * @param property the key the refused value came from
+     * @return the fix in the configuration's terms, the other keys it names beside {@code property}
+     */
+    private String configurationFix(InvalidOptionException ex, String property) {
+        String beside = property.substring(0, property.lastIndexOf('.') + 1);
+        return switch (ex.option()) {
+            case "maxWait" -> "set it to 0 to fail at once, or remove it to wait without limit";
+            case "runTimeout", "queueTimeout" -> "set it to a positive duration such as 30s, or remove it to turn it"
+                    + " off";
+            case "expiry" -> "set it to a positive duration (0 means the default, 1s), or set " + beside
+                    + "disable-purge to true";
+            case "preAlloc" -> (capacity() <= 0)
+                    ? "set " + beside + "capacity to a positive number, or set it to false"
+                    : "set it to false, or set " + beside + "virtual-threads to false";
+            case "capacity" -> "set it to at most " + PoolOptions.MAX_PREALLOC_CAPACITY + ", or set " + beside
+                    + "pre-alloc to false";
+            default -> ex.fix();
+        };
     }
 
     /**

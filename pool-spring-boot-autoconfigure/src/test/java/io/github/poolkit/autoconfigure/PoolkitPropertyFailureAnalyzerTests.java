@@ -33,7 +33,7 @@ class PoolkitPropertyFailureAnalyzerTests {
         assertThat(analysis.getDescription()).contains("Property: poolkit.pool.max-wait").contains("Value:    -1s")
                 .contains("max-wait must not be negative");
         assertThat(analysis.getAction()).contains("change poolkit.pool.max-wait")
-                .contains("Duration.ZERO to fail at once");
+                .contains("set it to 0 to fail at once, or remove it to wait without limit");
     }
 
     @Test
@@ -66,6 +66,28 @@ class PoolkitPropertyFailureAnalyzerTests {
         FailureAnalysis analysis = analyze("poolkit.pool.expiry=-2s", "poolkit.pool.enabled=false",
                 "poolkit.pools.reports.capacity=2");
         assertThat(analysis.getDescription()).contains("Property: poolkit.pool.expiry").contains("-2s");
+    }
+
+    /** The core library's fixes name builder calls, {@code Duration.ZERO} or {@code null}; the analysis names keys. */
+    @Test
+    void fixesAreWordedInTheConfigurationsTerms() {
+        assertThat(analyze("poolkit.pools.reports.expiry=-1s").getAction()).contains("change "
+                + "poolkit.pools.reports.expiry: set it to a positive duration (0 means the default, 1s), or set "
+                + "poolkit.pools.reports.disable-purge to true");
+        assertThat(analyze("poolkit.pools.reports.queue-timeout=0s").getAction()).contains("change "
+                + "poolkit.pools.reports.queue-timeout: set it to a positive duration such as 30s, or remove it");
+        assertThat(analyze("poolkit.pool.pre-alloc=true", "poolkit.pool.capacity=-1").getAction()).contains("change "
+                + "poolkit.pool.pre-alloc: set poolkit.pool.capacity to a positive number, or set it to false");
+        assertThat(analyze("poolkit.pool.pre-alloc=true", "poolkit.pool.virtual-threads=true").getAction())
+                .contains("set it to false, or set poolkit.pool.virtual-threads to false");
+        assertThat(analyze("poolkit.pools.big.pre-alloc=true", "poolkit.pools.big.capacity=20000000").getAction())
+                .contains("change poolkit.pools.big.capacity: set it to at most 16777216, or set "
+                        + "poolkit.pools.big.pre-alloc to false");
+        for (String properties : new String[] { "poolkit.pool.max-wait=-1s", "poolkit.pool.expiry=-1s",
+                "poolkit.pool.run-timeout=-1s", "poolkit.pool.pre-alloc=true,poolkit.pool.capacity=0" }) {
+            assertThat(analyze(properties.split(",")).getAction()).as(properties).doesNotContain("Duration.ZERO",
+                    "null", "(false)", "(true)", "disablePurge", "preAlloc");
+        }
     }
 
     @Test
