@@ -21,7 +21,8 @@ public interface PoolListener {
      * @param failure     what the task threw, or {@code null} when it completed normally; for a task given to
      *                    {@code submit}, {@code invokeAll} or {@code invokeAny}, what it threw, which its future
      *                    also reports (such a task is not reported here if it was cancelled before it started, and
-     *                    is told here after its future completed)
+     *                    is told here before its future completes, so a record made here is seen by whoever sees
+     *                    the future done)
      */
     default void taskFinished(long waitedNanos, long ranNanos, Throwable failure) {
     }

@@ -86,9 +86,10 @@ class SubmittedTaskCountsTest {
 
     @ParameterizedTest
     @EnumSource(Shape.class)
-    void theCountIsFinalWhenGetReturns(Shape shape) throws Exception {
+    void theCountAndTheListenersRecordAreFinalWhenGetReturns(Shape shape) throws Exception {
         int before = DECORATED_RUNS.get();
-        try (WorkerPool pool = WorkerPool.create(4, shape.options.panicHandler(e -> { }).build())) {
+        Witness witness = new Witness();
+        try (WorkerPool pool = WorkerPool.create(4, shape.options.panicHandler(e -> { }).listener(witness).build())) {
             for (int i = 1; i <= 2000; i++) {
                 boolean fails = i % 3 == 0;
                 Future<String> f = fails ? pool.submit(FAIL) : pool.submit(() -> "ok");
@@ -100,6 +101,7 @@ class SubmittedTaskCountsTest {
                 PoolStats s = pool.stats();
                 assertThat(s.completed() + s.failed()).as("task %d counted when get() returned", i).isEqualTo(i);
                 assertThat(s.failed()).isEqualTo(i / 3);
+                assertThat(witness.finished).as("task %d told to the listener when get() returned", i).hasSize(i);
             }
         }
         if (shape == Shape.DECORATED) {
@@ -227,13 +229,16 @@ class SubmittedTaskCountsTest {
     @Test
     void aSchedulersJobIsCountedWhenItsFutureCompletes() throws Exception {
         List<Throwable> panics = new CopyOnWriteArrayList<>();
-        DelayScheduler scheduler = DelayScheduler.create(2, PoolOptions.builder().panicHandler(panics::add).build());
+        Witness witness = new Witness();
+        DelayScheduler scheduler = DelayScheduler.create(2, PoolOptions.builder().panicHandler(panics::add)
+                .listener(witness).build());
         try {
             for (int i = 1; i <= 500; i++) {
                 assertThat(scheduler.submit(() -> "ok").get()).isEqualTo("ok");
                 assertThat(scheduler.stats().completed()).as("job %d", i).isEqualTo(i);
                 assertThatThrownBy(scheduler.submit(FAIL)::get).isInstanceOf(ExecutionException.class);
                 assertThat(scheduler.stats().failed()).as("job %d", i).isEqualTo(i);
+                assertThat(witness.finished).as("job %d told to the listener", i).hasSize(2 * i);
             }
         } finally {
             scheduler.shutdown();

@@ -95,10 +95,11 @@ final class TaskRunner {
      * listener; nothing it throws escapes.
      *
      * <p>A pool's own future ({@link CountedRun}: a submitted task, a scheduled job) counts its task itself, as
-     * completed or failed, before it completes (invariant: whoever sees the future done sees the count); a submitted
-     * task's exception goes to the future and the listener, not the panic handler (a scheduled job re-throws its own,
-     * which then reaches the panic handler, uncounted here); cancelled before it started, it never ran and is neither
-     * counted nor reported. Any other task costs one type check for this.
+     * completed or failed, and has the listener told ({@link #futureEnded}), before it completes (invariant: whoever
+     * sees the future done sees the count and what the listener recorded); a submitted task's exception goes to the
+     * future and the listener, not the panic handler (a scheduled job re-throws its own, which then reaches the panic
+     * handler, uncounted here); cancelled before it started, it never ran and is neither counted nor reported. Any
+     * other task costs one type check for this.
      */
     void run(Worker w, Object carried) {
         TimedTask timed = carried instanceof TimedTask t ? t : null;
@@ -107,6 +108,10 @@ final class TaskRunner {
         Object task = unwrap(carried);
         CountedRun future = runsFutures && task instanceof CountedRun f ? f : null;
         Throwable failure = null;
+        if (future != null && timed != null) {
+            w.timedRun = timed; // told as the future counts its task, before it completes (futureEnded)
+            w.timedRunStarted = started;
+        }
         w.countStarted();
         if (watchRuns) {
             w.beginWatched(carried);
@@ -141,12 +146,35 @@ final class TaskRunner {
         if (adaptive != null) {
             adaptive.finished(System.nanoTime() - started, inFlight);
         }
-        if (timed != null && ran) {
-            try {
-                timed.listener().taskFinished(started - timed.submittedNanos(), System.nanoTime() - started, failure);
-            } catch (Throwable e) {
-                LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + poolName + "' threw", e);
-            }
+        if (timed != null && ran && (future == null || w.timedRun != null)) {
+            tell(timed, started, failure); // not told yet: not a future, or one that did not count its task
+        }
+        if (future != null) {
+            w.timedRun = null;
+        }
+    }
+
+    /**
+     * Called on worker {@code w}'s thread by a pool's own future that has just counted its task, before the future
+     * completes: tells the listener the task carried then, so that whoever sees the future done also sees what the
+     * listener recorded (a meter); {@link #run} then tells nobody again.
+     *
+     * @param failure what the task threw, or {@code null}
+     */
+    void futureEnded(Worker w, Throwable failure) {
+        TimedTask timed = w.timedRun;
+        if (timed != null) {
+            w.timedRun = null;
+            tell(timed, w.timedRunStarted, failure);
+        }
+    }
+
+    /** Tells a task's listener that it finished; a listener that throws is logged. */
+    private void tell(TimedTask timed, long started, Throwable failure) {
+        try {
+            timed.listener().taskFinished(started - timed.submittedNanos(), System.nanoTime() - started, failure);
+        } catch (Throwable e) {
+            LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + poolName + "' threw", e);
         }
     }
 
@@ -209,6 +237,6 @@ final class TaskRunner {
     }
 
     /** A task with the time it was submitted and who is told when it ends; only made when a listener is set. */
-    private record TimedTask(Object task, long submittedNanos, PoolListener listener) {
+    record TimedTask(Object task, long submittedNanos, PoolListener listener) {
     }
 }

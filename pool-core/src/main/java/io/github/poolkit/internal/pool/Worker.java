@@ -104,6 +104,14 @@ final class Worker implements Runnable, TaskCounter {
     /** Set by the checker while it interrupts this worker ({@link #interruptIfStillRunning}). */
     private volatile boolean interrupting;
 
+    /**
+     * The listener's record of the pool's own future running now, until it is told that the task ended
+     * ({@link TaskRunner#futureEnded}); this worker's own thread only.
+     */
+    TaskRunner.TimedTask timedRun;
+    /** When that future's task started ({@link System#nanoTime()}); this worker's own thread only. */
+    long timedRunStarted;
+
     /** Null while idle and unclaimed; the claim's token otherwise (see the hand-off protocol above). */
     private volatile Object handoff;
 
@@ -216,13 +224,17 @@ final class Worker implements Runnable, TaskCounter {
         STARTED.setRelease(this, started - 1);
     }
 
-    /** {@inheritDoc} Called by a submitted future as its task ends, before the future completes. */
+    /**
+     * {@inheritDoc} Called by a submitted future as its task ends, before the future completes; the task's listener
+     * is told then too.
+     */
     @Override
     public boolean countEnded(Throwable failure) {
         if (thread != Thread.currentThread()) {
             return false;
         }
         pool.workers.countEnded(this, failure != null);
+        runner.futureEnded(this, failure);
         return true;
     }
 
