@@ -32,10 +32,12 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * <p>A pool's (or a semaphore's) gauges and counters share one {@link StatsSnapshot}: a scrape reads each once.
  * Micrometer holds a gauge's object weakly, so this binder keeps the snapshots for as long as it lives (the context).
  * The beans are looked up when the registry is bound, after every singleton exists; a bean created later (a lazy
- * one) gets no meters. Timers need events: the pool timers are attached through {@link PoolBeanListeners} to every
- * pool and scheduler, whoever made it (one the application made reports the tasks it accepts from then on; a
- * {@code Pool} of the application's own kind that cannot take a listener has gauges and counters only); the acquire
- * timer is attached to the semaphores poolkit created.
+ * one) gets no meters. Timers and the {@code poolkit.pool.tasks} counter need events: the pool's task meters
+ * ({@link PoolTaskMeters}) are attached through {@link PoolBeanListeners} to every pool and scheduler, whoever made it
+ * (one the application made reports the tasks it accepts from then on); the counter starts from the pool's totals at
+ * that moment. A {@code Pool} of the application's own kind that cannot take a listener has gauges only, and its
+ * {@code poolkit.pool.tasks} is a function counter over its {@code stats()}. The acquire timer is attached to the
+ * semaphores poolkit created.
  */
 public class PoolMetrics implements MeterBinder {
 
@@ -69,12 +71,12 @@ public class PoolMetrics implements MeterBinder {
 
     private void bindPool(MeterRegistry registry, String name, Pool pool) {
         StatsSnapshot<PoolStats> stats = snapshot(pool::stats);
-        bindExecutor(registry, name, pool, stats, s -> queueRoom(pool, s));
+        bindExecutor(registry, name, pool, pool.stats(), stats, s -> queueRoom(pool, s));
     }
 
     private void bindScheduler(MeterRegistry registry, String name, DelayScheduler scheduler) {
         StatsSnapshot<PoolStats> stats = snapshot(scheduler::stats);
-        bindExecutor(registry, name, scheduler, stats, s -> Integer.MAX_VALUE);
+        bindExecutor(registry, name, scheduler, scheduler.stats(), stats, s -> Integer.MAX_VALUE);
         Gauge.builder("poolkit.scheduler.pending", scheduler, DelayScheduler::pending)
                 .description("Jobs whose time has not yet come").tag("name", name).baseUnit(BaseUnits.TASKS)
                 .register(registry);
@@ -89,9 +91,13 @@ public class PoolMetrics implements MeterBinder {
         return snapshot;
     }
 
-    /** The meters a pool and a scheduler share, and its task timers where it can take a listener. */
-    private void bindExecutor(MeterRegistry registry, String name, Object bean, StatsSnapshot<PoolStats> stats,
-            ToDoubleFunction<PoolStats> queueRoom) {
+    /**
+     * The meters a pool and a scheduler share, and its task meters where it can take a listener.
+     *
+     * @param totals the pool's figures now, before its task meters are attached
+     */
+    private void bindExecutor(MeterRegistry registry, String name, Object bean, PoolStats totals,
+            StatsSnapshot<PoolStats> stats, ToDoubleFunction<PoolStats> queueRoom) {
         executorGauge(registry, "executor.active", "Workers running a task now", BaseUnits.THREADS, name, stats,
                 PoolStats::busy);
         executorGauge(registry, "executor.pool.size", "Workers alive: busy plus idle", BaseUnits.THREADS, name,
@@ -118,10 +124,14 @@ public class PoolMetrics implements MeterBinder {
         gauge(registry, "poolkit.pool.blocked", "Callers blocked in execute", name, stats, PoolStats::blocked);
         gauge(registry, "poolkit.pool.free", "Workers that may still be started; -1 when unlimited", name, stats,
                 PoolStats::free);
-        tasks(registry, name, stats, "completed", PoolStats::completed);
-        tasks(registry, name, stats, "failed", PoolStats::failed);
-        tasks(registry, name, stats, "rejected", PoolStats::rejected);
-        poolListeners.attach(name, bean, new PoolTaskMeters(registry, name));
+        PoolTaskMeters meters = new PoolTaskMeters(registry, name, totals);
+        if (!poolListeners.attach(name, bean, meters)) {
+            // A Pool of the application's own kind that takes no listener: its counts come from its stats().
+            meters.removeTaskCounters(registry);
+            tasks(registry, name, stats, "completed", PoolStats::completed);
+            tasks(registry, name, stats, "failed", PoolStats::failed);
+            tasks(registry, name, stats, "rejected", PoolStats::rejected);
+        }
     }
 
     /** A semaphore's gauges share one {@link PermitSemaphore#stats()} per scrape: one script run for a cluster one. */

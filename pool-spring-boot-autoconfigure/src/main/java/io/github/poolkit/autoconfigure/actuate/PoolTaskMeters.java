@@ -5,9 +5,11 @@ import java.util.concurrent.TimeUnit;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.BaseUnits;
 
 import io.github.poolkit.OverdueTask;
 import io.github.poolkit.PoolListener;
+import io.github.poolkit.PoolStats;
 
 /**
  * Times one pool's tasks, fed by a {@link PoolListener} of the pool (the one poolkit gave it at creation, or one added
@@ -18,11 +20,15 @@ import io.github.poolkit.PoolListener;
  *   <li>{@code executor.idle} and {@code poolkit.pool.task.wait}: from acceptance to start, that is, time blocked in
  *       {@code execute} plus time queued.</li>
  * </ul>
- * and the counter {@code poolkit.pool.tasks.overdue}, tagged {@code name} and {@code kind} ({@code run}: ran longer than
- * the run timeout; {@code queue}: waited longer than the queue timeout to start), one per overdue task.
+ * the counter {@code poolkit.pool.tasks}, tagged {@code name} and {@code outcome} ({@code completed}, {@code failed}:
+ * the task threw, {@code rejected}: refused), which starts from the pool's own totals when the meters are bound
+ * ({@link PoolStats}) and then counts each task as the listener hears of it (a task given to {@code submit} before its
+ * future completes); and the counter {@code poolkit.pool.tasks.overdue}, tagged {@code name} and {@code kind}
+ * ({@code run}: ran longer than the run timeout; {@code queue}: waited longer than the queue timeout to start), one
+ * per overdue task.
  *
- * <p>The timers are registered up front, so every series exists (at zero) from the moment the registry is bound.
- * Micrometer's timers are thread-safe and lock-free to record into.
+ * <p>The meters are registered up front, so every series exists from the moment the registry is bound. Micrometer's
+ * timers and counters are thread-safe and lock-free to record into.
  */
 final class PoolTaskMeters implements PoolListener {
 
@@ -32,8 +38,17 @@ final class PoolTaskMeters implements PoolListener {
     private final Timer wait;
     private final Counter overdueRuns;
     private final Counter overdueWaits;
+    private final Counter completed;
+    private final Counter failed;
+    private final Counter rejected;
 
-    PoolTaskMeters(MeterRegistry registry, String poolName) {
+    /**
+     * Registers one pool's meters.
+     *
+     * @param totals the pool's figures read before this listener is attached: its tasks so far (a task that ends
+     *               between that read and the attachment is not counted)
+     */
+    PoolTaskMeters(MeterRegistry registry, String poolName, PoolStats totals) {
         this.run = timer(registry, "executor", "Time tasks ran on a worker", poolName);
         this.idle = timer(registry, "executor.idle", "Time from acceptance to start: blocked in execute plus queued",
                 poolName);
@@ -42,6 +57,24 @@ final class PoolTaskMeters implements PoolListener {
                 "Time tasks waited for a worker: blocked in execute plus queued", poolName);
         this.overdueRuns = overdue(registry, poolName, "run");
         this.overdueWaits = overdue(registry, poolName, "queue");
+        this.completed = tasks(registry, poolName, "completed", totals.completed());
+        this.failed = tasks(registry, poolName, "failed", totals.failed());
+        this.rejected = tasks(registry, poolName, "rejected", totals.rejected());
+    }
+
+    private static Counter tasks(MeterRegistry registry, String poolName, String outcome, long sofar) {
+        Counter counter = Counter.builder("poolkit.pool.tasks")
+                .description("Tasks a pool finished or refused since it was created, by outcome")
+                .baseUnit(BaseUnits.TASKS).tag("name", poolName).tag("outcome", outcome).register(registry);
+        counter.increment(sofar);
+        return counter;
+    }
+
+    /** Removes the task counters again, for a pool that cannot take this listener (they would never move). */
+    void removeTaskCounters(MeterRegistry registry) {
+        registry.remove(completed);
+        registry.remove(failed);
+        registry.remove(rejected);
     }
 
     private static Counter overdue(MeterRegistry registry, String poolName, String kind) {
@@ -66,5 +99,11 @@ final class PoolTaskMeters implements PoolListener {
         wait.record(waitedNanos, TimeUnit.NANOSECONDS);
         run.record(ranNanos, TimeUnit.NANOSECONDS);
         duration.record(ranNanos, TimeUnit.NANOSECONDS);
+        (failure == null ? completed : failed).increment();
+    }
+
+    @Override
+    public void taskRejected(RuntimeException reason) {
+        rejected.increment();
     }
 }

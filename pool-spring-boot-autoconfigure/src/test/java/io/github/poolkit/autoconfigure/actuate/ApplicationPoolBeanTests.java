@@ -71,6 +71,10 @@ class ApplicationPoolBeanTests {
             assertThat(registry.get("executor.completed").tag("name", "ownPool").functionCounter().count())
                     .isEqualTo(9);
             assertThat(registry.get("executor.queue.remaining").tag("name", "ownPool").gauge().value()).isNaN();
+            // It takes no listener, so its task counts come from its stats() at each read.
+            assertThat(registry.get("poolkit.pool.tasks").tag("name", "ownPool").tag("outcome", "failed")
+                    .functionCounter().count()).isEqualTo(2);
+            assertThat(registry.find("poolkit.pool.tasks").tag("name", "ownPool").counters()).isEmpty();
         });
     }
 

@@ -130,6 +130,34 @@ class PoolMetricsTests {
         multi.release();
     }
 
+    /** {@code poolkit.pool.tasks} is a counter: it starts at the pool's totals when bound, then counts each task. */
+    @Test
+    void theTaskCounterStartsAtThePoolsTotalsAndCountsASubmittedTaskBeforeItsFutureCompletes() throws Exception {
+        WorkerPool early = WorkerPool.create(2, PoolOptions.builder().name("early").build());
+        early.submit(() -> "before the context").get();
+        assertThatThrownBy(early.submit(() -> {
+            throw new IllegalStateException("expected by the test");
+        })::get).hasCauseInstanceOf(IllegalStateException.class);
+        runner.withBean("early", WorkerPool.class, () -> early).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(tasks(registry, "early", "completed")).as("counted before binding").isEqualTo(1);
+            assertThat(tasks(registry, "early", "failed")).as("counted before binding").isEqualTo(1);
+            WorkerPool reports = context.getBean("reports", WorkerPool.class);
+            for (int i = 1; i <= 200; i++) {
+                assertThat(reports.submit(() -> "ok").get()).isEqualTo("ok");
+                assertThat(tasks(registry, "reports", "completed")).as("task %d when get() returned", i)
+                        .isEqualTo(i);
+                assertThatThrownBy(reports.submit(() -> {
+                    throw new IllegalStateException("expected by the test");
+                })::get).hasCauseInstanceOf(IllegalStateException.class);
+                assertThat(tasks(registry, "reports", "failed")).as("task %d when get() returned", i).isEqualTo(i);
+                early.submit(() -> "after").get();
+                assertThat(tasks(registry, "early", "completed")).isEqualTo(i + 1);
+            }
+        });
+        early.release();
+    }
+
     @Test
     void tasksAreTimedFromAcceptanceToStartAndWhileTheyRun() {
         runner.run(context -> {
@@ -243,8 +271,7 @@ class PoolMetricsTests {
     }
 
     private static double tasks(MeterRegistry registry, String bean, String outcome) {
-        return registry.get("poolkit.pool.tasks").tag("name", bean).tag("outcome", outcome).functionCounter()
-                .count();
+        return registry.get("poolkit.pool.tasks").tag("name", bean).tag("outcome", outcome).counter().count();
     }
 
     private static void waitFor(CountDownLatch latch) {
