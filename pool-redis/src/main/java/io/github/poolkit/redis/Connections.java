@@ -66,14 +66,23 @@ record Connections(StatefulConnection<String, String> commands, RedisScriptingAs
     }
 
     /**
-     * Hands every message on {@code channel} to {@code onMessage} and subscribes, waiting at most {@code timeout}; on
-     * failure closes both connections and throws {@link SemaphoreUnavailableException}.
+     * Hands every message on {@code channel} to {@code onMessage}, runs {@code onSubscribed} each time Redis confirms
+     * the subscription (this one, and Lettuce's after each reconnect), and subscribes, waiting at most
+     * {@code timeout}; on failure closes both connections and throws {@link SemaphoreUnavailableException}.
      */
-    void listen(String channel, Consumer<String> onMessage, SemaphoreKeys keys, Duration timeout) {
+    void listen(String channel, Consumer<String> onMessage, Runnable onSubscribed, SemaphoreKeys keys,
+            Duration timeout) {
         grants.addListener(new RedisPubSubAdapter<>() {
             @Override
             public void message(String from, String message) {
                 onMessage.accept(message);
+            }
+
+            @Override
+            public void subscribed(String subscribedTo, long count) {
+                if (channel.equals(subscribedTo)) {
+                    onSubscribed.run();
+                }
             }
         });
         try {

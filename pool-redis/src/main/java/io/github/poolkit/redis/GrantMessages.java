@@ -7,7 +7,9 @@ package io.github.poolkit.redis;
  *
  * <p>Invariant: a message settles only a request still in the table; one for a request that settled already is
  * dropped (its cancel script returns the grant if needed). A grant told twice (message and heartbeat) is recorded
- * once ({@link Requests#granted}). A lost message costs at most one renewal period: the heartbeat finds the grant.
+ * once ({@link Requests#granted}). A message lost while the channel was not subscribed (a reconnect) is found by the
+ * check made when Redis confirms the subscription again; any other lost message costs at most one renewal period: the
+ * heartbeat finds the grant.
  */
 final class GrantMessages {
 
@@ -17,10 +19,14 @@ final class GrantMessages {
         this.requests = requests;
     }
 
-    /** Subscribes this instance's grant channel on the pub/sub connection. */
+    /**
+     * Subscribes this instance's grant channel on the pub/sub connection. Each time Redis confirms the subscription
+     * (Lettuce subscribes again after a reconnect), the requests waiting in line are checked at once: a grant whose
+     * message came while the channel was not subscribed is found then ({@link WaitingChecks}).
+     */
     void listen(Connections connections, Instance instance) {
-        connections.listen(instance.keys().grantChannelPrefix() + instance.owner(), this::onMessage, instance.keys(),
-                instance.commandTimeout());
+        connections.listen(instance.keys().grantChannelPrefix() + instance.owner(), this::onMessage,
+                requests.checks()::subscribed, instance.keys(), instance.commandTimeout());
     }
 
     private void onMessage(String message) {

@@ -121,9 +121,6 @@ final class LeaseRenewal {
     }
 
     private void renewed(List<Object> reply, List<Lease> held, List<Request> queued, long sent) {
-        for (Request request : queued) {
-            request.placeConfirmedNanos = sent; // renewed, unless listed as gone below
-        }
         Set<String> gone = new HashSet<>();
         for (Object id : (List<?>) reply.get(0)) {
             gone.add(id.toString());
@@ -138,32 +135,7 @@ final class LeaseRenewal {
                 lease.confirmedNanos = sent;
             }
         }
-        List<?> granted = (List<?>) reply.get(1);
-        Set<String> grantedIds = new HashSet<>();
-        for (int i = 0; i + 1 < granted.size(); i += 2) {
-            grantedIds.add(granted.get(i).toString());
-            Request request = requests.get(granted.get(i).toString());
-            if (request != null) {
-                requests.granted(request, SemaphoreScript.asLong(granted.get(i + 1)));
-            }
-        }
-        for (Request request : queued) {
-            if (!grantedIds.contains(request.id)) {
-                request.seenWaitingNanos = sent; // still in line when this renewal ran: any grant comes later
-            }
-        }
-        long size = SemaphoreScript.asLong(reply.get(3));
-        for (Object id : (List<?>) reply.get(2)) {
-            Request request = requests.get(id.toString());
-            if (request != null && request.weight > size) {
-                // dropped as one that can never fit (a resize), and its message was lost
-                requests.settleByRedis(request, request.orFalse ? null : requests.tooLarge(request.weight));
-            } else if (request != null) {
-                requests.settleByRedis(request, new SemaphoreUnavailableException("Cluster semaphore '"
-                        + instance.name() + "': Redis dropped this request from the line because it did not hear from"
-                        + " this instance within " + instance.leaseMillis() + " ms (lease time)", null));
-            }
-        }
+        requests.checks().renewed(reply, queued, sent);
     }
 
     /**

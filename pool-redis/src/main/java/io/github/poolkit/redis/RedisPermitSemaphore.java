@@ -68,9 +68,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * <h2>Cost</h2>
  * An uncontended acquire is one script run (one round trip), as is a release; the script makes three and four Redis
  * calls for them (the leases are fields of the semaphore's {@code meta} hash). Waiting requests hold no thread
- * ({@link #acquireAsync(long)}) and are woken by a message on this instance's own pub/sub channel, never by polling;
- * the heartbeat also catches a grant whose message was lost. A script run first reaps expired leases and waiters
- * whenever one may have expired, by Redis's clock ({@code TIME}); no client clock is compared with another.
+ * ({@link #acquireAsync(long)}) and are woken by a message on this instance's own pub/sub channel, never by polling; a
+ * message lost to a reconnect is made up for by one script run on re-subscribing, any other by the heartbeat. Runs reap
+ * expired leases and waiters when one may have expired, by Redis's clock ({@code TIME}), not a client's.
  *
  * <h2>Failures</h2>
  * Every call to Redis ends within the command timeout (default 2 s), or fails with
@@ -107,10 +107,10 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     /*
      * Redis holds the truth (semaphore.lua). This class is the public face; each job is one package-private class:
      * Requests (the request table, until each result settles), Leases (the grants held; closing a Permit's; telling a
-     * holder of a loss), LeaseRenewal (the heartbeat), GrantMessages (grants told by pub/sub), BatchedRelease
-     * (release(n)), Instance (what they share), SemaphoreScript (one script run), SemaphoreParts (connecting them).
-     * Invariant kept here: close() stops the heartbeat before it withdraws the requests, so nothing renews a request
-     * being withdrawn.
+     * holder of a loss), LeaseRenewal (the heartbeat), GrantMessages (grants told by pub/sub), WaitingChecks (grants
+     * found by renewals and re-subscriptions), BatchedRelease (release(n)), Instance (what they share), SemaphoreScript
+     * (one script run), SemaphoreParts (connecting them). Invariant kept here: close() stops the heartbeat before it
+     * withdraws the requests, so nothing renews a request being withdrawn.
      */
 
     private final Instance instance;

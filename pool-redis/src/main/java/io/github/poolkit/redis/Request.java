@@ -37,6 +37,8 @@ final class Request {
     volatile long seenWaitingNanos = startNanos;
     /** Set when Redis settled the request itself and holds nothing for it (refused, too large, dropped). */
     volatile boolean nothingHeld;
+    /** How many times the grant channel had been subscribed when its acquire was sent (see WaitingChecks). */
+    volatile long subscriptionsAtSend;
     /** The reply of the cancel script, once one was sent. */
     volatile CompletableFuture<?> withdrawal;
 

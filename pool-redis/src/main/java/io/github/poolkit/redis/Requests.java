@@ -44,11 +44,18 @@ final class Requests {
     private final Leases leases;
     private final SemaphoreListener listener;
     private final ConcurrentHashMap<String, Request> table = new ConcurrentHashMap<>();
+    private final WaitingChecks checks;
 
     Requests(Instance instance, Leases leases, SemaphoreListener listener) {
         this.instance = instance;
         this.leases = leases;
         this.listener = listener;
+        this.checks = new WaitingChecks(instance, this);
+    }
+
+    /** {@return what reads Redis's word on the requests waiting in line (renewals, re-subscriptions)} */
+    WaitingChecks checks() {
+        return checks;
     }
 
     /** {@return the requests not yet settled (a weakly consistent view)} */
@@ -68,6 +75,7 @@ final class Requests {
      */
     Request send(long n, boolean orFalse, boolean handleLess, boolean async, String mode) {
         Request request = new Request(instance.nextId(), n, orFalse, handleLess, async);
+        request.subscriptionsAtSend = checks.subscriptions();
         table.put(request.id, request);
         request.result.whenComplete((permit, failure) -> settled(request, permit, failure));
         String weight = Long.toString(request.weight);
@@ -90,6 +98,7 @@ final class Requests {
                 request.ticket = SemaphoreScript.asLong(reply.get(1));
                 request.placeConfirmedNanos = System.nanoTime();
                 request.queued = true;
+                checks.queued(request); // a grant message lost to a reconnect since it was sent is looked for
             } else if (status == 0 || request.orFalse) {
                 settleByRedis(request, null);
             } else {

@@ -77,7 +77,8 @@ class RedisFaultTest {
             assertThat(admin.sync().pubsubChannels(grantChannels)).hasSize(2); // one per instance
             assertThat(admin.sync().clientKill(KillArgs.Builder.typeNormal().skipme())).isPositive();
             assertThat(admin.sync().clientKill(KillArgs.Builder.typePubsub().skipme())).isPositive();
-            // a grant published while an instance is not subscribed is caught by its heartbeat only (lease / 3)
+            // both subscribed again before the release, so the grant goes by message (a grant published before
+            // that is found on re-subscribing: GrantAfterReconnectTest)
             await().until(() -> admin.sync().pubsubChannels(grantChannels).size() == 2);
         }
         await().until(() -> holder.waiting() == 1); // the place in line survived the reconnect
