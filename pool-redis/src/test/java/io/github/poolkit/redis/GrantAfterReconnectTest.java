@@ -105,15 +105,15 @@ class GrantAfterReconnectTest {
     @Test
     void aQueuedAnswerReadAfterTheReSubscriptionIsCheckedThen() throws Exception {
         CompletableFuture<Void> answerRead = new CompletableFuture<>();
-        UnaryOperator<ScriptCalls> slowAcquireAnswer = redis -> new ScriptCalls() {
+        UnaryOperator<ScriptCalls> slowAcquireAnswer = calls -> new ScriptCalls() {
             @Override
             public CompletionStage<List<Object>> evalsha(String sha, String[] keys, String[] argv) {
-                return held(argv, redis.evalsha(sha, keys, argv));
+                return held(argv, calls.evalsha(sha, keys, argv));
             }
 
             @Override
             public CompletionStage<List<Object>> eval(String source, String[] keys, String[] argv) {
-                return held(argv, redis.eval(source, keys, argv));
+                return held(argv, calls.eval(source, keys, argv));
             }
 
             private CompletionStage<List<Object>> held(String[] argv, CompletionStage<List<Object>> answer) {
