@@ -89,7 +89,7 @@ class DelaySchedulerContractTest {
         assertThat(ran.get() + neverStarted.size()).as("each job ran or was returned, never both").isEqualTo(2);
     }
 
-    /** shutdownNow racing the timer's hand-over of many due jobs: each job runs or is returned, never both or neither. */
+    /** shutdownNow racing the timer's hand-over of many due jobs: each job runs or is returned, once. */
     @RepeatedTest(5)
     void shutdownNowRacingTheTimerLosesNoJob() throws Exception {
         DelayScheduler s = fixture.create(2);
@@ -181,7 +181,8 @@ class DelaySchedulerContractTest {
             interruptKept.set(Thread.currentThread().isInterrupted());
         });
         closer.start();
-        await().until(() -> closer.getState() == Thread.State.TIMED_WAITING || closer.getState() == Thread.State.WAITING);
+        await().until(() -> closer.getState() == Thread.State.TIMED_WAITING
+                || closer.getState() == Thread.State.WAITING);
         closer.interrupt();
         closer.join(10_000);
         assertThat(closer.isAlive()).isFalse();
@@ -524,7 +525,8 @@ class DelaySchedulerContractTest {
                         reports.add(task);
                     }
                 }));
-        Runnable report = named("report", () -> await().atMost(Duration.ofSeconds(10)).until(() -> reports.size() >= 1));
+        Runnable report = named("report",
+                () -> await().atMost(Duration.ofSeconds(10)).until(() -> reports.size() >= 1));
         assertThat(s.submit(report, "result").get(10, SECONDS)).isEqualTo("result");
         Callable<String> invoked = new Callable<>() {
             @Override

@@ -143,7 +143,8 @@ class GrantAfterReconnectTest {
         try (StatefulRedisConnection<String, String> admin = redis.client().connect()) {
             holderChannel = admin.sync().pubsubChannels(channels);
             waiter = new RedisPermitSemaphore(RedisPermitSemaphore.builder(slowClient, semaphores.name()).size(4)
-                    .leaseTime(LEASE).commandTimeout(Duration.ofSeconds(10)), waiterLink); // outlasts a held-back answer
+                    // the command timeout outlasts a held-back answer
+                    .leaseTime(LEASE).commandTimeout(Duration.ofSeconds(10)), waiterLink);
             List<String> both = admin.sync().pubsubChannels(channels);
             assertThat(both).hasSize(2).containsAll(holderChannel);
             String waiterChannel = both.stream().filter(c -> !holderChannel.contains(c)).findFirst().orElseThrow();

@@ -327,7 +327,8 @@ class RedisPermitSemaphoreTest {
         redis.pause();
         try {
             assertThatThrownBy(() -> a.release(1)).isInstanceOf(SemaphoreUnavailableException.class)
-                    .hasMessageContaining("may or may not have been applied").hasMessageContaining("never applied twice");
+                    .hasMessageContaining("may or may not have been applied")
+                    .hasMessageContaining("never applied twice");
         } finally {
             redis.resume(); // Redis now runs the late release: 3 held
         }
@@ -660,7 +661,8 @@ class RedisPermitSemaphoreTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 30ms");
         assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "x").size(-1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("between 0 and");
-        assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "x").size(RedisPermitSemaphore.MAX_SIZE + 1))
+        assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "x")
+                .size(RedisPermitSemaphore.MAX_SIZE + 1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2^53 - 1");
         // longer than a long of nanoseconds: refused here rather than failing later as if Redis were unreachable
         Duration tooLong = Duration.ofDays(200_000);
@@ -728,7 +730,8 @@ class RedisPermitSemaphoreTest {
         }
         CompletableFuture<Permit> fourth = b.acquireAsync(1);
 
-        Permit p2 = second.get(10, TimeUnit.SECONDS); // the lost lease no longer counts: the head of the line is granted
+        // the lost lease no longer counts: the head of the line is granted
+        Permit p2 = second.get(10, TimeUnit.SECONDS);
         assertThat(p2.fencingToken()).isGreaterThan(held.fencingToken()); // not a token given out before
         assertThat(third).isNotDone();
         p2.close();

@@ -85,7 +85,8 @@ class PoolMetricsTests {
                 queued.execute(() -> { });
             });
             try {
-                await().atMost(10, TimeUnit.SECONDS).until(() -> value(registry, "poolkit.pool.blocked", "queued") == 1);
+                await().atMost(10, TimeUnit.SECONDS)
+                        .until(() -> value(registry, "poolkit.pool.blocked", "queued") == 1);
                 assertThat(value(registry, "executor.active", "queued")).isEqualTo(1);
                 assertThat(value(registry, "executor.pool.size", "queued")).isEqualTo(1);
                 assertThat(value(registry, "poolkit.pool.busy", "queued")).isEqualTo(1);
