@@ -149,7 +149,7 @@ final class TaskRunner {
         if (timed != null && ran && (future == null || w.timedRun != null)) {
             tell(timed, started, failure); // not told yet: not a future, or one that did not count its task
         }
-        if (future != null) {
+        if (future != null && timed != null) {
             w.timedRun = null;
         }
     }
