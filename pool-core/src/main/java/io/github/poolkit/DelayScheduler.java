@@ -168,7 +168,7 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
      */
     public ScheduledFuture<?> scheduleOnce(Runnable job, Duration delay) {
         Objects.requireNonNull(job, "job");
-        return timer.schedule(job, Durations.toNanosSaturated(Objects.requireNonNull(delay, "delay")), 0L);
+        return scheduled(job, Durations.toNanosSaturated(Objects.requireNonNull(delay, "delay")), 0L);
     }
 
     /**
@@ -185,9 +185,9 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
         Objects.requireNonNull(job, "job");
         long nanos = Durations.toNanosSaturated(Objects.requireNonNull(period, "period"));
         if (nanos <= 0L) {
-            return timer.schedule(job, 0L, 0L);
+            return scheduled(job, 0L, 0L);
         }
-        return timer.schedule(job, nanos, Math.min(nanos, JobTimer.MAX_DELAY_NANOS));
+        return scheduled(job, nanos, Math.min(nanos, JobTimer.MAX_DELAY_NANOS));
     }
 
     /**
@@ -229,15 +229,14 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
      * blocks), and the counters count runs: each run of a periodic job is one task, counted before the run completes
      * its future (so a {@code stats()} read after {@code get()} returns sees it). Jobs whose time has not yet come
      * are not in it: they are {@link #pending()}. {@code rejected} also counts the jobs refused because the scheduler
-     * was shut down.
+     * was shut down (and the listener hears of them, as of the pool's own refusals).
      *
      * @return a snapshot of the worker pool's figures; {@code closed} is true once the scheduler is shut down
      */
     public PoolStats stats() {
         PoolStats s = pool.stats();
-        long refused = timer.refused();
-        return refused == 0 && (s.closed() || !isShutdown()) ? s : new PoolStats(s.capacity(), s.running(), s.busy(),
-                s.queued(), s.blocked(), s.completed(), s.failed(), s.rejected() + refused, true, s.overdue());
+        return s.closed() || !isShutdown() ? s : new PoolStats(s.capacity(), s.running(), s.busy(), s.queued(),
+                s.blocked(), s.completed(), s.failed(), s.rejected(), true, s.overdue());
     }
 
     /**
@@ -249,7 +248,7 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
     @Override
     public ScheduledFuture<?> schedule(Runnable command, long delay, TimeUnit unit) {
         Objects.requireNonNull(command, "command");
-        return timer.schedule(command, Objects.requireNonNull(unit, "unit").toNanos(delay), 0L);
+        return scheduled(command, Objects.requireNonNull(unit, "unit").toNanos(delay), 0L);
     }
 
     /**
@@ -262,7 +261,11 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
     @Override
     public <V> ScheduledFuture<V> schedule(Callable<V> callable, long delay, TimeUnit unit) {
         Objects.requireNonNull(callable, "callable");
-        return timer.schedule(callable, Objects.requireNonNull(unit, "unit").toNanos(delay));
+        try {
+            return timer.schedule(callable, Objects.requireNonNull(unit, "unit").toNanos(delay));
+        } catch (JobTimer.ShutDown e) {
+            throw refused(e);
+        }
     }
 
     /**
@@ -405,6 +408,21 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
                     + "; use schedule(...) for a single run");
         }
         long periodNanos = Math.min(unit.toNanos(period), JobTimer.MAX_DELAY_NANOS);
-        return timer.schedule(command, unit.toNanos(initialDelay), sign * periodNanos);
+        return scheduled(command, unit.toNanos(initialDelay), sign * periodNanos);
+    }
+
+    /** Schedules a job on the timer (see {@link JobTimer#schedule(Runnable, long, long)}), counting a refusal. */
+    private ScheduledFuture<?> scheduled(Runnable job, long delayNanos, long period) {
+        try {
+            return timer.schedule(job, delayNanos, period);
+        } catch (JobTimer.ShutDown e) {
+            throw refused(e);
+        }
+    }
+
+    /** A job refused because this scheduler is shut down: counted and told as the pool counts and tells its own. */
+    private RejectedExecutionException refused(RejectedExecutionException e) {
+        pool.refused(e);
+        return e;
     }
 }

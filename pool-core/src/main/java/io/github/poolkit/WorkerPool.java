@@ -169,6 +169,11 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
         engine.tune(capacity);
     }
 
+    /** Counts a task refused on this pool's behalf (by a {@link DelayScheduler} that was shut down), and tells it. */
+    void refused(RuntimeException reason) {
+        engine.rejected(reason);
+    }
+
     /** {@return workers idle now, waiting for a task (a snapshot; for {@link MultiPool}'s choice of a pool)} */
     int idleWorkers() {
         return engine.idleWorkers();

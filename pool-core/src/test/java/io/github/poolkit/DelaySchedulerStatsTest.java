@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -67,8 +68,15 @@ class DelaySchedulerStatsTest {
     }
 
     @Test
-    void jobsRefusedBecauseTheSchedulerIsShutDownCountAsRejected() {
+    void jobsRefusedBecauseTheSchedulerIsShutDownCountAsRejectedAndTheListenerHearsOfThem() {
+        List<RuntimeException> told = new CopyOnWriteArrayList<>();
         DelayScheduler s = fixture.create(1);
+        s.addListener(new PoolListener() {
+            @Override
+            public void taskRejected(RuntimeException reason) {
+                told.add(reason);
+            }
+        });
         s.shutdown();
         List<Runnable> attempts = List.of(
                 () -> s.execute(() -> { }),
@@ -85,5 +93,6 @@ class DelaySchedulerStatsTest {
         assertThat(stats.rejected()).as("each refused job counts once").isEqualTo(attempts.size());
         assertThat(stats.closed()).isTrue();
         assertThat(stats.completed() + stats.failed()).isZero();
+        assertThat(told).hasSize(attempts.size()).allMatch(e -> e instanceof RejectedExecutionException);
     }
 }

@@ -96,6 +96,16 @@ public final class PoolEngine {
     }
 
     /**
+     * Counts a task refused on the pool's behalf, not by {@link #execute} (a scheduler that was shut down refusing a
+     * job), and tells the listener, as a refusal of {@code execute} is.
+     *
+     * @param reason the exception the caller receives
+     */
+    public void rejected(RuntimeException reason) {
+        runner.rejected(reason);
+    }
+
+    /**
      * Adds a listener to the running pool, told after those it has (see {@code Pool.addListener}).
      *
      * @param listener the listener, not null

@@ -51,7 +51,7 @@ import java.util.function.UnaryOperator;
  *       executor, each job until the executor has taken it; {@link #shutdownNow()} takes the jobs still there and
  *       returns those it can cancel before they start ({@link DueBatch}).</li>
  *   <li>{@code runState}: RUNNING, SHUTDOWN, STOP, in that order; it only ever increases. In SHUTDOWN no job is
- *       accepted ({@link #refused()} counts those refused), every periodic job that was not done has been cancelled
+ *       accepted (refused with {@link ShutDown}), every periodic job that was not done has been cancelled
  *       (a running one finishes its run), and the one-shot jobs left in the heap still run; the timer thread exits
  *       once the heap is empty (it never grows again). In STOP the heap has been emptied and its jobs cancelled; the
  *       timer thread exits at once. The timer is finished ({@link TimerEnd#finish()}: the executor shut down, queued
@@ -93,7 +93,6 @@ public final class JobTimer {
 
     private long nextSequence;
     private volatile int runState = RUNNING;
-    private volatile long refused; // written under the lock
 
     private JobTimer(String name, ExecutorService executor, UnaryOperator<Runnable> decorator) {
         this.name = Objects.requireNonNull(name, "name");
@@ -145,9 +144,11 @@ public final class JobTimer {
         return enqueue(new ScheduledJob<>(this, task), delayNanos);
     }
 
-    /** {@return the jobs refused since creation because the timer was shut down} */
-    public long refused() {
-        return refused;
+    /** The refusal of a job because the timer was shut down (a refusal by the executor is the executor's own). */
+    public static final class ShutDown extends RejectedExecutionException {
+        ShutDown(String message) {
+            super(message);
+        }
     }
 
     /** {@return the number of pending jobs (see the class comment), exact when read} */
@@ -359,8 +360,7 @@ public final class JobTimer {
     }
 
     private RejectedExecutionException rejected() {
-        refused++; // lock held
-        return new RejectedExecutionException("scheduler '" + name + "' is shut down and accepts no new jobs;"
+        return new ShutDown("scheduler '" + name + "' is shut down and accepts no new jobs;"
                 + " schedule on a new scheduler instead");
     }
 
