@@ -30,7 +30,9 @@ class ConfigurationMetadataTests {
                 Map.entry("poolkit.pool.nonblocking", false), Map.entry("poolkit.pool.max-blocking-tasks", 0),
                 Map.entry("poolkit.pool.pre-alloc", false), Map.entry("poolkit.pool.disable-purge", false),
                 Map.entry("poolkit.pool.queue-capacity", 0), Map.entry("poolkit.pool.interrupt-overdue", false),
-                Map.entry("poolkit.pool.adaptive.algorithm", "none"),
+                Map.entry("poolkit.pool.adaptive.algorithm", "none"), Map.entry("poolkit.pool.adaptive.min", 1),
+                Map.entry("poolkit.semaphore.adaptive.algorithm", "none"),
+                Map.entry("poolkit.semaphore.adaptive.min", 1),
                 Map.entry("poolkit.semaphore.enabled", true),
                 Map.entry("poolkit.semaphore.size", 64), Map.entry("poolkit.scheduler.enabled", true),
                 Map.entry("poolkit.scheduler.workers", 4));
