@@ -261,4 +261,25 @@ class SubmittedTaskCountsTest {
             assertThat(pool.stats().completed()).isEqualTo(1);
         }
     }
+
+    /**
+     * A fixed-rate job that has fallen behind is due again at once, so its next run may start on another worker while
+     * the one that ran it is still finishing its bookkeeping: each run is counted once all the same.
+     */
+    @Test
+    void overlappingRunsOfAFixedRateJobAreEachCountedOnce() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        Witness witness = new Witness();
+        DelayScheduler scheduler = DelayScheduler.create(4, PoolOptions.builder().listener(witness).build());
+        for (int i = 0; i < 8; i++) {
+            scheduler.scheduleAtFixedRate(runs::incrementAndGet, 0, 1, TimeUnit.NANOSECONDS);
+        }
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30)).until(() -> runs.get() >= 50_000);
+        scheduler.shutdown();
+        assertThat(scheduler.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        PoolStats s = scheduler.stats();
+        assertThat(s.completed()).as("runs counted").isEqualTo(runs.get());
+        assertThat(s.failed()).isZero();
+        assertThat(witness.finished).as("runs told").hasSize(runs.get());
+    }
 }

@@ -3,15 +3,16 @@ package io.github.poolkit.internal;
 /**
  * A pool's own future that counts its task on the worker running it, as the task ends and before the future
  * completes (a submitted task, {@link SubmittedTask}; a scheduled job): whoever sees the future done also sees the
- * count. The worker runs it with {@link #runCounted} and then reads {@link #ended()}, counting it itself only if the
- * future did not ({@link #NOT_COUNTED}).
+ * count. The worker runs it with {@link #runCounted} and keeps how the run ended itself ({@link #RETURNED}, what the
+ * task threw, or {@link #NOT_COUNTED}), never on the future: a periodic job may start its next run on another worker
+ * before this one has read how its run ended. The worker counts the task itself only if the future did not.
  */
 public interface CountedRun extends Runnable {
 
-    /** {@link #ended()} of a run that did not count a task: it did not run one (cancelled, done, or run elsewhere). */
+    /** How a run ended that did not count a task: it did not run one (cancelled, done, or run elsewhere). */
     Object NOT_COUNTED = new Object();
 
-    /** {@link #ended()} of a run whose task returned, counted. */
+    /** How a run ended whose task returned, counted. */
     Object RETURNED = new Object();
 
     /**
@@ -37,12 +38,6 @@ public interface CountedRun extends Runnable {
      * @param counter the worker, or {@code null} once the run is over
      */
     void countOn(TaskCounter counter);
-
-    /**
-     * {@return how the task ended in the last {@link #runCounted} on this thread: {@link #RETURNED}, what it threw, or
-     * {@link #NOT_COUNTED}}
-     */
-    Object ended();
 
     /** {@return whether the future was cancelled} */
     boolean isCancelled();

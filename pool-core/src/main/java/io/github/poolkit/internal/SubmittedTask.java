@@ -33,11 +33,10 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping, Counted
     private Runnable decorated;
 
     /**
-     * The worker running this future through {@link #runCounted}, and how the task ended there. Plain fields: only
-     * that worker's thread writes and reads them ({@link TaskCounter#countEnded} refuses any other thread).
+     * The worker running this future through {@link #runCounted}. A plain field: only that worker's thread writes and
+     * reads it ({@link TaskCounter#countEnded} refuses any other thread).
      */
     private TaskCounter counter;
-    private Object ended = NOT_COUNTED;
 
     /**
      * Wraps a callable.
@@ -86,34 +85,26 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping, Counted
     @Override
     public final void countOn(TaskCounter counter) {
         this.counter = counter;
-        if (counter != null) {
-            ended = NOT_COUNTED;
-        }
-    }
-
-    @Override
-    public final Object ended() {
-        return ended;
     }
 
     /** Counts the task as returned (when run counted), then completes the future. */
     @Override
     protected final void set(V v) {
-        count(RETURNED, null);
+        count(null);
         super.set(v);
     }
 
     /** Counts the task as failed (when run counted), then completes the future with its exception. */
     @Override
     protected final void setException(Throwable t) {
-        count(t, t);
+        count(t);
         super.setException(t);
     }
 
-    private void count(Object how, Throwable failure) {
+    private void count(Throwable failure) {
         TaskCounter c = counter;
-        if (c != null && c.countEnded(failure)) {
-            ended = how;
+        if (c != null) {
+            c.countEnded(failure);
         }
     }
 

@@ -108,9 +108,12 @@ final class TaskRunner {
         Object task = unwrap(carried);
         CountedRun future = runsFutures && task instanceof CountedRun f ? f : null;
         Throwable failure = null;
-        if (future != null && timed != null) {
-            w.timedRun = timed; // told as the future counts its task, before it completes (futureEnded)
-            w.timedRunStarted = started;
+        if (future != null) {
+            w.runEnded = CountedRun.NOT_COUNTED;
+            if (timed != null) {
+                w.timedRun = timed; // told as the future counts its task, before it completes (futureEnded)
+                w.timedRunStarted = started;
+            }
         }
         w.countStarted();
         if (watchRuns) {
@@ -133,7 +136,7 @@ final class TaskRunner {
         if (future == null) {
             w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
         } else {
-            Object ended = future.ended();
+            Object ended = w.runEnded; // the worker's, not the future's: see CountedRun
             if (ended == CountedRun.NOT_COUNTED && failure == null && future.isCancelled()) {
                 w.uncountStarted(); // cancelled before it started: it never ran
                 ran = false;

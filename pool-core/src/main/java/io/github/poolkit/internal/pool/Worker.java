@@ -1,5 +1,6 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.internal.CountedRun;
 import io.github.poolkit.internal.TaskCounter;
 import io.github.poolkit.internal.VarHandles;
 import java.lang.invoke.MethodHandles;
@@ -111,6 +112,12 @@ final class Worker implements Runnable, TaskCounter {
     TaskRunner.TimedTask timedRun;
     /** When that future's task started ({@link System#nanoTime()}); this worker's own thread only. */
     long timedRunStarted;
+    /**
+     * How the pool's own future running now ended, as it counted its task: {@link CountedRun#RETURNED}, what it threw,
+     * or {@link CountedRun#NOT_COUNTED}. This worker's own thread only; kept here, not on the future (see
+     * {@link CountedRun}).
+     */
+    Object runEnded = CountedRun.NOT_COUNTED;
 
     /** Null while idle and unclaimed; the claim's token otherwise (see the hand-off protocol above). */
     private volatile Object handoff;
@@ -234,6 +241,7 @@ final class Worker implements Runnable, TaskCounter {
             return false;
         }
         pool.workers.countEnded(this, failure != null);
+        runEnded = failure == null ? CountedRun.RETURNED : failure;
         runner.futureEnded(this, failure);
         return true;
     }

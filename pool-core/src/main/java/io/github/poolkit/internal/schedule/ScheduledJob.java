@@ -94,7 +94,7 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     private Object outcome;
     private volatile Thread runner;
     private volatile Waiters waiters;
-    /** The worker in {@link #runCounted} and how its run ended; that worker's thread only. */
+    /** The worker in {@link #runCounted} and whether this run counted its task; that worker's thread only. */
     private TaskCounter counter;
     private Object ended = NOT_COUNTED;
 
@@ -164,11 +164,6 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         if (counter != null) {
             ended = NOT_COUNTED;
         }
-    }
-
-    @Override
-    public Object ended() {
-        return ended;
     }
 
     /** Counts the run on the worker of {@link #runCounted}, if any: {@code failure} null if it returned. */
