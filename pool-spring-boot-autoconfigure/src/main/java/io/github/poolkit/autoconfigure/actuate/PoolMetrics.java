@@ -35,8 +35,9 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * one) gets no meters. Timers and the {@code poolkit.pool.tasks} counter need events: the pool's task meters
  * ({@link PoolTaskMeters}) are attached through {@link PoolBeanListeners} to every pool and scheduler, whoever made it
  * (one the application made reports the tasks it accepts from then on); the counter starts from the pool's totals at
- * that moment. A {@code Pool} of the application's own kind that cannot take a listener has gauges only, and its
- * {@code poolkit.pool.tasks} is a function counter over its {@code stats()}. The acquire timer is attached to the
+ * that moment. A {@code Pool} of the application's own kind that cannot take a listener has gauges only; its
+ * {@code poolkit.pool.tasks}, and a {@code MultiPool}'s (whose listener also hears of refusals a retry made good), is
+ * a function counter over its {@code stats()}. The acquire timer is attached to the
  * semaphores poolkit created.
  */
 public class PoolMetrics implements MeterBinder {
@@ -124,9 +125,12 @@ public class PoolMetrics implements MeterBinder {
         gauge(registry, "poolkit.pool.blocked", "Callers blocked in execute", name, stats, PoolStats::blocked);
         gauge(registry, "poolkit.pool.free", "Workers that may still be started; -1 when unlimited", name, stats,
                 PoolStats::free);
-        PoolTaskMeters meters = new PoolTaskMeters(registry, name, totals);
-        if (!poolListeners.attach(name, bean, meters)) {
-            // A Pool of the application's own kind that takes no listener: its counts come from its stats().
+        // A MultiPool's listener hears of each of its pools' refusals, also one that a retry on another pool made
+        // good, while its stats() count refusals to callers: its task counts, like those of a Pool of the
+        // application's own kind that takes no listener, come from its stats().
+        boolean byListener = !(bean instanceof MultiPool);
+        PoolTaskMeters meters = new PoolTaskMeters(registry, name, byListener ? totals : null);
+        if (!poolListeners.attach(name, bean, meters) || !byListener) {
             meters.removeTaskCounters(registry);
             tasks(registry, name, stats, "completed", PoolStats::completed);
             tasks(registry, name, stats, "failed", PoolStats::failed);
@@ -186,8 +190,8 @@ public class PoolMetrics implements MeterBinder {
     private static void tasks(MeterRegistry registry, String name, StatsSnapshot<PoolStats> stats, String outcome,
             ToDoubleFunction<PoolStats> value) {
         FunctionCounter.builder("poolkit.pool.tasks", stats, s -> value.applyAsDouble(s.get()))
-                .description("Tasks a pool finished or refused since it was created, by outcome").tag("name", name)
-                .tag("outcome", outcome).register(registry);
+                .description("Tasks a pool finished or refused since it was created, by outcome")
+                .baseUnit(BaseUnits.TASKS).tag("name", name).tag("outcome", outcome).register(registry);
     }
 
     private static void semaphoreGauge(MeterRegistry registry, String meter, String description, String name,

@@ -122,6 +122,11 @@ class PoolMetricsTests {
                         assertThat(registry.find("executor").tag("name", name).timers()).as(name).hasSize(1);
                         assertThat(registry.find("executor.idle").tag("name", name).timers()).as(name).hasSize(1);
                     }
+                    // a MultiPool's listener also hears of refusals a retry made good: its counts come from stats()
+                    assertThat(registry.get("poolkit.pool.tasks").tag("name", "multi").tag("outcome", "rejected")
+                            .functionCounter().count()).isZero();
+                    assertThat(registry.get("poolkit.pool.tasks").tag("name", "func").tag("outcome", "completed")
+                            .counter().count()).isZero();
                     func.invoke("timed");
                     await().atMost(10, TimeUnit.SECONDS).until(() -> registry.get("executor").tag("name", "func")
                             .timer().count() == 1);
