@@ -78,6 +78,11 @@ import java.util.concurrent.TimeUnit;
  * run. A scheduler with no pending one-shot job and nothing running is terminated when {@code shutdown} returns.
  * {@link #shutdownNow()} cancels every pending and queued job and interrupts running ones.
  *
+ * <p><b>Counting.</b> Each run of a job counts in {@link #stats()} as completed or failed before its future completes,
+ * and the listener is told then. A task given to {@code invokeAll}/{@code invokeAny} is run inside a job of its own,
+ * so one that throws counts as completed (the job returned) and its listener hears no failure; its future reports the
+ * exception as usual. Use {@code submit} for tasks whose failures must be counted.
+ *
  * <p><b>Blocking.</b> Only the futures' {@code get}, {@link #awaitTermination}, {@link #close()} and
  * {@code invokeAll}/{@code invokeAny} wait. Scheduling, {@code cancel} and {@link #pending()} never wait for a job or
  * for a worker: they take the timer's lock, which is only ever held for O(log n) heap work (a shutdown's sweep

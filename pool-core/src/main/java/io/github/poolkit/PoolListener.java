@@ -22,7 +22,8 @@ public interface PoolListener {
      *                    {@code submit}, {@code invokeAll} or {@code invokeAny}, what it threw, which its future
      *                    also reports (such a task is not reported here if it was cancelled before it started, and
      *                    is told here before its future completes, so a record made here is seen by whoever sees
-     *                    the future done)
+     *                    the future done; a {@code cancel(true)} that lands meanwhile still cancels the future and
+     *                    interrupts this call's thread)
      */
     default void taskFinished(long waitedNanos, long ranNanos, Throwable failure) {
     }
@@ -39,7 +40,8 @@ public interface PoolListener {
      * A task is overdue: it has run longer than {@link PoolOptions#runTimeout()}, or waited to start longer than
      * {@link PoolOptions#queueTimeout()}. Called once per task and kind, on a thread of the pool's own (never the
      * worker's; named {@code poolkit-overdue-<pool>-<n>}), while the task still runs or waits; a slow listener delays
-     * this pool's later reports, not other pools'.
+     * this pool's later reports, not other pools'. Each pool reports on its own thread, so a listener given to several
+     * pools (or to a {@code MultiPool}, whose pools each report) may be called by several threads at once.
      *
      * @param task the pool, the kind, the task, its worker, how long it has run or waited, and the worker's stack
      */

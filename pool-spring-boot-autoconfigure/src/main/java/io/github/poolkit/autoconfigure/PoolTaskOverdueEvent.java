@@ -14,7 +14,8 @@ import org.springframework.context.ApplicationEvent;
  *
  * <p>Published on the pool's overdue reporting thread ({@code poolkit-overdue-<pool>-<n>}), never on the worker that
  * runs the task, so a listener may take its time without holding the task up; it does delay that pool's later
- * reports (not other pools'). An exception a listener throws is logged.
+ * reports (not other pools'). Events of different pools may be published at the same time, each on its pool's
+ * thread. An exception a listener throws is logged.
  *
  * <p>Immutable.
  */

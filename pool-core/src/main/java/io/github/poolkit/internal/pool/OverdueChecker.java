@@ -12,13 +12,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * Runs the overdue checks of every pool with a {@code runTimeout} or {@code queueTimeout} ({@link OverdueWatch}) on
  * one shared daemon thread, {@code poolkit-overdue-1}, and tells each pool's listener on a thread of that pool's own,
- * {@code poolkit-overdue-<pool>-1} ({@link #reporterFor}). Why the split: the check reads clocks and worker fields and
- * takes each worker's stack at the moment it is found overdue, which is quick, so one thread serves every pool and a
- * pool without a timeout has no check at all; a report calls the task's {@code toString()} and the listener (a log
- * line, an event, a counter), which the application owns and may be slow, so each pool reports on its own thread: a
- * slow one delays its own later reports, never another pool's, nor the detection or the stack taken of any task. A
- * pool's reporting thread starts at its first report and ends after {@value #REPORTER_IDLE_SECONDS} s without one, so
- * fifty watched pools with nothing overdue cost one thread.
+ * {@code poolkit-overdue-<pool>-<n>} ({@link #reporterFor}). Why the split: the check reads clocks and worker fields
+ * and takes each worker's stack at the moment it is found overdue, which is quick, so one thread serves every pool
+ * and a pool without a timeout has no check at all; a report calls the task's {@code toString()} and the listener (a
+ * log line, an event, a counter), which the application owns and may be slow, so each pool reports on its own
+ * thread: a slow one delays its own later reports, never another pool's, nor the detection or the stack taken of any
+ * task. A pool's reporting thread starts at its first report and ends after {@value #REPORTER_IDLE_SECONDS} s without
+ * one, so fifty watched pools with nothing overdue cost one thread. Reports of different pools may run at once.
  *
  * <p>A check holds its pool only weakly, as the {@link Purger} does ({@link WeakPeriodic}), so a pool dropped without
  * being released can still be collected; its check then cancels itself. Each pool is checked every
