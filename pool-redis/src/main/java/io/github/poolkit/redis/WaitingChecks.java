@@ -76,14 +76,22 @@ final class WaitingChecks {
         args.add("0"); // no leases: those are the heartbeat's
         queued.forEach(request -> args.add(request.id));
         long sent = System.nanoTime();
-        instance.script().run("heartbeat", args.toArray(String[]::new)).whenComplete((reply, failure) -> {
-            if (failure != null) {
-                LOG.log(Level.FINE, "Cluster semaphore '" + instance.name() + "': check after re-subscribing failed;"
-                        + " the heartbeat finds the grants", failure);
-            } else {
-                renewed(reply, queued, sent);
-            }
-        });
+        try {
+            instance.script().run("heartbeat", args.toArray(String[]::new)).whenComplete((reply, failure) -> {
+                if (failure != null) {
+                    checkFailed(failure);
+                } else {
+                    renewed(reply, queued, sent);
+                }
+            });
+        } catch (RuntimeException e) { // on Lettuce's thread (a subscription confirmed): nothing may escape there
+            checkFailed(e);
+        }
+    }
+
+    private void checkFailed(Throwable failure) {
+        LOG.log(Level.FINE, "Cluster semaphore '" + instance.name() + "': check after re-subscribing failed;"
+                + " the heartbeat finds the grants", failure);
     }
 
     /**
@@ -92,7 +100,9 @@ final class WaitingChecks {
      */
     void renewed(List<Object> reply, List<Request> queued, long sent) {
         for (Request request : queued) {
-            request.placeConfirmedNanos = sent; // renewed, unless listed as gone below
+            if (sent - request.placeConfirmedNanos > 0) { // renewed, unless listed as gone below; answers may cross
+                request.placeConfirmedNanos = sent;
+            }
         }
         List<?> granted = (List<?>) reply.get(1);
         Set<String> grantedIds = new HashSet<>();
