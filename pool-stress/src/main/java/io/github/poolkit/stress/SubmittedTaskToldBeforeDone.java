@@ -7,7 +7,7 @@ import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.II_Result;
+import org.openjdk.jcstress.infra.results.I_Result;
 
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -22,11 +22,12 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * completion, while the actor watches the future from another thread.
  *
  * <p>r1: 1 if the listener had been told when the actor saw the future done, 0 if not ({@link Quiesce#STUCK} if the
- * future did not complete in time). r2: 1 if {@code stats().failed()} had counted it by then, 0 if not.
+ * future did not complete in time). (The count is told in the same step, before the listener; a shared pool's counts
+ * cannot tell this state's task from the others', so {@code SubmittedTaskCountsTest} checks them, one task at a time.)
  */
 @JCStressTest
-@Outcome(id = "1, 1", expect = ACCEPTABLE, desc = "counted and told before the future completed")
-@Outcome(expect = FORBIDDEN, desc = "the future was done before its task was counted or its listener told, or hung")
+@Outcome(id = "1", expect = ACCEPTABLE, desc = "told before the future completed")
+@Outcome(expect = FORBIDDEN, desc = "the future was done before its listener was told, or it hung")
 @State
 public class SubmittedTaskToldBeforeDone {
 
@@ -55,14 +56,13 @@ public class SubmittedTaskToldBeforeDone {
             .build());
 
     private final Failure failure = new Failure();
-    private final long failedBefore = POOL.stats().failed();
     private final Future<?> future = POOL.submit(() -> {
         throw failure;
     });
 
-    /** Watches the future; as soon as it is done, reads what the listener and the counts say. */
+    /** Watches the future; as soon as it is done, reads whether the listener was told. */
     @Actor
-    public void watch(II_Result r) {
+    public void watch(I_Result r) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Quiesce.TIMEOUT_SECONDS);
         while (!future.isDone()) {
             if (System.nanoTime() - deadline > 0) {
@@ -72,6 +72,5 @@ public class SubmittedTaskToldBeforeDone {
             Thread.onSpinWait();
         }
         r.r1 = failure.told ? 1 : 0;
-        r.r2 = POOL.stats().failed() > failedBefore ? 1 : 0;
     }
 }
