@@ -6,15 +6,13 @@ import static io.github.poolkit.internal.semaphore.SemaphoreLine.USED;
 
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 import io.github.poolkit.internal.Durations;
-import io.github.poolkit.internal.VarHandles;
+import io.github.poolkit.internal.PaddedLong;
 import io.github.poolkit.internal.semaphore.AdaptiveSize;
 import io.github.poolkit.internal.semaphore.AsyncWaiter;
 import io.github.poolkit.internal.semaphore.SemaphoreErrors;
 import io.github.poolkit.internal.semaphore.SemaphoreLine;
 import io.github.poolkit.internal.semaphore.SemaphoreReporter;
 import io.github.poolkit.internal.semaphore.ThreadWaiter;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -96,8 +94,10 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * waiters and resizes; the word's layout; invariants I1, I2 and I4..I8), ThreadWaiter (the slow paths of acquire
      * and timed tryAcquire, and a blocked one), AsyncWaiter (a queued acquireAsync), SemaphoreReporter (the listener)
      * and SemaphoreErrors (argument checks and their messages). 'state' (used | LOCKED) and 'cap' (the highest size
-     * ever set) live here so that the fast paths read them without an indirection; Line, below, gives SemaphoreLine
-     * access to them.
+     * ever set) live here; Line, below, gives SemaphoreLine access to them. 'state' sits in a PaddedLong, on cache
+     * lines of its own: every acquire and release writes it, and under contention the line moves from processor to
+     * processor; this object's own fields ('cap', 'reporter', 'line') are then read from a line that no fast path
+     * writes, so that reading them costs no miss, and neither does a read of whatever was allocated next to it.
      *
      * Fast paths. acquire and both tryAcquire forms read 'state' and then 'cap', and CAS 'state'; release reads and
      * CASes 'state' only. A resize may complete between those reads and the CAS and leave 'state' exactly as the fast
@@ -113,12 +113,10 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * by their CAS (and I7).
      */
 
-    private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", long.class);
-
     private final SemaphoreReporter reporter; // null when there is no listener: one field read on the fast paths
     private final Line line;
     private final AdaptiveSize adaptive; // null unless made by adaptive(): one field read per Permit
-    private volatile long state;
+    private final PaddedLong state = new PaddedLong();
     private volatile long cap;
 
     /**
@@ -325,7 +323,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
     public void release(long n) {
         checkNotNegative(n, "release");
         for (;;) {
-            long s = state;
+            long s = state.get();
             if (s < 0) { // LOCKED: only under the lock (I3), and waiters may now fit (I4)
                 line.releaseLocked(n);
                 return;
@@ -333,7 +331,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
             if (n > s) {
                 throw SemaphoreErrors.releasedMoreThanHeld(n, s, line.size());
             }
-            if (STATE.compareAndSet(this, s, s - n)) {
+            if (state.compareAndSet(s, s - n)) {
                 return;
             }
         }
@@ -376,7 +374,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
      */
     @Override
     public long used() {
-        return state & USED;
+        return state.get() & USED;
     }
 
     /**
@@ -428,11 +426,11 @@ public final class WeightedSemaphore implements PermitSemaphore {
     /** Takes n permits by CAS if the lock is not needed and they fit (I5a, I7); false otherwise. */
     private boolean tryAcquireFast(long n) {
         for (;;) {
-            long s = state;
+            long s = state.get();
             if (s < 0 || n > cap - s) { // lock needed, or not enough free (s == used and cap == size here)
                 return false;
             }
-            if (STATE.compareAndSet(this, s, s + n)) {
+            if (state.compareAndSet(s, s + n)) {
                 return true;
             }
         }
@@ -455,17 +453,17 @@ public final class WeightedSemaphore implements PermitSemaphore {
 
         @Override
         protected long getState() {
-            return state;
+            return state.get();
         }
 
         @Override
         protected void setState(long next) {
-            state = next;
+            state.set(next);
         }
 
         @Override
         protected boolean compareAndSetState(long expected, long next) {
-            return STATE.compareAndSet(WeightedSemaphore.this, expected, next);
+            return state.compareAndSet(expected, next);
         }
 
         @Override

@@ -1,5 +1,6 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.internal.PaddedLong;
 import io.github.poolkit.AdaptiveLimit;
 import io.github.poolkit.internal.limit.LimitFollowing;
 
@@ -21,7 +22,7 @@ final class AdaptiveCapacity {
     private final AdaptiveLimit limit;
     private final PoolEngine pool;
     /** Tasks running now: one shared counter, acceptable only because the feature is on. */
-    private final PaddedCounter inFlight = new PaddedCounter();
+    private final PaddedLong inFlight = new PaddedLong();
 
     AdaptiveCapacity(String poolName, AdaptiveLimit limit, PoolEngine pool) {
         this.poolName = poolName;
@@ -41,9 +42,9 @@ final class AdaptiveCapacity {
      */
     int started() {
         for (;;) {
-            int n = inFlight.get();
+            long n = inFlight.get();
             if (inFlight.compareAndSet(n, n + 1)) {
-                return n + 1;
+                return (int) n + 1;
             }
         }
     }
@@ -56,7 +57,7 @@ final class AdaptiveCapacity {
 
     /** A task was refused for overload: a dropped sample. */
     void rejected() {
-        sample(0, inFlight.get(), true);
+        sample(0, (int) inFlight.get(), true);
     }
 
     private void sample(long rttNanos, int inFlightNow, boolean dropped) {

@@ -1,5 +1,6 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.internal.PaddedLong;
 import io.github.poolkit.internal.Spin;
 
 /**
@@ -34,11 +35,11 @@ final class HandOffPath {
     private final PoolCore pool;
     private final IdleStack idle;
     /** Idle workers spinning for a hand-off. */
-    private final PaddedCounter spinningWorkers = new PaddedCounter();
+    private final PaddedLong spinningWorkers = new PaddedLong();
     /** Callers spinning for an idle worker. */
-    private final PaddedCounter spinningCallers = new PaddedCounter();
+    private final PaddedLong spinningCallers = new PaddedLong();
     /** Hand-offs left that skip {@link #preferSpinningWorker}, after a wait in which no worker came back. */
-    private final PaddedCounter preferenceSkips = new PaddedCounter();
+    private final PaddedLong preferenceSkips = new PaddedLong();
 
     HandOffPath(PoolCore pool, IdleStack idle) {
         this.pool = pool;
@@ -105,7 +106,7 @@ final class HandOffPath {
         if (t == null || t.isVirtual()) {
             return;
         }
-        int skips = preferenceSkips.get();
+        long skips = preferenceSkips.get();
         if (skips > 0) {
             preferenceSkips.compareAndSet(skips, skips - 1);
             return;
@@ -145,11 +146,11 @@ final class HandOffPath {
     }
 
     /** Counts this thread in {@code spinners} if it may spin and fewer than the most already do (then decrement). */
-    private static boolean startSpinning(PaddedCounter spinners, int most) {
+    private static boolean startSpinning(PaddedLong spinners, int most) {
         if (Spin.budget(1) == 0) {
             return false;
         }
-        for (int n; (n = spinners.get()) < most; ) {
+        for (long n; (n = spinners.get()) < most; ) {
             if (spinners.compareAndSet(n, n + 1)) {
                 return true;
             }

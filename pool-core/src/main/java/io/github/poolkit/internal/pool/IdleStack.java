@@ -1,5 +1,6 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.internal.PaddedLong;
 import io.github.poolkit.internal.VarHandles;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -56,11 +57,11 @@ final class IdleStack {
 
     private volatile Node top;
     /** Idle workers not yet claimed. */
-    private final PaddedCounter size = new PaddedCounter();
+    private final PaddedLong size = new PaddedLong();
 
     /** {@return idle workers not yet claimed (a racy snapshot)} */
     int size() {
-        return size.get();
+        return (int) size.get();
     }
 
     /**

@@ -1,8 +1,8 @@
 package io.github.poolkit.internal.pool;
 
 import io.github.poolkit.internal.Durations;
+import io.github.poolkit.internal.PaddedLong;
 import io.github.poolkit.PoolOptions;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -121,7 +121,7 @@ final class PoolCore {
      * Workers counted (invariant 1). Atomic updates only, on a cache line of its own: unpooled workers reserve and
      * retire without the lock, a task each, and must not invalidate the fields every caller reads.
      */
-    final PaddedCounter running = new PaddedCounter();
+    final PaddedLong running = new PaddedLong();
     /** {@code line.size()}, for lock-free readers: set under the lock after every change to the line. */
     private volatile int blocked;
 
@@ -141,7 +141,7 @@ final class PoolCore {
         this.queue = queueCapacity == 0 ? null : new TaskQueue(queueCapacity, watchesQueue());
         this.queued = queue == null ? null : new QueuedPath(this, queue, idle);
         this.handOff = queue == null && threads.pooled() ? new HandOffPath(this, idle) : null;
-        this.workers = WorkerSet.of(threads.pooled(), capacity, running::get);
+        this.workers = WorkerSet.of(threads.pooled(), capacity, () -> (int) running.get());
         this.unpooled = threads.pooled() ? null : new UnpooledPath(this, runner, threads, workers, queue);
         boolean purged = threads.pooled() && !options.disablePurge();
         this.lifecycle = new PoolLifecycle(this, purged ? Durations.toNanosSaturated(options.expiry()) : -1);
@@ -231,7 +231,7 @@ final class PoolCore {
     boolean tryReserve() {
         for (;;) {
             int c = capacity;
-            int r = running.get();
+            long r = running.get();
             if (c >= 0 && r >= c) {
                 return false;
             }
@@ -452,7 +452,7 @@ final class PoolCore {
 
     /** {@return workers alive: busy, idle and not yet purged, or starting} */
     int running() {
-        return running.get();
+        return (int) running.get();
     }
 
     /** {@return the task counts of every worker, retired or live, read under the lock so each counts once} */

@@ -1,5 +1,6 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.internal.PaddedLong;
 import io.github.poolkit.internal.Spin;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -30,7 +31,7 @@ final class QueuedPath {
     private final TaskQueue queue;
     private final IdleStack idle;
     /** Searchers: 0 or 1 (see above). */
-    private final PaddedCounter searching = new PaddedCounter();
+    private final PaddedLong searching = new PaddedLong();
     /**
      * The take lock: on 4 processors or more ({@link Spin#TAKE_LOCKED}), workers take from the queue one at a time,
      * as {@code LinkedBlockingQueue}'s takers do; null on fewer. The queue needs no lock (it is multi-consumer, and

@@ -1,10 +1,10 @@
 package io.github.poolkit.internal.pool;
 
 import io.github.poolkit.internal.NamedThreadFactory;
+import io.github.poolkit.internal.PaddedLong;
 import io.github.poolkit.PoolOptions;
 
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Where a pool's workers run, and whether they are kept between tasks.
@@ -24,9 +24,14 @@ final class WorkerThreads {
 
     private final ThreadFactory factory;
     private final boolean pooled;
-    /** Unpooled: the name's prefix and the next number. */
+    /** Unpooled: the name's prefix. */
     private final String prefix;
-    private final AtomicInteger next = new AtomicInteger(1);
+    /**
+     * Unpooled: the numbers given so far. Each starting worker counts here, from whatever processor its carrier is,
+     * so the count has cache lines of its own: next to {@link #factory}, which every submitting caller reads, each
+     * count would cost the caller a cache miss.
+     */
+    private final PaddedLong named = new PaddedLong();
 
     private WorkerThreads(ThreadFactory factory, boolean pooled, String prefix) {
         this.factory = factory;
@@ -55,7 +60,7 @@ final class WorkerThreads {
 
     /** Unpooled: names the current thread, a worker's as it starts, {@code <name>-<n>}. */
     void name(Thread t) {
-        t.setName(prefix + next.getAndIncrement());
+        t.setName(prefix + (named.getAndIncrement() + 1));
     }
 
     /**
