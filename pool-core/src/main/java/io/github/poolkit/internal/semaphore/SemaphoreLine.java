@@ -9,7 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * The lock of a {@code WeightedSemaphore}, its FIFO line of waiting requests, and everything done under that lock:
  * queueing, granting in order, withdrawing, releasing to waiters and resizing. Internal; not part of poolkit's API.
  *
- * <p>The semaphore keeps its state word itself, so that its lock-free fast paths read it without an indirection; it
+ * <p>The semaphore keeps its state word itself (on cache lines of its own), next to its lock-free fast paths; it
  * gives this class access to the word by implementing the abstract accessors, and calls in here only when a fast
  * path cannot decide alone.
  */
