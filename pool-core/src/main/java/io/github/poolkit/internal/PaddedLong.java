@@ -11,10 +11,10 @@ import java.lang.invoke.VarHandle;
  * grows with the processors, and that two processors hardly show.
  *
  * <p>Layout. The JVM lays out the longs of a class (in declaration order), then its references, but first fills the
- * 4-byte gap after the object header with any int or reference field: an {@code int} value landed there, right after
- * the header, so the padding sat on one side only and the value shared a cache line with the end of the object
- * allocated before it. A long cannot fill that gap, so the value sits after the seven padding longs, with the padding
- * references after it: at least 56 bytes on each side, whatever the neighbours.
+ * 4-byte gap after the object header with any int or reference field: an {@code int} value would land there, right
+ * after the header, with the padding on one side only, sharing a cache line with the end of the object allocated
+ * before it (measured so, when the value was an int). A long cannot fill that gap, so the value sits after the seven
+ * padding longs, with the padding references after it: at least 56 bytes on each side, whatever the neighbours.
  */
 @SuppressWarnings("unused")
 public final class PaddedLong {
