@@ -90,21 +90,15 @@ final class ConcurrentWorkers implements WorkerSet {
                 return;
             }
         }
-        int s = start & (STRIPES - 1);
-        w.stripe = -1 - s;
-        locks[s].lock();
-        try {
-            overflow[s].add(w);
-        } finally {
-            locks[s].unlock();
-        }
+        w.stripe = -1 - (start & (STRIPES - 1));
+        listOverflowed(w, true);
     }
 
     /** Removes a worker whose task has ended (or that never started), keeping its counts. */
     @Override
     public void remove(Worker w) {
         if (w.stripe < 0) {
-            removeOverflowed(w);
+            listOverflowed(w, false);
             return;
         }
         if (!w.listed) {
@@ -175,17 +169,21 @@ final class ConcurrentWorkers implements WorkerSet {
     }
 
     /**
-     * Removes a worker that found no slot, with plain calls under its stripe's lock. (These used to go through one
-     * helper that took {@code add}, {@code remove} and {@code forEach} as method references. In a pool with 100 000s
-     * of virtual threads in flight, profiled with JFR on 2 processors, a third of all samples were then these
-     * removals, running in the interpreter; with plain calls, fewer, and runs at a capacity of 1 000 000 took a
-     * third less time. See docs/benchmarks.md.)
+     * Adds or removes a worker that found no slot, in the list of its stripe ({@code -1 - w.stripe}), with plain calls
+     * under that stripe's lock. (These used to go through one helper that took {@code add}, {@code remove} and
+     * {@code forEach} as method references. In a pool with 100 000s of virtual threads in flight, profiled with JFR
+     * on 2 processors, a third of all samples were then these removals, running in the interpreter; with plain
+     * calls, fewer, and runs at a capacity of 1 000 000 took a third less time. See docs/benchmarks.md.)
      */
-    private void removeOverflowed(Worker w) {
+    private void listOverflowed(Worker w, boolean add) {
         int s = -1 - w.stripe;
         locks[s].lock();
         try {
-            overflow[s].remove(w);
+            if (add) {
+                overflow[s].add(w);
+            } else {
+                overflow[s].remove(w);
+            }
         } finally {
             locks[s].unlock();
         }
