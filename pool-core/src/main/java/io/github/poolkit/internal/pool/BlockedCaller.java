@@ -38,50 +38,17 @@ final class BlockedCaller {
      */
     volatile boolean woken;
 
-    /**
-     * Whether the caller is about to park, or parked, for lack of a wake-up (set by the caller, with the lock released,
-     * around its park: {@link #mayPark}, {@link #doneParking}). A waker unparks it only then, as
-     * {@code AbstractQueuedSynchronizer} unparks only a waiter that has said it waits: a caller that spins sees
-     * {@link #woken} by itself, so an unpark would only cost the waker a system call and leave a stray permit. Dekker
-     * pair with {@link #woken}: the caller sets this, then reads {@code woken}; the waker sets {@code woken}, then
-     * reads this; so one of them sees the other, and a caller never parks on a wake-up that nobody unparks.
-     */
-    private volatile boolean parking;
-
     BlockedCaller(Object task, Thread thread, long acceptedAt) {
         this.task = task;
         this.thread = thread;
         this.acceptedAt = acceptedAt;
     }
 
-    /**
-     * Wakes the caller to look again (any thread, with or without the lock): unparks it if it parks.
-     *
-     * @return whether this call unparked it
-     */
-    boolean wake() {
+    /** Wakes the caller to look again (any thread, with or without the lock). */
+    void wake() {
         if (!woken) {
             woken = true;
-            if (parking) {
-                LockSupport.unpark(thread);
-                return true;
-            }
+            LockSupport.unpark(thread);
         }
-        return false;
-    }
-
-    /**
-     * On the caller's thread, before it parks: says so, then looks whether it was woken meanwhile.
-     *
-     * @return whether it may park: every wake-up from now on unparks it
-     */
-    boolean mayPark() {
-        parking = true;
-        return !woken;
-    }
-
-    /** On the caller's thread, after its park (or after {@link #mayPark} said no): wakers need not unpark it. */
-    void doneParking() {
-        parking = false;
     }
 }

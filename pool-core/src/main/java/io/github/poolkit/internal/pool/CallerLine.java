@@ -19,9 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * never both and never neither.
  *
  * <p>Waiting: a caller parks on its own permit with the lock released ({@link #await}), the head after a short spin
- * ({@link Spin#BLOCKED_CALLER_SPINS}), and is woken by {@link BlockedCaller#wake}, which needs no lock, so that a
- * worker that frees room without the lock can wake the head ({@link #wakeHeadWithoutLock}); a caller that sees its
- * wake-up while it spins is not unparked at all ({@link BlockedCaller#parking}). Every other method is
+ * ({@link Spin#BLOCKED_CALLER_SPINS}), and is unparked by {@link BlockedCaller#wake}, which needs no lock, so that a
+ * worker that frees room without the lock can wake the head ({@link #wakeHeadWithoutLock}). Every other method is
  * called with the pool's lock held. (The pool mirrors {@link #size()} in a volatile field of its own for lock-free
  * readers, beside its other hot counters.)
  */
@@ -126,14 +125,11 @@ final class CallerLine {
                 Thread.onSpinWait();
             }
             if (!me.woken) {
-                if (me.mayPark()) {
-                    if (deadline == NO_DEADLINE) {
-                        LockSupport.park(this);
-                    } else {
-                        LockSupport.parkNanos(this, nanos);
-                    }
+                if (deadline == NO_DEADLINE) {
+                    LockSupport.park(this);
+                } else {
+                    LockSupport.parkNanos(this, nanos);
                 }
-                me.doneParking();
             }
         } finally {
             lock.lock();
