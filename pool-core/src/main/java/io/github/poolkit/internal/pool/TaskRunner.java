@@ -225,12 +225,19 @@ final class TaskRunner {
         return rejected.sum();
     }
 
-    /** Hands a failure to the panic handler; a handler that throws is logged. */
+    /**
+     * Hands a failure to the panic handler; a handler that throws is logged. Invariant: nothing escapes, as every
+     * caller relies on (a worker that must survive its task, a caller whose task is already queued). A handler may
+     * throw back the very exception it was given, which cannot suppress itself ({@link Throwable#addSuppressed}
+     * would throw), so it is logged as it is.
+     */
     void panic(Throwable e) {
         try {
             panicHandler.accept(e);
         } catch (Throwable handlerFailure) {
-            handlerFailure.addSuppressed(e);
+            if (handlerFailure != e) {
+                handlerFailure.addSuppressed(e);
+            }
             LOG.log(System.Logger.Level.ERROR, "the panic handler of pool '" + poolName + "' threw", handlerFailure);
         }
     }
