@@ -46,13 +46,20 @@ final class UnpooledPath {
      * Reserves a place for the task and starts its worker, if there is room and nobody is in line (a task must not
      * overtake a caller). Only for a pool without a queue; a queued one appends ({@link QueuedPath}).
      *
+     * <p>The reservation is a CAS of the count against the capacity read just before it, so a shrink ({@code tune})
+     * may come between the two. Invariant: a place reserved here is kept only if the pool, read after the CAS, is
+     * open and not above its capacity; otherwise it is given back and the locked path decides. A Dekker pair with
+     * {@link PoolLifecycle}: a close or a shrink writes {@code state} or {@code capacity}, then reads the count;
+     * this CASes the count, then reads both, so a shrink that does not see the place is seen here, and no place is
+     * taken beyond a capacity that {@code tune} has already lowered.
+     *
      * @return whether the task was accepted; false when the locked path must decide
      */
     boolean tryStart(Object task) {
         if (pool.blockedCallers() != 0 || !pool.isOpen() || !pool.tryReserve()) {
             return false;
         }
-        if (!pool.isOpen()) { // closed meanwhile: the reservation must not outlive it (invariant 1)
+        if (!pool.isOpen() || pool.surplus()) { // closed or shrunk meanwhile: the place must not outlive it
             giveBackPlace();
             return false;
         }
