@@ -56,6 +56,51 @@ class PanicHandlerRethrowTest {
     }
 
     @Test
+    void growingAPoolWhoseWorkersCannotStartLeavesNoPlaceReservedAndThePoolStillTerminates() throws Exception {
+        AtomicBoolean failing = new AtomicBoolean();
+        AtomicInteger made = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            if (failing.get()) {
+                throw new IllegalStateException("test: no thread now");
+            }
+            return new Thread(r, "grow-rethrow-" + made.incrementAndGet());
+        };
+        List<Throwable> panics = new CopyOnWriteArrayList<>();
+        PoolOptions options = PoolOptions.builder().name("grow-rethrow").queueCapacity(-1).disablePurge(true)
+                .threadFactory(factory).panicHandler(rethrowing(panics, new AtomicBoolean(true))).build();
+        WorkerPool pool = WorkerPool.create(1, options);
+        CountDownLatch gate = new CountDownLatch(1);
+        AtomicInteger ran = new AtomicInteger();
+        try {
+            pool.execute(() -> {
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            for (int i = 0; i < 3; i++) {
+                pool.execute(ran::incrementAndGet); // no room: queued behind the busy worker
+            }
+            failing.set(true);
+            try {
+                pool.tune(4); // reserves a worker per queued task; none can start
+            } catch (RuntimeException e) {
+                // not what this test checks: what it leaves behind is
+            }
+            failing.set(false);
+            gate.countDown(); // the first worker drains the queue
+            pool.shutdown();
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).as("terminated, no place left reserved").isTrue();
+            assertThat(ran.get()).isEqualTo(3);
+            assertThat(pool.running()).isZero();
+        } finally {
+            gate.countDown();
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void aQueuedTaskIsEitherAcceptedAndRunOrRefusedAndNeverRunWhenNoWorkerCanStartAndTheHandlerRethrows()
             throws Exception {
         AtomicBoolean failing = new AtomicBoolean();
