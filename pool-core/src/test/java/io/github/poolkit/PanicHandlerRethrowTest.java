@@ -34,6 +34,17 @@ class PanicHandlerRethrowTest {
         };
     }
 
+    /** Platform threads named {@code <name>-<n>}, except while {@code failing} is set: then it throws. */
+    private static ThreadFactory failingWhile(AtomicBoolean failing, String name) {
+        AtomicInteger made = new AtomicInteger();
+        return r -> {
+            if (failing.get()) {
+                throw new IllegalStateException("test: no thread now");
+            }
+            return new Thread(r, name + "-" + made.incrementAndGet());
+        };
+    }
+
     @Test
     void aHandlerThatRethrowsTheTasksExceptionLeavesTheWorkerAliveAndTheFailureCounted() throws Exception {
         List<Throwable> panics = new CopyOnWriteArrayList<>();
@@ -58,13 +69,7 @@ class PanicHandlerRethrowTest {
     @Test
     void growingAPoolWhoseWorkersCannotStartLeavesNoPlaceReservedAndThePoolStillTerminates() throws Exception {
         AtomicBoolean failing = new AtomicBoolean();
-        AtomicInteger made = new AtomicInteger();
-        ThreadFactory factory = r -> {
-            if (failing.get()) {
-                throw new IllegalStateException("test: no thread now");
-            }
-            return new Thread(r, "grow-rethrow-" + made.incrementAndGet());
-        };
+        ThreadFactory factory = failingWhile(failing, "grow-rethrow");
         List<Throwable> panics = new CopyOnWriteArrayList<>();
         PoolOptions options = PoolOptions.builder().name("grow-rethrow").queueCapacity(-1).disablePurge(true)
                 .threadFactory(factory).panicHandler(rethrowing(panics, new AtomicBoolean(true))).build();
@@ -104,13 +109,7 @@ class PanicHandlerRethrowTest {
     void aQueuedTaskIsEitherAcceptedAndRunOrRefusedAndNeverRunWhenNoWorkerCanStartAndTheHandlerRethrows()
             throws Exception {
         AtomicBoolean failing = new AtomicBoolean();
-        AtomicInteger made = new AtomicInteger();
-        ThreadFactory factory = r -> {
-            if (failing.get()) {
-                throw new IllegalStateException("test: no thread now");
-            }
-            return new Thread(r, "queued-rethrow-" + made.incrementAndGet());
-        };
+        ThreadFactory factory = failingWhile(failing, "queued-rethrow");
         List<Throwable> panics = new CopyOnWriteArrayList<>();
         AtomicBoolean rethrow = new AtomicBoolean();
         PoolOptions options = PoolOptions.builder().name("queued-rethrow").queueCapacity(-1).disablePurge(true)
