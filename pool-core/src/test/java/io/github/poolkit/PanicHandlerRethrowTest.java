@@ -45,6 +45,17 @@ class PanicHandlerRethrowTest {
         };
     }
 
+    /** A task that holds its worker until {@code gate} opens. */
+    private static Runnable waitingAt(CountDownLatch gate) {
+        return () -> {
+            try {
+                gate.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        };
+    }
+
     @Test
     void aHandlerThatRethrowsTheTasksExceptionLeavesTheWorkerAliveAndTheFailureCounted() throws Exception {
         List<Throwable> panics = new CopyOnWriteArrayList<>();
@@ -77,13 +88,7 @@ class PanicHandlerRethrowTest {
         CountDownLatch gate = new CountDownLatch(1);
         AtomicInteger ran = new AtomicInteger();
         try {
-            pool.execute(() -> {
-                try {
-                    gate.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            pool.execute(waitingAt(gate));
             for (int i = 0; i < 3; i++) {
                 pool.execute(ran::incrementAndGet); // no room: queued behind the busy worker
             }
@@ -118,13 +123,7 @@ class PanicHandlerRethrowTest {
         CountDownLatch gate = new CountDownLatch(1);
         AtomicInteger ran = new AtomicInteger();
         try {
-            pool.execute(() -> {
-                try {
-                    gate.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            pool.execute(waitingAt(gate));
             pool.execute(ran::incrementAndGet); // no room: queued behind the busy worker
             failing.set(true);
             pool.tune(2); // the worker it starts for the queue cannot start; the handler only records that

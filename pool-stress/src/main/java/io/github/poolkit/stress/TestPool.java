@@ -1,6 +1,7 @@
 package io.github.poolkit.stress;
 
 import io.github.poolkit.PoolOptions;
+import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WorkerPool;
 
 import java.util.function.UnaryOperator;
@@ -44,6 +45,26 @@ final class TestPool {
         TestPool test = new TestPool(capacity, name, options, runs);
         test.pool.execute(test.gate::hold);
         return test;
+    }
+
+    /**
+     * Submits the test's task, held at the gate, to a pool that refuses rather than blocks ({@code nonblocking}).
+     *
+     * @return 1 if the task was accepted, 0 if it was refused with {@link PoolOverloadException}
+     */
+    int submitHeld() {
+        return Accepted.unless(PoolOverloadException.class, () -> pool.execute(gate.holdAfter(runs)));
+    }
+
+    /**
+     * Changes the pool's capacity, then reads how many workers it counts.
+     *
+     * @param capacity the new capacity
+     * @return {@code running()} right after {@code tune} returned
+     */
+    int tuneThenRunning(int capacity) {
+        pool.tune(capacity);
+        return pool.running();
     }
 
     /**

@@ -37,14 +37,13 @@ public class VirtualPoolTuneVsExecute {
     /** Shrinks the pool, then looks at how many places it has taken. */
     @Actor
     public void tune(III_Result r) {
-        test.pool.tune(1);
-        r.r1 = test.pool.running();
+        r.r1 = test.tuneThenRunning(1);
     }
 
     /** Submits a gated task (refused if the capacity is reached). */
     @Actor
     public void submit(III_Result r) {
-        r.r2 = Accepted.unless(PoolOverloadException.class, () -> test.pool.execute(test.gate.holdAfter(test.runs)));
+        r.r2 = test.submitHeld();
     }
 
     /** Lets the tasks finish, terminates the pool and counts the runs. */

@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.PoolOverloadException;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -15,7 +14,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * Guarantee: capacity is never exceeded when two callers race for the last free worker (ants #374: the check
  * "running &lt; capacity" and the increment must be one step). A nonblocking pool of capacity 1 gets two tasks that hold
  * their worker until the arbiter opens the gate: exactly one is accepted, the other gets
- * {@link PoolOverloadException}.
+ * {@link io.github.poolkit.PoolOverloadException}.
  *
  * <p>r1, r2: 1 if that actor's {@code execute} was accepted, 0 if it was overloaded. r3: how many tasks ran, after
  * termination ({@link Quiesce#STUCK} if the pool hung).
@@ -28,20 +27,16 @@ public class WorkerPoolLastWorker {
 
     private final TestPool test = new TestPool(1, "jcs-last-worker", options -> options.nonblocking(true), new Runs());
 
-    private int submit() {
-        return Accepted.unless(PoolOverloadException.class, () -> test.pool.execute(test.gate.holdAfter(test.runs)));
-    }
-
     /** First caller. */
     @Actor
     public void first(III_Result r) {
-        r.r1 = submit();
+        r.r1 = test.submitHeld();
     }
 
     /** Second caller. */
     @Actor
     public void second(III_Result r) {
-        r.r2 = submit();
+        r.r2 = test.submitHeld();
     }
 
     /** Lets the task finish, terminates the pool and counts the runs. */

@@ -1,6 +1,5 @@
 package io.github.poolkit.stress;
 
-import io.github.poolkit.PoolOverloadException;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
@@ -32,19 +31,13 @@ public class WorkerPoolTuneVsExecute {
     /** Shrinks the pool, then looks at how many workers it has. */
     @Actor
     public void tune(III_Result r) {
-        test.pool.tune(1);
-        r.r1 = test.pool.running();
+        r.r1 = test.tuneThenRunning(1);
     }
 
     /** Submits two gated tasks (a refused one was refused because the capacity was reached). */
     @Actor
     public void submit(III_Result r) {
-        int accepted = 0;
-        for (int i = 0; i < 2; i++) {
-            accepted += Accepted.unless(PoolOverloadException.class,
-                    () -> test.pool.execute(test.gate.holdAfter(test.runs)));
-        }
-        r.r2 = accepted;
+        r.r2 = test.submitHeld() + test.submitHeld();
     }
 
     /** Lets the tasks finish, terminates the pool and counts the runs. */
