@@ -102,7 +102,9 @@ public final class Permit implements AutoCloseable {
      *                     reaches that caller
      * @param lostSignal   completed (normally) by the semaphore, once, when it learns that the grant was lost; the
      *                     permit only reads it: {@link #isValid()} is {@code false} once it is done, and
-     *                     {@link #lost()} completes with it; {@code null} for a grant that cannot be lost
+     *                     {@link #lost()} hands out its {@code minimalCompletionStage()} (which a semaphore may
+     *                     override to run the holders' actions on an executor of its own); {@code null} for a grant
+     *                     that cannot be lost
      * @return the permit
      * @throws IllegalArgumentException if {@code permits < 0}
      * @throws NullPointerException     if {@code release} is null
@@ -149,7 +151,8 @@ public final class Permit implements AutoCloseable {
     /**
      * Returns whether the grant is still held as far as its semaphore knows: {@code false} once the semaphore learned
      * that the lease was lost (a renewal found that it had expired, or the shared store did not confirm a renewal for
-     * longer than the lease time), from the moment {@link #lost()} completes. Once {@code false}, it stays
+     * longer than the lease time), from that very moment: it does not wait for the actions hung on {@link #lost()},
+     * which may run a little later on the semaphore's notification executor. Once {@code false}, it stays
      * {@code false}: other holders may have been granted the same permits, so work that needs them should stop (and a
      * protected resource should refuse this permit's {@link #fencingToken()}). Closing does not change it. Always
      * {@code true} for a {@link WeightedSemaphore}'s permit, which cannot be lost.
@@ -162,7 +165,7 @@ public final class Permit implements AutoCloseable {
 
     /**
      * Returns a stage that completes (normally, with {@code null}) when the semaphore learns that this permit's lease
-     * was lost, at the moment {@link #isValid()} turns {@code false}; it is never completed if the permit is closed
+     * was lost, when {@link #isValid()} turns {@code false}; it is never completed if the permit is closed
      * before that, nor for a {@link WeightedSemaphore}'s permit, which cannot be lost. The stage is read-only: it
      * cannot be completed by its callers. Its dependent actions run on the semaphore's notification executor (or on
      * the caller's thread when registered after the loss), so they should be short, for example:

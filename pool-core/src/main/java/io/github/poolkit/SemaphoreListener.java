@@ -23,11 +23,17 @@ public interface SemaphoreListener {
     enum AcquireOutcome {
         /** The permits were granted. */
         ACQUIRED,
-        /** A timed request gave up: its time ran out. */
+        /**
+         * A timed request gave up: its time ran out (for an asynchronous request, its future was failed with a
+         * {@link java.util.concurrent.TimeoutException} while it waited, as {@code orTimeout} does).
+         */
         TIMEOUT,
         /** The waiting thread was interrupted. */
         INTERRUPTED,
-        /** An asynchronous request's future was cancelled (or completed by someone else) while it waited. */
+        /**
+         * An asynchronous request's future was cancelled (or completed by someone else, other than with a
+         * {@code TimeoutException}) while it waited.
+         */
         CANCELLED,
         /**
          * Refused: at once when {@code tryAcquire} found the permits taken or somebody waiting, or the request was

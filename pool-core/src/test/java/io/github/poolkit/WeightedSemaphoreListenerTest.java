@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -122,6 +123,12 @@ class WeightedSemaphoreListenerTest {
         awaitWaiting(semaphore, 1);
         assertThat(cancelled.cancel(false)).isTrue();
         assertThat(only()).extracting(Settled::permits, Settled::outcome).containsExactly(4L, CANCELLED);
+
+        CompletableFuture<Permit> timedOut = semaphore.acquireAsync(4).orTimeout(5, TimeUnit.MILLISECONDS);
+        assertThat(timedOut).failsWithin(Duration.ofSeconds(10)).withThrowableThat()
+                .withCauseInstanceOf(TimeoutException.class);
+        assertThat(only()).extracting(Settled::permits, Settled::outcome).containsExactly(4L, TIMEOUT);
+        assertThat(semaphore.waiting()).isZero();
 
         CompletableFuture<Permit> refused = semaphore.acquireAsync(9);
         WeightedSemaphoreCaller refusedThread = acquireQueued(semaphore, 8, 2);

@@ -1,8 +1,6 @@
 package io.github.poolkit.redis;
 
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -32,21 +30,24 @@ final class Lease {
      * grant made while it waited in line, when the last call that found it still in line was sent).
      */
     volatile long confirmedNanos;
-    /** The Permit's lost signal: completed once, on the completions executor, when this lease is known lost. */
-    final CompletableFuture<Void> lost = new CompletableFuture<>();
+    /** The Permit's lost signal: completed once, by the transition to LOST, when this lease is known lost. */
+    final LostSignal lost;
     private final AtomicInteger state = new AtomicInteger(HELD);
 
     /**
      * The lease of a granted request: the request's id, weight and handle-less mark, and the token of the grant.
      *
      * @param confirmedNanos when Redis confirmed the grant (System.nanoTime)
+     * @param completions    where the actions that holders hang on the Permit's {@code lost()} run, so that they
+     *                       never run on the heartbeat or on Redis's I/O thread ({@link LostSignal})
      */
-    Lease(Request granted, long token, long confirmedNanos) {
+    Lease(Request granted, long token, long confirmedNanos, Executor completions) {
         this.id = granted.id;
         this.weight = granted.weight;
         this.handleLess = granted.handleLess;
         this.token = token;
         this.confirmedNanos = confirmedNanos;
+        this.lost = new LostSignal(completions);
     }
 
     /** {@return whether its Permit was closed first, before any loss was known} (false: it was lost already) */
@@ -55,21 +56,16 @@ final class Lease {
     }
 
     /**
-     * Marks it lost while held or while its release runs; only the first call wins.
+     * Marks it lost while held or while its release runs; only the first call wins, and signals the loss at once
+     * (the Permit's {@code isValid()} is {@code false} from now on).
      *
-     * @param completions where the Permit's {@code lost()} stage completes, so that its dependents never run on the
-     *                    heartbeat or on Redis's I/O thread (inline if the executor refuses)
      * @return whether this call marked it (false: closed and released, or lost already)
      */
-    boolean markLost(boolean byRelease, Executor completions) {
+    boolean markLost(boolean byRelease) {
         if (!state.compareAndSet(byRelease ? CLOSED : HELD, LOST)) {
             return false;
         }
-        try {
-            completions.execute(() -> lost.complete(null));
-        } catch (RejectedExecutionException e) {
-            lost.complete(null);
-        }
+        lost.signal();
         return true;
     }
 }

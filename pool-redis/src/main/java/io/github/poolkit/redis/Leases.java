@@ -91,7 +91,7 @@ final class Leases {
 
     /** Marks a lease lost (once: its Permit turns invalid and its lost() stage completes) and logs why. */
     void lose(Lease lease, boolean byRelease, String why) {
-        if (lease.markLost(byRelease, instance.completions())) {
+        if (lease.markLost(byRelease)) {
             LOG.warning("Cluster semaphore '" + instance.name() + "': a grant of " + lease.weight + " permits (fencing"
                     + " token " + lease.token + ") was lost: it " + why + ". Other instances may hold these permits"
                     + " now; lengthen the lease time if holders or Redis pause for that long");

@@ -197,7 +197,7 @@ final class Requests {
         }
         // Redis granted it after the acquire, or the last renewal that found it still in line, was sent: its lease
         // lasts a lease time from then at least (not from now: a grant told by a late message or renewal is older)
-        Lease lease = new Lease(request, token, request.seenWaitingNanos);
+        Lease lease = new Lease(request, token, request.seenWaitingNanos, instance.completions());
         if (request.result.isDone() || !leases.add(lease)) {
             return; // told twice (message and heartbeat), or the request gave up: its cancel returns the lease
         }
@@ -314,7 +314,7 @@ final class Requests {
             outcome = g.outcome;
         } else if (cause instanceof CancellationException) {
             outcome = AcquireOutcome.CANCELLED;
-        } else if (cause instanceof SemaphoreUnavailableException) {
+        } else if (cause instanceof SemaphoreUnavailableException || cause instanceof TimeoutException) {
             outcome = AcquireOutcome.TIMEOUT;
         } else {
             outcome = AcquireOutcome.REJECTED; // refused by tryAcquire, or larger than the size

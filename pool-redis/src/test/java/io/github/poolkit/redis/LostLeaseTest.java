@@ -8,6 +8,8 @@ import io.github.poolkit.Permit;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -99,6 +101,47 @@ class LostLeaseTest {
         assertState(other, 2, 2, 0);
         granted.close();
         assertState(other, 2, 0, 0);
+    }
+
+    /**
+     * The permit turns invalid the moment the semaphore learns of the loss, even while the executor that runs the
+     * holders' actions is busy: those run when it gets to them, on its thread; one hung on {@code lost()} afterwards
+     * runs at once, on the caller's thread.
+     */
+    @Test
+    void thePermitTurnsInvalidAtOnceWhileTheActionsWaitForTheirExecutor() throws Exception {
+        Duration lease = Duration.ofMillis(600);
+        ExecutorService completions = Executors.newSingleThreadExecutor(r -> new Thread(r, "lost-actions"));
+        CountDownLatch busy = new CountDownLatch(1);
+        try {
+            RedisPermitSemaphore holder = semaphores.open(semaphores.builder().size(2).leaseTime(lease)
+                    .commandTimeout(Duration.ofSeconds(2)).completions(completions));
+            Permit permit = holder.acquirePermit(2);
+            CompletableFuture<String> heardOn = permit.lost().thenApply(nothing -> Thread.currentThread().getName())
+                    .toCompletableFuture();
+            completions.execute(() -> {
+                try {
+                    busy.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            try (var connection = redis.client().connect()) {
+                connection.sync().del("poolkit:semaphore:{" + semaphores.name() + "}:meta");
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> !permit.isValid());
+            assertThat(heardOn).isNotDone();
+            String late = permit.lost().thenApply(nothing -> Thread.currentThread().getName()).toCompletableFuture()
+                    .getNow("not yet");
+            assertThat(late).isEqualTo(Thread.currentThread().getName());
+
+            busy.countDown();
+            assertThat(heardOn.get(10, TimeUnit.SECONDS)).isEqualTo("lost-actions");
+            permit.close();
+        } finally {
+            busy.countDown();
+            completions.shutdownNow();
+        }
     }
 
     @Test

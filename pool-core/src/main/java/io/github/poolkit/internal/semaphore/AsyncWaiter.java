@@ -3,6 +3,8 @@ package io.github.poolkit.internal.semaphore;
 import io.github.poolkit.Permit;
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeoutException;
 
 /**
  * A request from a {@code WeightedSemaphore}'s {@code acquireAsync} that could not be granted at once; woken by
@@ -16,7 +18,8 @@ public final class AsyncWaiter extends SemaphoreWaiter {
      * then wake completes the future) and whoever completes the future otherwise (cancel, orTimeout, complete), which
      * withdraws the request. withdraw succeeds only while WAITING; a grant that loses the race to complete the future
      * gives its permits back. Either way the listener hears the outcome the future shows: a grant or a refusal that
-     * lost the future to a cancel is reported CANCELLED.
+     * lost the future to a cancel is reported CANCELLED, or TIMEOUT when the future was failed with a
+     * TimeoutException (orTimeout: the caller's time ran out).
      */
 
     private final SemaphoreLine line;
@@ -48,7 +51,7 @@ public final class AsyncWaiter extends SemaphoreWaiter {
         // If the grant or a refusal completed it, the waiter is no longer WAITING and this is a no-op.
         waiter.future.whenComplete((permit, failure) -> {
             if (waiter.isWaiting() && line.withdraw(waiter)) {
-                SemaphoreReporter.settle(line.reporter, n, waiter.since, AcquireOutcome.CANCELLED);
+                SemaphoreReporter.settle(line.reporter, n, waiter.since, waiter.endedByCaller());
             }
         });
         return waiter.future;
@@ -61,12 +64,21 @@ public final class AsyncWaiter extends SemaphoreWaiter {
             // As for a grant: if the future was cancelled (or completed) first, the caller saw that, so report it
             boolean refused = future.completeExceptionally(SemaphoreErrors.tooLarge(n, line.size()));
             SemaphoreReporter.settle(line.reporter, n, since,
-                    refused ? AcquireOutcome.REJECTED : AcquireOutcome.CANCELLED);
+                    refused ? AcquireOutcome.REJECTED : endedByCaller());
         } else if (future.complete(line.permit(n))) {
             SemaphoreReporter.settle(line.reporter, n, since, AcquireOutcome.ACQUIRED);
         } else {
             line.giveBack(n); // the future was cancelled or completed first: give the grant back (I6)
-            SemaphoreReporter.settle(line.reporter, n, since, AcquireOutcome.CANCELLED);
+            SemaphoreReporter.settle(line.reporter, n, since, endedByCaller());
         }
+    }
+
+    /**
+     * {@return how the caller ended the request, the future being complete but not by this semaphore: TIMEOUT when
+     * it was failed with a {@link TimeoutException} ({@code orTimeout}), else CANCELLED}
+     */
+    private AcquireOutcome endedByCaller() {
+        return future.state() == Future.State.FAILED && future.exceptionNow() instanceof TimeoutException
+                ? AcquireOutcome.TIMEOUT : AcquireOutcome.CANCELLED;
     }
 }

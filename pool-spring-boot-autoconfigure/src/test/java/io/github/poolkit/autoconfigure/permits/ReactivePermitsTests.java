@@ -18,12 +18,18 @@ import org.junit.jupiter.api.RepetitionInfo;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.annotation.Permits;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
+import io.github.poolkit.autoconfigure.actuate.PoolMetricsAutoConfiguration;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import reactor.core.Disposable;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Hooks;
@@ -142,6 +148,28 @@ class ReactivePermitsTests {
             assertThat(gpu.used()).isZero();
             assertThat(ran).isFalse();
         });
+    }
+
+    /** A wait that {@code maxWait} ends is timed as a timeout by {@code poolkit.semaphore.acquire}, not a cancel. */
+    @Test
+    void permitsThatDoNotComeWithinMaxWaitAreTimedAsATimeout() {
+        runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+                SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+                PoolMetricsAutoConfiguration.class)).run(context -> {
+                    Streams streams = context.getBean(Streams.class);
+                    WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    gpu.acquire(10);
+                    StepVerifier.create(streams.brief(3, Mono.just("work")))
+                            .expectError(PoolOverloadException.class).verify(PATIENCE);
+                    Timer timeouts = registry.get("poolkit.semaphore.acquire").tag("name", "gpu")
+                            .tag("outcome", "timeout").timer();
+                    Awaitility.await().atMost(PATIENCE).until(() -> timeouts.count() == 1);
+                    assertThat(timeouts.totalTime(TimeUnit.MILLISECONDS)).isGreaterThanOrEqualTo(200);
+                    assertThat(registry.get("poolkit.semaphore.acquire").tag("name", "gpu")
+                            .tag("outcome", "cancelled").timer().count()).isZero();
+                    gpu.release(10);
+                });
     }
 
     @Test
