@@ -85,6 +85,30 @@ public interface PermitSemaphore {
     }
 
     /**
+     * Acquires {@code n} permits as {@link #tryAcquirePermit(long)} does (only if they are free and nobody waits),
+     * without blocking the calling thread while the answer comes: for reactive code, which must not block. The default
+     * completes at once with {@code tryAcquirePermit(n)}'s answer, which never blocks for a semaphore in this JVM; a
+     * semaphore shared through a store overrides it to ask the store without waiting for the reply.
+     *
+     * @param n the number of permits, {@code >= 0}
+     * @return a future completed with the permit holding the {@code n} permits, or with {@code null} when they were
+     *         not acquired (always when {@code n > size()}); completed exceptionally when the semaphore could not
+     *         tell (for example when a shared store does not answer in time)
+     * @throws IllegalArgumentException if {@code n < 0}
+     */
+    default CompletableFuture<Permit> tryAcquireAsync(long n) {
+        Permit permit;
+        try {
+            permit = tryAcquirePermit(n);
+        } catch (IllegalArgumentException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return CompletableFuture.completedFuture(permit);
+    }
+
+    /**
      * Acquires {@code n} permits as {@link #tryAcquire(long, Duration)} does (waiting at most {@code timeout} in FIFO
      * order) and returns them as a {@link Permit} that releases them once when closed. The default wraps
      * {@link #tryAcquire(long, Duration)} and {@link #release(long)}.

@@ -4,6 +4,7 @@ import static io.github.poolkit.WeightedSemaphoreCaller.acquireQueued;
 import static io.github.poolkit.WeightedSemaphoreCaller.awaitTrue;
 import static io.github.poolkit.WeightedSemaphoreTest.assertState;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -26,6 +27,26 @@ class WeightedSemaphoreAsyncTest {
         assertState(semaphore, 3, 0);
         permit.close();
         assertState(semaphore, 0, 0);
+    }
+
+    /** The async try answers at once as {@code tryAcquirePermit} does: a permit, or null, never barging. */
+    @Test
+    void theAsyncTryAnswersAtOnceAsTheTryDoes() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(5);
+        CompletableFuture<Permit> granted = semaphore.tryAcquireAsync(3);
+        assertThat(granted).isCompleted();
+        Permit permit = granted.join();
+        assertThat(permit.permits()).isEqualTo(3);
+        assertThat(semaphore.tryAcquireAsync(3)).isCompletedWithValue(null); // only 2 free
+        assertThat(semaphore.tryAcquireAsync(6)).isCompletedWithValue(null); // more than the size
+        assertThatThrownBy(() -> semaphore.tryAcquireAsync(-1)).isInstanceOf(IllegalArgumentException.class);
+        assertState(semaphore, 3, 0);
+        WeightedSemaphoreCaller waiter = acquireQueued(semaphore, 4, 1);
+        assertThat(semaphore.tryAcquireAsync(1)).as("no barging").isCompletedWithValue(null);
+        permit.close();
+        waiter.join();
+        assertState(semaphore, 4, 0);
+        semaphore.release(4);
     }
 
     @Test

@@ -276,7 +276,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
 
     @Override
     public boolean tryAcquire(long n, Duration timeout) throws InterruptedException {
-        return tryGrant(n, timeout, true) != null;
+        return requests.tryFor(n, timeout, true) != null;
     }
 
     /** {@inheritDoc} Here the permits are a lease of their own, given back by closing the permit (not by release). */
@@ -286,24 +286,17 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         return requests.tryNow(n, false);
     }
 
+    /** {@inheritDoc} Here one script run, the future completed on the completions executor; a lease of its own. */
+    @Override
+    public CompletableFuture<Permit> tryAcquireAsync(long n) {
+        Checks.weight(n);
+        return requests.send(n, true, false, true, "try").result;
+    }
+
     /** {@inheritDoc} Here the permits are a lease of their own, given back by closing the permit (not by release). */
     @Override
     public Permit tryAcquirePermit(long n, Duration timeout) throws InterruptedException {
-        return tryGrant(n, timeout, false);
-    }
-
-    /**
-     * The timed try forms, waiting at most {@code timeout} in the cluster-wide line; {@code handleLess}: with no lease
-     * of their own, given back by {@link #release(long)} (the permit returned is then only a sign of the grant).
-     */
-    private Permit tryGrant(long n, Duration timeout, boolean handleLess) throws InterruptedException {
-        Checks.weight(n);
-        Checks.notInterrupted();
-        long timeoutNanos = Checks.timeoutNanos(timeout);
-        if (timeoutNanos <= 0) {
-            return requests.tryNow(n, handleLess);
-        }
-        return requests.await(requests.send(n, true, handleLess, false, "wait"), timeoutNanos);
+        return requests.tryFor(n, timeout, false);
     }
 
     /**

@@ -3,6 +3,7 @@ package io.github.poolkit.redis;
 import io.github.poolkit.Permit;
 import io.github.poolkit.SemaphoreListener;
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -128,6 +129,20 @@ final class Requests {
         } catch (ExecutionException e) {
             throw Instance.rethrow(e);
         }
+    }
+
+    /**
+     * The timed try forms, waiting at most {@code timeout} in the cluster-wide line; {@code handleLess}: with no lease
+     * of their own, given back by {@code release(n)} (the permit returned is then only a sign of the grant).
+     */
+    Permit tryFor(long n, Duration timeout, boolean handleLess) throws InterruptedException {
+        Checks.weight(n);
+        Checks.notInterrupted();
+        long timeoutNanos = Checks.timeoutNanos(timeout);
+        if (timeoutNanos <= 0) {
+            return tryNow(n, handleLess);
+        }
+        return await(send(n, true, handleLess, false, "wait"), timeoutNanos);
     }
 
     /**

@@ -441,6 +441,45 @@ class RedisPermitSemaphoreTest {
         assertState(b, 4, 0, 0);
     }
 
+    /**
+     * {@code tryAcquireAsync} answers as {@code tryAcquirePermit} does, a lease of its own or null (also for more than
+     * the size), through a future completed on the completions executor, never on the caller's thread.
+     */
+    @Test
+    void theAsyncTryAnswersThroughItsFutureOnTheCompletionsExecutor() throws Exception {
+        ExecutorService completions = Executors.newSingleThreadExecutor(r -> new Thread(r, "completions"));
+        try {
+            RedisPermitSemaphore a = semaphores.open(semaphores.builder().size(4).completions(completions));
+            CountDownLatch busy = new CountDownLatch(1);
+            completions.execute(() -> {
+                try {
+                    busy.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            CompletableFuture<Permit> granted = a.tryAcquireAsync(3);
+            CompletableFuture<String> grantedOn = granted.thenApply(permit -> Thread.currentThread().getName());
+            assertThat(granted).isNotDone(); // only the completions executor completes it, and it is busy
+            busy.countDown();
+            assertThat(grantedOn.get(10, TimeUnit.SECONDS)).isEqualTo("completions");
+            Permit held = granted.get();
+            assertThat(held.fencingToken()).isNotEqualTo(Permit.NO_FENCING_TOKEN);
+            assertState(a, 4, 3, 0);
+            assertThat(a.tryAcquireAsync(2).get(10, TimeUnit.SECONDS)).isNull(); // only 1 free: nothing taken
+            assertThat(a.tryAcquireAsync(5).get(10, TimeUnit.SECONDS)).isNull(); // more than the size
+            assertThatThrownBy(() -> a.tryAcquireAsync(-1)).isInstanceOf(IllegalArgumentException.class);
+            assertState(a, 4, 3, 0);
+            CompletableFuture<Permit> waiting = a.acquireAsync(2);
+            await().until(() -> a.waiting() == 1);
+            assertThat(a.tryAcquireAsync(1).get(10, TimeUnit.SECONDS)).as("no barging").isNull();
+            waiting.cancel(false);
+            held.close();
+        } finally {
+            completions.shutdownNow();
+        }
+    }
+
     /** Closing one permit from many threads at once gives its permits back once, never more. */
     @Test
     void aPermitClosedByManyThreadsAtOnceIsReleasedOnce() throws Exception {

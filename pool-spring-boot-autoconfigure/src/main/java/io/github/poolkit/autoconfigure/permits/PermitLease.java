@@ -18,9 +18,11 @@ import io.github.poolkit.Permit;
  * subscription starts ({@link #start}), given back once when it ends ({@link #release}), whatever the order in which
  * the grant, the wait's end and the subscription's end arrive.
  *
- * <p>With {@code maxWait} zero the request is a {@code tryAcquirePermit} (as for a plain method: no wait, no
+ * <p>With {@code maxWait} zero the request is a {@code tryAcquireAsync} (as for a plain method: no wait, no
  * barging); otherwise {@code acquireAsync}, whose future is completed exceptionally at {@code maxWait}
- * ({@code orTimeout}), which withdraws the request from the semaphore's line. Either way the lease holds a
+ * ({@code orTimeout}), which withdraws the request from the semaphore's line. Neither blocks the subscribing thread,
+ * also for a semaphore shared through Redis, whose answer completes the future on the semaphore's own executor (a
+ * refusal's message, which may read the semaphore's size, is made there too). Either way the lease holds a
  * {@link Permit} of the semaphore's own, whose close reports the hold time to an adaptive semaphore.
  *
  * <p>Invariants. {@code state} moves once from {@code PENDING} to either the granted {@link Permit} or
@@ -79,23 +81,12 @@ final class PermitLease {
 
     /** Requests the permits; {@code outcome} hears once how that ends, unless {@link #release} comes first. */
     void start(Outcome outcome) {
-        if (guard.maxWait().isZero() || weight > guard.semaphore().size()) {
-            Permit permit = guard.semaphore().tryAcquirePermit(weight);
-            if (permit != null) {
-                if (keep(permit)) {
-                    outcome.granted();
-                }
-            }
-            else if (fail()) {
-                outcome.failed(guard.refused(weight));
-            }
-            return;
-        }
+        boolean waits = !guard.maxWait().isZero();
         CompletableFuture<Permit> future;
         try {
-            future = guard.semaphore().acquireAsync(weight);
+            future = waits ? guard.semaphore().acquireAsync(weight) : guard.semaphore().tryAcquireAsync(weight);
         }
-        catch (IllegalArgumentException shrunk) { // the size fell below the weight since it was checked
+        catch (IllegalArgumentException tooLarge) { // more than the size: they can never come
             if (fail()) {
                 outcome.failed(guard.refused(weight));
             }
@@ -107,7 +98,7 @@ final class PermitLease {
             // the callback below then finds RELEASED (or keeps nothing) and signals nothing
         }
         boolean immediate = future.isDone();
-        if (!immediate && guard.maxWait().compareTo(NO_TIMEOUT) < 0) { // longer: no timer (toNanos would overflow)
+        if (waits && !immediate && guard.maxWait().compareTo(NO_TIMEOUT) < 0) { // longer: no timer (would overflow)
             future.orTimeout(guard.maxWait().toNanos(), TimeUnit.NANOSECONDS);
         }
         future.whenComplete((permit, failure) -> {
@@ -117,8 +108,9 @@ final class PermitLease {
                 }
             }
             else if (!(failure instanceof CancellationException) && fail()) {
-                Throwable why = (failure instanceof TimeoutException || failure instanceof IllegalArgumentException)
-                        ? guard.refused(weight) : failure;
+                // no failure: a try refused; a timeout: maxWait ran out; IllegalArgumentException: more than the size
+                Throwable why = (failure == null || failure instanceof TimeoutException
+                        || failure instanceof IllegalArgumentException) ? guard.refused(weight) : failure;
                 signal(immediate, () -> outcome.failed(why));
             }
         });

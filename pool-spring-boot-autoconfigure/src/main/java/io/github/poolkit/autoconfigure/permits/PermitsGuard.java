@@ -91,8 +91,15 @@ record PermitsGuard(String where, String semaphoreName, PermitSemaphore semaphor
 
     /** @return the refusal of permits that did not come within {@code maxWait} (or can never come) */
     PoolOverloadException refused(long weight) {
-        return overloaded(weight, (weight > semaphore.size())
-                ? "more than the semaphore's size of " + semaphore.size() + ", so they can never come"
+        long size; // read once: a round trip for a semaphore shared through Redis
+        try {
+            size = semaphore.size();
+        }
+        catch (RuntimeException unreadable) { // its store does not answer: say only that the permits did not come
+            size = Long.MAX_VALUE;
+        }
+        return overloaded(weight, (weight > size)
+                ? "more than the semaphore's size of " + size + ", so they can never come"
                 : "not granted within " + DurationStyle.SIMPLE.print(maxWait));
     }
 

@@ -17,6 +17,7 @@ import org.springframework.web.server.WebExceptionHandler;
 
 import io.github.poolkit.PoolOverloadException;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The WebFlux counterpart of {@link PoolOverloadExceptionResolver}: answers an overload that no
@@ -62,8 +63,17 @@ public class PoolOverloadWebExceptionHandler implements WebExceptionHandler, Ord
             return Mono.error(ex);
         }
         ProblemDetail problem = OverloadProblem.of(overload, exchange.getRequest().getPath().value());
+        Mono<Long> retryAfter = estimator.estimateBlocks(overload) // a round trip to Redis: not on the event loop
+                ? Mono.fromCallable(() -> estimator.retryAfterSeconds(overload))
+                        .subscribeOn(Schedulers.boundedElastic())
+                : Mono.just(estimator.retryAfterSeconds(overload));
+        return retryAfter.flatMap(seconds -> answer(exchange, problem, seconds));
+    }
+
+    private Mono<Void> answer(ServerWebExchange exchange, ProblemDetail problem, long retryAfterSeconds) {
+        ServerHttpResponse response = exchange.getResponse();
         response.setStatusCode(HttpStatus.TOO_MANY_REQUESTS);
-        response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(estimator.retryAfterSeconds(overload)));
+        response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
         for (HttpMessageWriter<?> writer : writers.get()) {
             if (writer.canWrite(PROBLEM, MediaType.APPLICATION_PROBLEM_JSON)) {
                 @SuppressWarnings("unchecked")

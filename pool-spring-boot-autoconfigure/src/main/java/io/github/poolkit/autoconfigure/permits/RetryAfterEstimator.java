@@ -15,6 +15,7 @@ import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
 import io.github.poolkit.PoolListener;
 import io.github.poolkit.PoolOverloadException;
+import io.github.poolkit.SemaphoreStats;
 import io.github.poolkit.autoconfigure.PoolTaskListeners;
 
 /**
@@ -57,7 +58,7 @@ public final class RetryAfterEstimator implements SmartInitializingSingleton {
      * collection between a refusal and its answer lost the source there, and the client got 1 s). The values
      * never refer to their exception. Written once per refusal and read once per answer: a lock is cheap enough.
      */
-    private final Map<PoolOverloadException, LongSupplier> sources = Collections.synchronizedMap(new WeakHashMap<>());
+    private final Map<PoolOverloadException, Source> sources = Collections.synchronizedMap(new WeakHashMap<>());
     private final Map<PermitSemaphore, RecentMean> holdTimes = new ConcurrentHashMap<>();
 
     /**
@@ -92,8 +93,28 @@ public final class RetryAfterEstimator implements SmartInitializingSingleton {
      * @return the seconds a client should wait before retrying, {@value #MIN_SECONDS} to {@value #MAX_SECONDS}
      */
     public long retryAfterSeconds(PoolOverloadException failure) {
-        LongSupplier source = sources.get(failure);
-        return (source != null) ? source.getAsLong() : MIN_SECONDS;
+        Source source = sources.get(failure);
+        if (source == null) {
+            return MIN_SECONDS;
+        }
+        try {
+            return source.seconds().getAsLong();
+        }
+        catch (RuntimeException unreadable) { // a shared semaphore whose store does not answer: no estimate
+            return MIN_SECONDS;
+        }
+    }
+
+    /**
+     * Tells whether {@link #retryAfterSeconds} for this overload reads a semaphore shared through a store (a round
+     * trip to it), which a thread that must not block, such as a reactive server's event loop, leaves to another.
+     *
+     * @param failure the overload an answer reports
+     * @return whether estimating may block on the store
+     */
+    public boolean estimateBlocks(PoolOverloadException failure) {
+        Source source = sources.get(failure);
+        return source != null && source.readsStore();
     }
 
     /** @return the hold times of the {@code @Permits} methods on {@code semaphore} */
@@ -104,16 +125,22 @@ public final class RetryAfterEstimator implements SmartInitializingSingleton {
     /** Remembers that {@code semaphore} did not grant {@code weight} permits, refused with {@code failure}. */
     void refusedBySemaphore(PoolOverloadException failure, PermitSemaphore semaphore, long weight) {
         RecentMean held = holdTimes(semaphore);
-        sources.put(failure, () -> seconds(held.meanNanos(), (semaphore.waiting() + 1.0) * Math.max(weight, 1)
-                / Math.max(semaphore.size(), 1)));
+        sources.put(failure, new Source(() -> {
+            long meanNanos = held.meanNanos();
+            if (meanNanos < 0) {
+                return MIN_SECONDS; // nothing measured: no need to read the semaphore
+            }
+            SemaphoreStats now = semaphore.stats(); // one read (one round trip for a shared semaphore)
+            return seconds(meanNanos, (now.waiting() + 1.0) * Math.max(weight, 1) / Math.max(now.size(), 1));
+        }, !"local".equals(semaphore.scope())));
     }
 
     /** Remembers that {@code pool} refused a task with {@code failure}. */
     void refusedByPool(PoolOverloadException failure, Supplier<Pool> pool, RecentMean runTimes) {
-        sources.put(failure, () -> {
+        sources.put(failure, new Source(() -> {
             Pool refusing = pool.get();
             return seconds(runTimes.meanNanos(), (refusing.waiting() + 1.0) / Math.max(refusing.capacity(), 1));
-        });
+        }, false));
     }
 
     /**
@@ -127,6 +154,15 @@ public final class RetryAfterEstimator implements SmartInitializingSingleton {
         }
         double seconds = Math.ceil(meanNanos * turns / 1e9);
         return (long) Math.max(MIN_SECONDS, Math.min(MAX_SECONDS, seconds));
+    }
+
+    /**
+     * A refusal's source: how to estimate for it, and whether that reads a semaphore shared through a store.
+     *
+     * @param seconds    the estimate, in whole seconds within the bounds
+     * @param readsStore whether the estimate makes a round trip to a shared store
+     */
+    private record Source(LongSupplier seconds, boolean readsStore) {
     }
 
     /** Measures one pool's run times and remembers its refusals. */

@@ -30,6 +30,7 @@ class RetryAfterEstimatorTests {
         PoolOverloadException refused = new PoolOverloadException("refused");
         estimator.refusedBySemaphore(refused, gpu, 5);
         assertThat(estimator.retryAfterSeconds(refused)).isEqualTo(1);
+        assertThat(estimator.estimateBlocks(refused)).as("a local semaphore is read without blocking").isFalse();
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.poolkit.Permit;
 import io.github.poolkit.PermitSemaphore;
+import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.annotation.Permits;
 import io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException;
@@ -16,6 +17,7 @@ import io.github.poolkit.autoconfigure.actuate.PoolsEndpointAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.PoolsHealthContributorAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.PoolsHealthIndicator;
 import io.github.poolkit.autoconfigure.permits.PermitsAutoConfiguration;
+import io.github.poolkit.autoconfigure.permits.RetryAfterEstimator;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import io.github.poolkit.redis.RedisServer;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -111,6 +113,49 @@ class ClusterSemaphoreBeansTests {
                             .hasMessageContaining("released more than held");
                     assertThat(gpu.used()).isZero();
                 });
+    }
+
+    /**
+     * A reactive {@code @Permits} method on a cluster semaphore asks Redis without blocking the subscribing thread:
+     * with Redis frozen, {@code subscribe} returns before any answer came (it used to wait for the try and for the
+     * size, up to the command timeout each), and the outcome follows once Redis answers: the method runs, or the
+     * publisher errors with an overload whose {@code Retry-After} estimate is marked as reading Redis (so that WebFlux
+     * makes it off the event loop).
+     */
+    @Test
+    void aReactivePermitsMethodOnAClusterSemaphoreNeverBlocksTheSubscribingThread() {
+        runner.withConfiguration(AutoConfigurations.of(PermitsAutoConfiguration.class)).withBean(Guarded.class)
+                .run(context -> {
+                    PermitSemaphore gpu = context.getBean("gpu-memory", PermitSemaphore.class);
+                    Guarded guarded = context.getBean(Guarded.class);
+                    assertThat(gpu.used()).isZero(); // connected, its size stored
+                    CompletableFuture<Long> ran = subscribedWhileRedisIsFrozen(guarded.reactive(gpu));
+                    assertThat(ran.get(10, TimeUnit.SECONDS)).isEqualTo(3);
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gpu.used() == 0);
+
+                    try (Permit all = gpu.acquirePermit(8)) {
+                        CompletableFuture<Long> refused = subscribedWhileRedisIsFrozen(guarded.reactive(gpu));
+                        Throwable failure = refused.handle((value, error) -> error).get(10, TimeUnit.SECONDS);
+                        assertThat(failure).isInstanceOf(PoolOverloadException.class)
+                                .hasMessageContaining("not granted within 0ms");
+                        RetryAfterEstimator estimator = context.getBean(RetryAfterEstimator.class);
+                        assertThat(estimator.estimateBlocks((PoolOverloadException) failure)).isTrue();
+                        assertThat(estimator.retryAfterSeconds((PoolOverloadException) failure)).isBetween(1L, 60L);
+                    }
+                });
+    }
+
+    /** Subscribes with Redis frozen and checks that {@code subscribe} came back before Redis could answer. */
+    private static CompletableFuture<Long> subscribedWhileRedisIsFrozen(Mono<Long> guarded) throws Exception {
+        CompletableFuture<Long> outcome = new CompletableFuture<>();
+        redis.pause();
+        try {
+            guarded.subscribe(outcome::complete, outcome::completeExceptionally);
+            assertThat(outcome).as("subscribe returned before Redis answered").isNotDone();
+        } finally {
+            redis.resume();
+        }
+        return outcome;
     }
 
     /** {@code @Permits} methods on the cluster semaphore that answer the permits in use while they run. */
