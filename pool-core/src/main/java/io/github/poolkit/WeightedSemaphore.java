@@ -178,8 +178,14 @@ public final class WeightedSemaphore implements PermitSemaphore {
         return new WeightedSemaphore(0, listener, Objects.requireNonNull(limit, "limit"));
     }
 
-    /** {@return whether {@link Permit}s must note when they were made (the size is adaptive)} */
-    boolean isAdaptive() {
+    /**
+     * Returns whether the size follows an {@link AdaptiveLimit} (the semaphore was made by {@link #adaptive}): then
+     * {@link #resize(long)} sets it only until the limit next changes, so a tool that changes sizes by hand (the
+     * starter's {@code pools} endpoint) refuses to.
+     *
+     * @return whether the size is adaptive
+     */
+    public boolean isAdaptive() {
         return adaptive != null;
     }
 

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import io.github.poolkit.AdaptiveLimit;
 import io.github.poolkit.Pool;
 import io.github.poolkit.PoolOptions;
+import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Algorithm;
 
 /**
@@ -30,7 +31,10 @@ public record AdaptiveSettings(String algorithm, @Nullable Integer min, @Nullabl
     /** Settings of the beans poolkit made adaptive, by bean (identity: neither pools nor semaphores define equals). */
     private static final Map<Object, AdaptiveSettings> MADE = Collections.synchronizedMap(new WeakHashMap<>());
 
-    /** What the endpoint shows for a pool whose limit an application set in code (a {@link PoolCustomizer}). */
+    /**
+     * What the endpoint shows for a pool or semaphore whose limit an application set in code (a
+     * {@link PoolCustomizer}, {@code WeightedSemaphore.adaptive}).
+     */
     private static final AdaptiveSettings CUSTOM = new AdaptiveSettings("custom", null, null);
 
     /**
@@ -44,6 +48,9 @@ public record AdaptiveSettings(String algorithm, @Nullable Integer min, @Nullabl
         if (settings == null && bean instanceof Pool pool) {
             PoolOptions options = ExposedOptions.of(pool);
             return (options != null && options.adaptiveCapacity() != null) ? CUSTOM : null;
+        }
+        if (settings == null && bean instanceof WeightedSemaphore semaphore && semaphore.isAdaptive()) {
+            return CUSTOM; // WeightedSemaphore.adaptive(limit) in the application's code
         }
         return settings;
     }

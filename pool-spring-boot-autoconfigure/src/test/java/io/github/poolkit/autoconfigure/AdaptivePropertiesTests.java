@@ -79,6 +79,16 @@ class AdaptivePropertiesTests {
     }
 
     @Test
+    void anAdaptiveSemaphoreMadeInCodeIsShownAsCustom() {
+        runner.withBean("own", WeightedSemaphore.class, () -> WeightedSemaphore.adaptive(AdaptiveLimit.aimd(1, 8)))
+                .run(context -> {
+                    assertThat(AdaptiveSettings.of(context.getBean("own")))
+                            .isEqualTo(new AdaptiveSettings("custom", null, null));
+                    assertThat(AdaptiveSettings.of(new WeightedSemaphore(4))).isNull();
+                });
+    }
+
+    @Test
     void aMinBelowOne() {
         FailureAnalysis analysis = analyze(runner, "poolkit.pools.reports.adaptive.algorithm=gradient",
                 "poolkit.pools.reports.adaptive.min=0");

@@ -16,7 +16,9 @@ import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
 
+import io.github.poolkit.AdaptiveLimit;
 import io.github.poolkit.Permit;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
@@ -53,6 +55,10 @@ class AdaptiveEndpointHttpTests {
     @Autowired
     @Qualifier("gpu-memory")
     private WeightedSemaphore gpuMemory;
+
+    @Autowired
+    @Qualifier("ownAdaptive")
+    private WeightedSemaphore ownAdaptive;
 
     @Test
     void showsTheAdaptiveLimitBesideTheCurrentCapacityAndSize() throws Exception {
@@ -104,6 +110,18 @@ class AdaptiveEndpointHttpTests {
     }
 
     @Test
+    void aSemaphoreTheApplicationMadeAdaptiveIsShownAsCustomAndItsSizeIsNotSetByHand() throws Exception {
+        JsonNode own = client.getJson("/actuator/pools/ownAdaptive");
+        assertThat(own.get("adaptive").get("algorithm").asString()).isEqualTo("custom");
+        assertThat(own.get("size").asLong()).isEqualTo(ownAdaptive.size());
+        long before = ownAdaptive.size();
+        HttpResponse<String> refused = client.post("/actuator/pools/ownAdaptive", "{\"size\": 6}");
+        assertThat(refused.statusCode()).isEqualTo(400);
+        assertThat(EndpointClient.json(refused).get("detail").asString()).contains("its limit is adaptive");
+        assertThat(ownAdaptive.size()).isEqualTo(before);
+    }
+
+    @Test
     void aRefusedCapacityTakesTheWritesOtherFieldsWithIt() throws Exception {
         int blocking = reports.options().maxBlockingTasks();
         HttpResponse<String> pool = client.post("/actuator/pools/reports",
@@ -120,5 +138,11 @@ class AdaptiveEndpointHttpTests {
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class WebApplication {
+
+        /** A semaphore the application makes adaptive itself, not through {@code adaptive.*} properties. */
+        @Bean
+        WeightedSemaphore ownAdaptive() {
+            return WeightedSemaphore.adaptive(AdaptiveLimit.aimd(1, 8));
+        }
     }
 }
