@@ -165,7 +165,7 @@ public final class Permit implements AutoCloseable {
 
     /**
      * Returns a stage that completes (normally, with {@code null}) when the semaphore learns that this permit's lease
-     * was lost, when {@link #isValid()} turns {@code false}; it is never completed if the permit is closed
+     * was lost, once {@link #isValid()} has turned {@code false}; it is never completed if the permit is closed
      * before that, nor for a {@link WeightedSemaphore}'s permit, which cannot be lost. The stage is read-only: it
      * cannot be completed by its callers. Its dependent actions run on the semaphore's notification executor (or on
      * the caller's thread when registered after the loss), so they should be short, for example:

@@ -88,7 +88,9 @@ public interface PermitSemaphore {
      * Acquires {@code n} permits as {@link #tryAcquirePermit(long)} does (only if they are free and nobody waits),
      * without blocking the calling thread while the answer comes: for reactive code, which must not block. The default
      * completes at once with {@code tryAcquirePermit(n)}'s answer, which never blocks for a semaphore in this JVM; a
-     * semaphore shared through a store overrides it to ask the store without waiting for the reply.
+     * semaphore shared through a store overrides it to ask the store without waiting for the reply (and says so with
+     * its {@link #scope()}, so that callers such as the starter's reactive {@code @Permits} also read its figures
+     * and close its permits off threads that must not block).
      *
      * @param n the number of permits, {@code >= 0}
      * @return a future completed with the permit holding the {@code n} permits, or with {@code null} when they were

@@ -227,9 +227,10 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         /**
          * Sets the executor that completes the futures.
          *
-         * @param completions runs the completion of {@link #acquireAsync(long)} futures and of
-         *                    {@link Permit#lost()} stages, and their dependent stages, so that they never run on
-         *                    Redis's I/O thread nor on the heartbeat; default {@link ForkJoinPool#commonPool()}
+         * @param completions runs the completion of {@link #acquireAsync(long)} and {@link #tryAcquireAsync(long)}
+         *                    futures and of {@link Permit#lost()} stages, and their dependent stages, so that they
+         *                    never run on Redis's I/O thread nor on the heartbeat; default
+         *                    {@link ForkJoinPool#commonPool()}
          * @return this builder
          */
         public Builder completions(Executor completions) {

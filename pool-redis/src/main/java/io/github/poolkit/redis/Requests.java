@@ -152,8 +152,9 @@ final class Requests {
     void withdrawAll() {
         List<CompletableFuture<?>> withdrawals = new ArrayList<>();
         for (Request request : table.values()) {
-            giveUp(request, new SemaphoreUnavailableException("Cluster semaphore '" + instance.name() + "' was closed",
-                    null));
+            // here, on the closing thread (not through the executor): its withdrawal must be sent before the wait
+            request.result.completeExceptionally(new SemaphoreUnavailableException("Cluster semaphore '"
+                    + instance.name() + "' was closed", null));
             if (request.withdrawal != null) {
                 withdrawals.add(request.withdrawal);
             }
@@ -193,9 +194,13 @@ final class Requests {
         }
     }
 
-    /** Ends the request without a permit unless it settled already (the first completion wins). */
+    /**
+     * Ends the request without a permit unless it settled already (the first completion wins): an asynchronous one on
+     * the completions executor ({@link #completeAsAsked}), since this may run on Redis's I/O thread, Lettuce's timer
+     * or the heartbeat, where the caller's dependent stages must never run.
+     */
     void giveUp(Request request, RuntimeException why) {
-        request.result.completeExceptionally(why);
+        completeAsAsked(request, () -> request.result.completeExceptionally(why));
     }
 
     /**

@@ -8,9 +8,11 @@ import io.github.poolkit.Permit;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -119,6 +121,8 @@ class LostLeaseTest {
             Permit permit = holder.acquirePermit(2);
             CompletableFuture<String> heardOn = permit.lost().thenApply(nothing -> Thread.currentThread().getName())
                     .toCompletableFuture();
+            CompletableFuture<String> alsoHeardOn = permit.lost()
+                    .thenApply(nothing -> Thread.currentThread().getName()).toCompletableFuture();
             completions.execute(() -> {
                 try {
                     busy.await();
@@ -137,10 +141,39 @@ class LostLeaseTest {
 
             busy.countDown();
             assertThat(heardOn.get(10, TimeUnit.SECONDS)).isEqualTo("lost-actions");
+            assertThat(alsoHeardOn.get(10, TimeUnit.SECONDS)).isEqualTo("lost-actions");
             permit.close();
         } finally {
             busy.countDown();
             completions.shutdownNow();
+        }
+    }
+
+    /** An executor that throws (not only one that refuses) when the loss is signalled: the actions run anyway. */
+    @Test
+    void theActionsRunEvenWhenTheExecutorThrows() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        AtomicBoolean failing = new AtomicBoolean();
+        Executor completions = task -> {
+            if (failing.get()) {
+                throw new IllegalStateException("executor broken");
+            }
+            pool.execute(task);
+        };
+        try {
+            RedisPermitSemaphore holder = semaphores.open(semaphores.builder().size(1)
+                    .leaseTime(Duration.ofMillis(600)).commandTimeout(Duration.ofSeconds(2)).completions(completions));
+            Permit permit = holder.acquirePermit(1);
+            CompletableFuture<Void> lost = permit.lost().toCompletableFuture();
+            failing.set(true);
+            try (var connection = redis.client().connect()) {
+                connection.sync().del("poolkit:semaphore:{" + semaphores.name() + "}:meta");
+            }
+            lost.get(10, TimeUnit.SECONDS);
+            assertThat(permit.isValid()).isFalse();
+            permit.close();
+        } finally {
+            pool.shutdownNow();
         }
     }
 

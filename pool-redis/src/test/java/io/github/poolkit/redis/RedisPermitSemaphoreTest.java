@@ -480,6 +480,44 @@ class RedisPermitSemaphoreTest {
         }
     }
 
+    /**
+     * An asynchronous request that fails because Redis does not answer completes on the completions executor, as a
+     * grant does, never on Lettuce's timer or I/O thread.
+     */
+    @Test
+    void anAsyncRequestRedisDoesNotAnswerFailsOnTheCompletionsExecutor() throws Exception {
+        ExecutorService completions = Executors.newSingleThreadExecutor(r -> new Thread(r, "completions"));
+        try {
+            RedisPermitSemaphore a = semaphores.open(semaphores.builder().size(1)
+                    .commandTimeout(Duration.ofMillis(300)).completions(completions));
+            assertThat(a.size()).isEqualTo(1); // connected
+            CountDownLatch busy = new CountDownLatch(1);
+            completions.execute(() -> {
+                try {
+                    busy.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            CompletableFuture<String> failedOn;
+            CompletableFuture<String> triedOn;
+            redis.pause();
+            try {
+                failedOn = a.acquireAsync(1).handle((permit, failure) -> Thread.currentThread().getName());
+                triedOn = a.tryAcquireAsync(1).handle((permit, failure) -> Thread.currentThread().getName());
+                busy.countDown(); // the command timeout passes while Redis is frozen
+                assertThat(failedOn.get(10, TimeUnit.SECONDS)).isEqualTo("completions");
+                assertThat(triedOn.get(10, TimeUnit.SECONDS)).isEqualTo("completions");
+            } finally {
+                redis.resume();
+            }
+            // Redis runs the acquire and the try once it wakes; their withdrawals follow them
+            await().untilAsserted(() -> assertState(a, 1, 0, 0));
+        } finally {
+            completions.shutdownNow();
+        }
+    }
+
     /** Closing one permit from many threads at once gives its permits back once, never more. */
     @Test
     void aPermitClosedByManyThreadsAtOnceIsReleasedOnce() throws Exception {

@@ -20,10 +20,13 @@ import io.github.poolkit.Permit;
  *
  * <p>With {@code maxWait} zero the request is a {@code tryAcquireAsync} (as for a plain method: no wait, no
  * barging); otherwise {@code acquireAsync}, whose future is completed exceptionally at {@code maxWait}
- * ({@code orTimeout}), which withdraws the request from the semaphore's line. Neither blocks the subscribing thread,
- * also for a semaphore shared through Redis, whose answer completes the future on the semaphore's own executor (a
- * refusal's message, which may read the semaphore's size, is made there too). Either way the lease holds a
+ * ({@code orTimeout}), which withdraws the request from the semaphore's line. Either way the lease holds a
  * {@link Permit} of the semaphore's own, whose close reports the hold time to an adaptive semaphore.
+ *
+ * <p>No thread waits on a semaphore shared through a store (Redis) either: its answer completes the future on the
+ * semaphore's own executor; a refusal is worded from that answer alone
+ * ({@link PermitsGuard#refusedWithoutBlocking}); and its permit, whose close is a round trip, is closed on the
+ * {@code closer} executor, not on the thread that ends the subscription (often an event loop).
  *
  * <p>Invariants. {@code state} moves once from {@code PENDING} to either the granted {@link Permit} or
  * {@code RELEASED}, and from a {@code Permit} only to {@code RELEASED}:
@@ -63,6 +66,7 @@ final class PermitLease {
     private final PermitsGuard guard;
     private final long weight;
     private final Executor continuation;
+    private final Executor closer;
     private final AtomicReference<Object> state = new AtomicReference<>(PENDING);
     private volatile @Nullable CompletableFuture<Permit> request;
     private long grantedAt; // written before the grant CAS, read after taking the permit out of 'state'
@@ -72,11 +76,13 @@ final class PermitLease {
      * @param weight       the permits to hold
      * @param continuation where the outcome of a request that had to wait is signalled, so that the work it starts
      *                     does not run on (and deepen the stack of) the thread whose release granted it
+     * @param closer       where a permit of a semaphore shared through a store is closed (a blocking round trip)
      */
-    PermitLease(PermitsGuard guard, long weight, Executor continuation) {
+    PermitLease(PermitsGuard guard, long weight, Executor continuation, Executor closer) {
         this.guard = guard;
         this.weight = weight;
         this.continuation = continuation;
+        this.closer = closer;
     }
 
     /** Requests the permits; {@code outcome} hears once how that ends, unless {@link #release} comes first. */
@@ -88,7 +94,7 @@ final class PermitLease {
         }
         catch (IllegalArgumentException tooLarge) { // more than the size: they can never come
             if (fail()) {
-                outcome.failed(guard.refused(weight));
+                outcome.failed(guard.refusedWithoutBlocking(weight, true));
             }
             return;
         }
@@ -109,8 +115,9 @@ final class PermitLease {
             }
             else if (!(failure instanceof CancellationException) && fail()) {
                 // no failure: a try refused; a timeout: maxWait ran out; IllegalArgumentException: more than the size
-                Throwable why = (failure == null || failure instanceof TimeoutException
-                        || failure instanceof IllegalArgumentException) ? guard.refused(weight) : failure;
+                boolean tooLarge = failure instanceof IllegalArgumentException;
+                Throwable why = (failure == null || failure instanceof TimeoutException || tooLarge)
+                        ? guard.refusedWithoutBlocking(weight, tooLarge) : failure;
                 signal(immediate, () -> outcome.failed(why));
             }
         });
@@ -120,8 +127,8 @@ final class PermitLease {
     void release() {
         Object taken = state.getAndSet(RELEASED);
         if (taken instanceof Permit permit) {
-            permit.close();
             guard.holdTimes().record(System.nanoTime() - grantedAt);
+            close(permit);
         }
         else if (taken == PENDING) {
             CompletableFuture<Permit> pending = request;
@@ -137,8 +144,22 @@ final class PermitLease {
         if (state.compareAndSet(PENDING, permit)) {
             return true;
         }
-        permit.close();
+        close(permit);
         return false;
+    }
+
+    /** Closes a permit: here for a local semaphore, on {@code closer} for one shared through a store. */
+    private void close(Permit permit) {
+        if (!guard.sharedThroughStore()) {
+            permit.close();
+            return;
+        }
+        try {
+            closer.execute(permit::close);
+        }
+        catch (RejectedExecutionException shutDown) {
+            permit.close();
+        }
     }
 
     /** @return whether this call ended the wait without permits (nothing else had ended it) */

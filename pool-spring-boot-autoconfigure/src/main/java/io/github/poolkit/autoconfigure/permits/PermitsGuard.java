@@ -89,18 +89,48 @@ record PermitsGuard(String where, String semaphoreName, PermitSemaphore semaphor
         holdTimes.record(System.nanoTime() - acquiredAt);
     }
 
-    /** @return the refusal of permits that did not come within {@code maxWait} (or can never come) */
+    /**
+     * @return the refusal of permits that did not come within {@code maxWait} (or can never come), reading the size
+     *         once to tell which (a failure to read it is kept as a suppressed exception)
+     */
     PoolOverloadException refused(long weight) {
-        long size; // read once: a round trip for a semaphore shared through Redis
+        long size = Long.MAX_VALUE; // read once: a round trip for a semaphore shared through Redis
+        RuntimeException unreadable = null;
         try {
             size = semaphore.size();
         }
-        catch (RuntimeException unreadable) { // its store does not answer: say only that the permits did not come
-            size = Long.MAX_VALUE;
+        catch (RuntimeException ex) { // its store does not answer: say only that the permits did not come
+            unreadable = ex;
         }
-        return overloaded(weight, (weight > size)
+        PoolOverloadException refusal = overloaded(weight, (weight > size)
                 ? "more than the semaphore's size of " + size + ", so they can never come"
                 : "not granted within " + DurationStyle.SIMPLE.print(maxWait));
+        if (unreadable != null) {
+            refusal.addSuppressed(unreadable);
+        }
+        return refusal;
+    }
+
+    /**
+     * The refusal of a reactive method's permits, made on whatever thread learned of it (an event loop, the
+     * semaphore's executor, the JDK's timer), so without a round trip to a shared store: a local semaphore's size is
+     * read as {@link #refused(long)} does; for a shared one, {@code tooLarge} (its answer said so) decides.
+     *
+     * @param weight   the permits asked for
+     * @param tooLarge whether the semaphore said the weight is more than its size
+     * @return the refusal
+     */
+    PoolOverloadException refusedWithoutBlocking(long weight, boolean tooLarge) {
+        if (!sharedThroughStore()) {
+            return refused(weight);
+        }
+        return overloaded(weight, tooLarge ? "more than the semaphore's size, so they can never come"
+                : "not granted within " + DurationStyle.SIMPLE.print(maxWait));
+    }
+
+    /** @return whether the semaphore lives in a store shared by instances, so that each read is a round trip */
+    boolean sharedThroughStore() {
+        return !"local".equals(semaphore.scope());
     }
 
     private PoolOverloadException overloaded(long weight, String why) {

@@ -23,6 +23,9 @@ final class ReactivePermits {
 
     private static final Executor CONTINUATION = task -> Schedulers.parallel().schedule(task);
 
+    /** Where the permits of a semaphore shared through a store are closed: a round trip, so on a blocking thread. */
+    private static final Executor CLOSER = task -> Schedulers.boundedElastic().schedule(task);
+
     private ReactivePermits() {
     }
 
@@ -35,13 +38,13 @@ final class ReactivePermits {
     static Object guard(Object result, PermitsGuard guard, long weight) {
         if (result instanceof Mono<?> mono) {
             return Mono.defer(() -> {
-                PermitLease lease = new PermitLease(guard, weight, CONTINUATION);
+                PermitLease lease = new PermitLease(guard, weight, CONTINUATION, CLOSER);
                 return permits(lease).then(mono).doFinally(signal -> lease.release());
             });
         }
         Flux<?> flux = Flux.from((Publisher<?>) result);
         return Flux.defer(() -> {
-            PermitLease lease = new PermitLease(guard, weight, CONTINUATION);
+            PermitLease lease = new PermitLease(guard, weight, CONTINUATION, CLOSER);
             return permits(lease).thenMany(flux).doFinally(signal -> lease.release());
         });
     }

@@ -42,6 +42,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.NestedExceptionUtils;
 import reactor.core.publisher.Mono;
+import reactor.core.publisher.Sinks;
 
 /** {@code poolkit.semaphores.<name>.scope: cluster} beans, on a real {@code redis-server}. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -145,6 +146,36 @@ class ClusterSemaphoreBeansTests {
                 });
     }
 
+    /**
+     * The end of a reactive {@code @Permits} method's subscription does not wait for Redis either: the thread that
+     * completes the publisher (here the test's own; in WebFlux an event loop) comes back while Redis is frozen, and
+     * the lease is given back, on another thread, once Redis answers.
+     */
+    @Test
+    void theEndOfAReactiveSubscriptionNeverWaitsForRedis() {
+        runner.withConfiguration(AutoConfigurations.of(PermitsAutoConfiguration.class)).withBean(Guarded.class)
+                .run(context -> {
+                    PermitSemaphore gpu = context.getBean("gpu-memory", PermitSemaphore.class);
+                    Guarded guarded = context.getBean(Guarded.class);
+                    Sinks.One<Long> end = Sinks.one();
+                    CompletableFuture<Long> outcome = new CompletableFuture<>();
+                    guarded.until(end.asMono()).subscribe(outcome::complete, outcome::completeExceptionally);
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gpu.used() == 3);
+                    Thread completer = new Thread(() -> end.tryEmitValue(1L), "completer");
+                    redis.pause();
+                    try {
+                        completer.start();
+                        assertThat(outcome.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+                        // the release is a script run that cannot be answered now: the completer must not wait for
+                        // it (it would, up to the command timeout of 2 s)
+                        Awaitility.await().atMost(Duration.ofSeconds(1)).until(() -> !completer.isAlive());
+                    } finally {
+                        redis.resume();
+                    }
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gpu.used() == 0);
+                });
+    }
+
     /** Subscribes with Redis frozen and checks that {@code subscribe} came back before Redis could answer. */
     private static CompletableFuture<Long> subscribedWhileRedisIsFrozen(Mono<Long> guarded) throws Exception {
         CompletableFuture<Long> outcome = new CompletableFuture<>();
@@ -174,6 +205,11 @@ class ClusterSemaphoreBeansTests {
         @Permits(value = "gpu-memory", weight = "3")
         public Mono<Long> reactive(PermitSemaphore gpu) {
             return Mono.fromCallable(gpu::used);
+        }
+
+        @Permits(value = "gpu-memory", weight = "3")
+        public Mono<Long> until(Mono<Long> end) {
+            return end;
         }
     }
 
