@@ -46,6 +46,12 @@ final class Requests {
     private final SemaphoreListener listener;
     private final ConcurrentHashMap<String, Request> table = new ConcurrentHashMap<>();
     private final WaitingChecks checks;
+    /**
+     * Set by {@link #withdrawAll} before it walks the table. A Dekker pair with {@link #send}, which puts its request
+     * in the table, then reads this: a request sent while the semaphore closes is either failed by the walk or fails
+     * itself unsent, never left waiting for a grant that no closed connection or stopped heartbeat would tell.
+     */
+    private volatile boolean closed;
 
     Requests(Instance instance, Leases leases, SemaphoreListener listener) {
         this.instance = instance;
@@ -79,6 +85,11 @@ final class Requests {
         request.subscriptionsAtSend = checks.subscriptions();
         table.put(request.id, request);
         request.result.whenComplete((permit, failure) -> settled(request, permit, failure));
+        if (closed) {
+            request.nothingHeld = true; // never sent: nothing to cancel
+            giveUp(request, closedFailure());
+            return request;
+        }
         String weight = Long.toString(request.weight);
         instance.script().run("acquire", request.id, weight, mode).whenComplete((reply, failure) -> {
             if (failure != null) {
@@ -150,11 +161,11 @@ final class Requests {
      * command timeout, for Redis to confirm their withdrawals.
      */
     void withdrawAll() {
+        closed = true;
         List<CompletableFuture<?>> withdrawals = new ArrayList<>();
         for (Request request : table.values()) {
             // here, on the closing thread (not through the executor): its withdrawal must be sent before the wait
-            request.result.completeExceptionally(new SemaphoreUnavailableException("Cluster semaphore '"
-                    + instance.name() + "' was closed", null));
+            request.result.completeExceptionally(closedFailure());
             if (request.withdrawal != null) {
                 withdrawals.add(request.withdrawal);
             }
@@ -259,6 +270,10 @@ final class Requests {
             }
         }
         complete.run();
+    }
+
+    private SemaphoreUnavailableException closedFailure() {
+        return new SemaphoreUnavailableException("Cluster semaphore '" + instance.name() + "' was closed", null);
     }
 
     /** {@return the failure of a request for more permits than the size} */

@@ -114,7 +114,6 @@ class LostLeaseTest {
     void thePermitTurnsInvalidAtOnceWhileTheActionsWaitForTheirExecutor() throws Exception {
         Duration lease = Duration.ofMillis(600);
         ExecutorService completions = Executors.newSingleThreadExecutor(r -> new Thread(r, "lost-actions"));
-        CountDownLatch busy = new CountDownLatch(1);
         try {
             RedisPermitSemaphore holder = semaphores.open(semaphores.builder().size(2).leaseTime(lease)
                     .commandTimeout(Duration.ofSeconds(2)).completions(completions));
@@ -123,13 +122,7 @@ class LostLeaseTest {
                     .toCompletableFuture();
             CompletableFuture<String> alsoHeardOn = permit.lost()
                     .thenApply(nothing -> Thread.currentThread().getName()).toCompletableFuture();
-            completions.execute(() -> {
-                try {
-                    busy.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            CountDownLatch busy = RedisPermitSemaphoreTest.occupy(completions);
             try (var connection = redis.client().connect()) {
                 connection.sync().del("poolkit:semaphore:{" + semaphores.name() + "}:meta");
             }
@@ -144,8 +137,7 @@ class LostLeaseTest {
             assertThat(alsoHeardOn.get(10, TimeUnit.SECONDS)).isEqualTo("lost-actions");
             permit.close();
         } finally {
-            busy.countDown();
-            completions.shutdownNow();
+            completions.shutdownNow(); // interrupts the occupying task, if the test failed before letting it go
         }
     }
 

@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -49,6 +50,19 @@ class RedisPermitSemaphoreTest {
     /** @return an instance whose link to Redis the test controls (see {@link ScriptLink}) */
     private RedisPermitSemaphore open(long size, Duration leaseTime, ScriptLink link) {
         return semaphores.open(semaphores.builder().size(size).leaseTime(leaseTime), link);
+    }
+
+    /** {@return a latch that keeps {@code executor}'s thread busy until it is counted down} */
+    static CountDownLatch occupy(Executor executor) {
+        CountDownLatch busy = new CountDownLatch(1);
+        executor.execute(() -> {
+            try {
+                busy.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        return busy;
     }
 
     static void assertState(PermitSemaphore semaphore, long size, long used, int waiting) {
@@ -450,14 +464,7 @@ class RedisPermitSemaphoreTest {
         ExecutorService completions = Executors.newSingleThreadExecutor(r -> new Thread(r, "completions"));
         try {
             RedisPermitSemaphore a = semaphores.open(semaphores.builder().size(4).completions(completions));
-            CountDownLatch busy = new CountDownLatch(1);
-            completions.execute(() -> {
-                try {
-                    busy.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            CountDownLatch busy = occupy(completions);
             CompletableFuture<Permit> granted = a.tryAcquireAsync(3);
             CompletableFuture<String> grantedOn = granted.thenApply(permit -> Thread.currentThread().getName());
             assertThat(granted).isNotDone(); // only the completions executor completes it, and it is busy
@@ -491,14 +498,7 @@ class RedisPermitSemaphoreTest {
             RedisPermitSemaphore a = semaphores.open(semaphores.builder().size(1)
                     .commandTimeout(Duration.ofMillis(300)).completions(completions));
             assertThat(a.size()).isEqualTo(1); // connected
-            CountDownLatch busy = new CountDownLatch(1);
-            completions.execute(() -> {
-                try {
-                    busy.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            });
+            CountDownLatch busy = occupy(completions);
             CompletableFuture<String> failedOn;
             CompletableFuture<String> triedOn;
             redis.pause();
@@ -516,6 +516,32 @@ class RedisPermitSemaphoreTest {
         } finally {
             completions.shutdownNow();
         }
+    }
+
+    /**
+     * A request made while the semaphore closes (here while {@code close()} waits for a withdrawal's answer) fails at
+     * once, unsent; it used to be sent and queued, then left waiting for good for a grant that the closed connections
+     * and the stopped heartbeat could no longer tell (and Redis then granted it to nobody).
+     */
+    @Test
+    void aRequestMadeWhileTheSemaphoreClosesFailsInsteadOfWaitingForever() throws Exception {
+        ScriptLink link = new ScriptLink();
+        RedisPermitSemaphore closing = semaphores.open(semaphores.builder().size(1)
+                .commandTimeout(Duration.ofSeconds(5)), link);
+        RedisPermitSemaphore other = open(1);
+        Permit held = other.acquirePermit(1);
+        CompletableFuture<Permit> waiting = closing.acquireAsync(1);
+        await().until(() -> other.waiting() == 1);
+        link.sendTwice(Duration.ofSeconds(1), "cancel"); // the withdrawal's answer comes a second after it ran
+        Thread closer = Thread.ofPlatform().start(closing::close);
+        await().until(() -> other.waiting() == 0); // withdrawn in Redis: close() now waits for the answer
+        CompletableFuture<Permit> late = closing.acquireAsync(1);
+        assertThat(late).failsWithin(Duration.ofSeconds(10)).withThrowableThat()
+                .withCauseInstanceOf(SemaphoreUnavailableException.class).withMessageContaining("was closed");
+        closer.join();
+        assertThat(waiting).isCompletedExceptionally();
+        held.close();
+        assertState(other, 1, 0, 0);
     }
 
     /** Closing one permit from many threads at once gives its permits back once, never more. */
