@@ -29,6 +29,11 @@ public record EndpointProblem(String type, String title, int status, String deta
                 null));
     }
 
+    static WebEndpointResponse<Object> unavailable(String detail, String field) {
+        return respond(new EndpointProblem("about:blank", "Service Unavailable",
+                WebEndpointResponse.STATUS_SERVICE_UNAVAILABLE, detail, field));
+    }
+
     private static WebEndpointResponse<Object> respond(EndpointProblem problem) {
         return new WebEndpointResponse<>(problem, problem.status(), PROBLEM_JSON);
     }

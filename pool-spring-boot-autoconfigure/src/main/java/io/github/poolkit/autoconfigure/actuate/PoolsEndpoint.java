@@ -198,7 +198,8 @@ public class PoolsEndpoint {
      */
     public WebEndpointResponse<Object> change(String name, @Nullable String capacity, @Nullable String maxWait,
             @Nullable String maxBlockingTasks, @Nullable String nonblocking, @Nullable String size) {
-        SettingsChange change = new SettingsChange(fields(capacity, null, maxWait, maxBlockingTasks, nonblocking, size));
+        SettingsChange change = new SettingsChange(
+                fields(capacity, null, maxWait, maxBlockingTasks, nonblocking, size));
         try {
             Pool pool = beans.pools().get(name);
             if (pool != null) {
@@ -207,8 +208,7 @@ public class PoolsEndpoint {
             }
             PermitSemaphore semaphore = beans.semaphores().get(name);
             if (semaphore != null) {
-                change.applyTo(semaphore);
-                return new WebEndpointResponse<>(SemaphoreDescriptor.of(semaphore));
+                return resize(name, semaphore, change);
             }
             if (beans.schedulers().containsKey(name)) {
                 throw new InvalidSettingException(change.firstField(), "'" + name + "' is a scheduler, whose "
@@ -224,6 +224,25 @@ public class PoolsEndpoint {
         catch (InvalidSettingException ex) {
             return EndpointProblem.badRequest(ex);
         }
+    }
+
+    /**
+     * Resizes a semaphore; one shared through a store that does not answer gets a {@code 503} that says the size may
+     * or may not have changed (the store may have run the resize before the answer was lost).
+     */
+    private static WebEndpointResponse<Object> resize(String name, PermitSemaphore semaphore, SettingsChange change) {
+        try {
+            change.applyTo(semaphore);
+        }
+        catch (InvalidSettingException ex) {
+            throw ex;
+        }
+        catch (RuntimeException ex) {
+            return EndpointProblem.unavailable("semaphore '" + name + "' did not confirm the change (" + ex.getMessage()
+                    + "); its size may or may not have changed: read it with GET /actuator/pools/" + name
+                    + " and write it again if needed", "size");
+        }
+        return new WebEndpointResponse<>(SemaphoreDescriptor.of(semaphore));
     }
 
     /** @return the write's fields by name, in the operation's order (a {@code null} value: not given) */
@@ -395,8 +414,8 @@ public class PoolsEndpoint {
      *                  {@code "cluster"} for one shared by several instances
      * @param error     why the figures could not be read, or {@code null}
      */
-    public record SemaphoreDescriptor(long size, @Nullable AdaptiveSettings adaptive, long used, int waiting, long available, String scope,
-            @Nullable String error) implements Entry {
+    public record SemaphoreDescriptor(long size, @Nullable AdaptiveSettings adaptive, long used, int waiting,
+            long available, String scope, @Nullable String error) implements Entry {
 
         /**
          * Reads a semaphore's state.

@@ -14,9 +14,11 @@ import java.util.stream.Collectors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyNameException;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
+import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.cloud.context.environment.EnvironmentChangeEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.env.Environment;
@@ -83,50 +85,11 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
         Map<String, Map<String, String>> poolChanges = new TreeMap<>();
         Map<String, Map<String, String>> semaphoreChanges = new TreeMap<>();
         for (String key : event.getKeys()) {
-            PoolkitKey parsed = PoolkitKey.parse(key);
-            if (parsed == null) {
-                continue;
-            }
-            String nearest = keys.nearestKnownKey(key);
-            if (nearest != null) {
-                logger.warn("Property " + key + " is not a poolkit property and was ignored (did you mean " + nearest
-                        + "?); rename or remove it, or the next start-up stops on it");
-                continue;
-            }
-            if (parsed.name() != null && !poolBeans().contains(parsed.name())
-                    && !semaphoreBeans().contains(parsed.name())) {
-                logger.warn("Property " + key + " configures '" + parsed.name() + "', which did not exist at "
-                        + "start-up; restart the application to create it");
-                continue;
-            }
-            String value;
             try {
-                value = binder.bind(parsed.canonical(), String.class).orElse(null);
+                collect(key, binder, poolChanges, semaphoreChanges);
             }
-            catch (InvalidConfigurationPropertyNameException ex) {
-                logger.warn("Property " + key + " is not a valid poolkit key and was ignored: " + ex.getMessage());
-                continue;
-            }
-            if (value == null) {
-                logger.warn("Property " + key + " was removed; the beans it configured keep their current value "
-                        + "until a restart");
-                continue;
-            }
-            if (parsed.isPool() && POOL_FIELDS.containsKey(parsed.leaf())) {
-                for (String bean : targets(binder, parsed, poolBeans(), WORKER_POOL, "poolkit.pools")) {
-                    poolChanges.computeIfAbsent(bean, name -> new LinkedHashMap<>())
-                            .put(POOL_FIELDS.get(parsed.leaf()), value);
-                }
-            }
-            else if (parsed.isSemaphore() && parsed.leaf().equals("size")) {
-                for (String bean : targets(binder, parsed, semaphoreBeans(), WEIGHTED_SEMAPHORE,
-                        "poolkit.semaphores")) {
-                    semaphoreChanges.computeIfAbsent(bean, name -> new LinkedHashMap<>()).put("size", value);
-                }
-            }
-            else {
-                logger.warn("Property " + key + " changed to '" + value + "' but cannot change while the application "
-                        + "runs; restart the application to apply it");
+            catch (RuntimeException ex) { // an unresolvable placeholder, say: this key only, never the whole refresh
+                logger.warn("Property " + key + " could not be read and was ignored: " + ex.getMessage());
             }
         }
         Map<String, Pool> pools = beans.pools();
@@ -136,17 +99,72 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
                 change -> change.applyTo(semaphores.get(bean))));
     }
 
-    /** The beans a key configures: the named one, or the primary and every named one that inherits the key. */
-    private static Set<String> targets(Binder binder, PoolkitKey key, Set<String> created, String primary,
-            String namedPrefix) {
-        if (key.name() != null) {
-            return Set.of(key.name());
+    /** Adds what one changed key asks of the pools and semaphores poolkit made, or logs why it asks nothing. */
+    private void collect(String key, Binder binder, Map<String, Map<String, String>> poolChanges,
+            Map<String, Map<String, String>> semaphoreChanges) {
+        PoolkitKey parsed = PoolkitKey.parse(key);
+        if (parsed == null) {
+            return;
+        }
+        String nearest = keys.nearestKnownKey(key);
+        if (nearest != null) {
+            logger.warn("Property " + key + " is not a poolkit property and was ignored (did you mean " + nearest
+                    + "?); rename or remove it, or the next start-up stops on it");
+            return;
+        }
+        String bean = null;
+        if (parsed.name() != null) {
+            Set<String> ofItsKind = parsed.kind().equals("pools") ? poolBeans() : semaphoreBeans();
+            Set<String> ofTheOther = parsed.kind().equals("pools") ? semaphoreBeans() : poolBeans();
+            bean = PoolkitKey.find(parsed.name(), ofItsKind);
+            if (bean == null) {
+                String other = PoolkitKey.find(parsed.name(), ofTheOther);
+                logger.warn("Property " + key + " configures '" + parsed.name() + "', which "
+                        + ((other != null) ? "is not a " + (parsed.kind().equals("pools") ? "pool" : "semaphore")
+                                + "; change the key of its own kind" : "did not exist at start-up; restart the "
+                                + "application to create it"));
+                return;
+            }
+        }
+        String value = binder.bind(ConfigurationPropertyName.adapt(key, '.'), Bindable.of(String.class))
+                .orElse(null);
+        if (value == null) {
+            logger.warn("Property " + key + " was removed; the beans it configured keep their current value "
+                    + "until a restart");
+            return;
+        }
+        if (parsed.isPool() && POOL_FIELDS.containsKey(parsed.leaf())) {
+            for (String target : targets(binder, parsed.leaf(), bean, poolBeans(), WORKER_POOL, "poolkit.pools.")) {
+                poolChanges.computeIfAbsent(target, name -> new LinkedHashMap<>())
+                        .put(POOL_FIELDS.get(parsed.leaf()), value);
+            }
+        }
+        else if (parsed.isSemaphore() && parsed.leaf().equals("size")) {
+            for (String target : targets(binder, "size", bean, semaphoreBeans(), WEIGHTED_SEMAPHORE,
+                    "poolkit.semaphores.")) {
+                semaphoreChanges.computeIfAbsent(target, name -> new LinkedHashMap<>()).put("size", value);
+            }
+        }
+        else {
+            logger.warn("Property " + key + " changed to '" + value + "' but cannot change while the application "
+                    + "runs; restart the application to apply it");
+        }
+    }
+
+    /**
+     * The beans a key configures: the named one ({@code bean}), or, for a key of the primary's, the primary and every
+     * named one that does not set the key itself (read under its name as start-up bound it, whatever its case).
+     */
+    private static Set<String> targets(Binder binder, String leaf, @Nullable String bean, Set<String> created,
+            String primary, String namedPrefix) {
+        if (bean != null) {
+            return Set.of(bean);
         }
         Set<String> inheriting = new TreeSet<>();
-        for (String bean : created) {
-            if (bean.equals(primary)
-                    || !binder.bind(namedPrefix + PoolkitKey.element(bean) + "." + key.leaf(), String.class).isBound()) {
-                inheriting.add(bean);
+        for (String named : created) {
+            if (named.equals(primary) || !binder.bind(ConfigurationPropertyName.adapt(namedPrefix + named + "." + leaf,
+                    '.'), Bindable.of(String.class)).isBound()) {
+                inheriting.add(named);
             }
         }
         return inheriting;
@@ -175,6 +193,10 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
             logger.warn("Could not apply " + fields + " to '" + bean + "' after a configuration refresh, nothing "
                     + "was changed: " + ex.getMessage());
         }
+        catch (RuntimeException ex) { // a shared semaphore whose store does not answer, say: logged, never thrown
+            logger.warn("Could not apply " + fields + " to '" + bean + "' after a configuration refresh; it may or "
+                    + "may not have changed (check it at /actuator/pools/" + bean + "): " + ex, ex);
+        }
     }
 
     /**
@@ -186,20 +208,50 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
      */
     record PoolkitKey(String kind, @Nullable String name, String leaf) {
 
+        /**
+         * Parses a key as Spring Boot reads it ({@link ConfigurationPropertyName#adapt}: any case, {@code _}, and
+         * {@code [name]} for a map key), so that a named bean is found under the name start-up bound it with.
+         */
         static @Nullable PoolkitKey parse(String key) {
             if (!key.regionMatches(true, 0, "poolkit.", 0, 8)) {
                 return null;
             }
-            String[] parts = key.substring(8).split("\\.");
-            String kind = DataObjectPropertyName.toDashedForm(parts[0]);
+            ConfigurationPropertyName name = ConfigurationPropertyName.adapt(key, '.');
+            int elements = name.getNumberOfElements();
+            if (elements < 3) {
+                return new PoolkitKey("", null, key.substring(8));
+            }
+            String kind = name.getElement(1, Form.UNIFORM);
             boolean named = kind.equals("pools") || kind.equals("semaphores");
-            if (named && parts.length == 3) {
-                return new PoolkitKey(kind, parts[1], DataObjectPropertyName.toDashedForm(parts[2]));
+            if (named && elements == 4) {
+                String bean = name.getElement(2, Form.ORIGINAL);
+                return new PoolkitKey(kind, bean, dashed(name.getElement(3, Form.ORIGINAL)));
             }
-            if (!named && parts.length == 2) {
-                return new PoolkitKey(kind, null, DataObjectPropertyName.toDashedForm(parts[1]));
+            if (!named && elements == 3) {
+                return new PoolkitKey(kind, null, dashed(name.getElement(2, Form.ORIGINAL)));
             }
-            return new PoolkitKey(kind, null, key.substring(8));
+            return new PoolkitKey(named ? kind : "", null, key.substring(8)); // deeper: nothing changes live
+        }
+
+        private static String dashed(String element) {
+            return DataObjectPropertyName.toDashedForm(element);
+        }
+
+        /**
+         * @return the bean of {@code beans} that a key's name element means, as Spring Boot matches it (ignoring case
+         *         and dashes), or {@code null}
+         */
+        static @Nullable String find(String element, Set<String> beans) {
+            if (beans.contains(element)) {
+                return element;
+            }
+            ConfigurationPropertyName wanted = ConfigurationPropertyName.adapt("x." + element, '.');
+            for (String bean : beans) {
+                if (ConfigurationPropertyName.adapt("x." + bean, '.').equals(wanted)) {
+                    return bean;
+                }
+            }
+            return null;
         }
 
         boolean isPool() {
@@ -208,15 +260,6 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
 
         boolean isSemaphore() {
             return kind.equals("semaphore") || (kind.equals("semaphores") && name != null);
-        }
-
-        String canonical() {
-            return "poolkit." + kind + ((name != null) ? element(name) : "") + "." + leaf;
-        }
-
-        /** @return a map key as a property name element: {@code .key}, or {@code [key]} when not kebab-case */
-        static String element(String name) {
-            return name.matches("[a-z0-9][a-z0-9-]*") ? "." + name : "[" + name + "]";
         }
     }
 }

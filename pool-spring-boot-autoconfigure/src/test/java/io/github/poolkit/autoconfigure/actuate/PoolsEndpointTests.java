@@ -246,6 +246,23 @@ class PoolsEndpointTests {
         });
     }
 
+    @Test
+    void aResizeThatTheStoreDoesNotConfirmIsA503SayingTheOutcomeIsUnknown() {
+        FlakySemaphore cluster = new FlakySemaphore(8);
+        runner.withBean("shared", FlakySemaphore.class, () -> cluster).run(context -> {
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            assertThat(endpoint.change("shared", null, null, null, null, "12").getStatus()).isEqualTo(200);
+            cluster.disconnect();
+            WebEndpointResponse<Object> response = endpoint.change("shared", null, null, null, null, "16");
+            assertThat(response.getStatus()).isEqualTo(503);
+            assertThat(response.getContentType()).isEqualTo(EndpointProblem.PROBLEM_JSON);
+            EndpointProblem problem = (EndpointProblem) response.getBody();
+            assertThat(problem.field()).isEqualTo("size");
+            assertThat(problem.detail()).contains("store unreachable", "may or may not have changed",
+                    "GET /actuator/pools/shared");
+        });
+    }
+
     private static void assertProblem(WebEndpointResponse<Object> response, String field) {
         assertThat(response.getStatus()).as(field).isEqualTo(400);
         assertThat(response.getContentType()).isEqualTo(EndpointProblem.PROBLEM_JSON);

@@ -73,6 +73,55 @@ class PoolkitRefreshTests {
         });
     }
 
+    /**
+     * A pool named in camelCase ({@code reportsPool}, as a bean name often is) is found by a refresh: its own key
+     * changes it, and a key of {@code poolkit.pool} that it sets itself leaves it alone.
+     */
+    @Test
+    void aPoolNamedInCamelCaseKeepsItsOwnKeysAndTakesItsChanges() {
+        runner.withPropertyValues("poolkit.pools.reportsPool.capacity=4", "poolkit.pools.batch_jobs.capacity=3")
+                .run(context -> {
+                    refresh(context, Map.of("poolkit.pool.capacity", "64"));
+                    assertThat(context.getBean("workerPool", WorkerPool.class).capacity()).isEqualTo(64);
+                    assertThat(context.getBean("reportsPool", WorkerPool.class).capacity()).isEqualTo(4);
+                    assertThat(context.getBean("batch_jobs", WorkerPool.class).capacity()).isEqualTo(3);
+                    refresh(context, Map.of("poolkit.pools.reportsPool.capacity", "6",
+                            "poolkit.pools.batch_jobs.capacity", "5"));
+                    assertThat(context.getBean("reportsPool", WorkerPool.class).capacity()).isEqualTo(6);
+                    assertThat(context.getBean("batch_jobs", WorkerPool.class).capacity()).isEqualTo(5);
+                });
+    }
+
+    /** A map key in brackets is a named pool's key too, and a nested key is named as one that needs a restart. */
+    @Test
+    void aBracketedNameAndANestedKeyAreReadAsStartUpReadsThem(CapturedOutput output) {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pools[reports].capacity", "6", "poolkit.pool.adaptive.max", "10"));
+            assertThat(context.getBean("reports", WorkerPool.class).capacity()).isEqualTo(6);
+            assertThat(output).contains("Property poolkit.pool.adaptive.max changed to '10' but cannot change while "
+                    + "the application runs; restart the application to apply it");
+        });
+    }
+
+    /**
+     * A change that fails in an unexpected way (a pool key given to a semaphore's name, a semaphore whose store does
+     * not answer) is logged and changes nothing, and never stops the rest of the refresh: the other changes of the
+     * same event are applied, and the event's other listeners still run.
+     */
+    @Test
+    void aChangeThatFailsIsLoggedAndTheOthersAreStillApplied(CapturedOutput output) {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pools.gpu.max-wait", "1s", "poolkit.semaphores.reports.size", "3",
+                    "poolkit.pools.small.capacity", "7"));
+            assertThat(context.getBean("small", WorkerPool.class).capacity()).isEqualTo(7);
+            assertThat(context.getBean("gpu", WeightedSemaphore.class).size()).isEqualTo(10);
+            assertThat(context.getBean("reports", WorkerPool.class).capacity()).isEqualTo(4);
+            assertThat(output).contains("Property poolkit.pools.gpu.max-wait configures 'gpu', which is not a pool")
+                    .contains("Property poolkit.semaphores.reports.size configures 'reports', which is not a "
+                            + "semaphore");
+        });
+    }
+
     @Test
     void anInvalidValueChangesNothingAndIsLogged(CapturedOutput output) {
         runner.run(context -> {
