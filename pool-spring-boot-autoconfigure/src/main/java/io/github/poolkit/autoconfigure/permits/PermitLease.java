@@ -88,6 +88,13 @@ final class PermitLease {
     /** Requests the permits; {@code outcome} hears once how that ends, unless {@link #release} comes first. */
     void start(Outcome outcome) {
         boolean waits = !guard.maxWait().isZero();
+        // more than a local semaphore's size (a field read): refused at once, also by an implementation that queues it
+        if (!guard.sharedThroughStore() && weight > guard.semaphore().size()) {
+            if (fail()) {
+                outcome.failed(guard.refusedWithoutBlocking(weight, true));
+            }
+            return;
+        }
         CompletableFuture<Permit> future;
         try {
             future = waits ? guard.semaphore().acquireAsync(weight) : guard.semaphore().tryAcquireAsync(weight);
