@@ -361,11 +361,13 @@ public final class PoolOptions {
          *
          * @param name a non-blank name
          * @return this builder
+         * @throws InvalidOptionException if {@code name} is blank
          */
         public Builder name(String name) {
             Objects.requireNonNull(name, "name");
             if (name.isBlank()) {
-                throw new IllegalArgumentException("name must not be blank");
+                throw new InvalidOptionException("name", "'" + name + "'", "must not be blank",
+                        "give a name with at least one visible character, such as \"reports\"");
             }
             return put(NAME, name);
         }

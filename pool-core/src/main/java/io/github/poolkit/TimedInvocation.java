@@ -135,20 +135,25 @@ final class TimedInvocation {
         Iterator<? extends Callable<T>> next = tasks.iterator();
         ExecutionException lastFailure = null;
         int active = 0;
+        boolean placing = true; // false once the deadline passed while a task waited to be handed over
         try {
             for (;;) {
                 Future<T> f = finished.poll();
                 if (f == null) {
-                    if (next.hasNext()) {
+                    if (placing && next.hasNext()) {
                         FutureTask<T> task = new QueueingFuture<>(next.next(), finished);
                         futures.add(task);
-                        if (!placed(executor, task, deadline, timed)) {
-                            throw new TimeoutException("invokeAny: no task finished in time");
+                        if (placed(executor, task, deadline, timed)) {
+                            active++;
+                        } else {
+                            placing = false; // a task that finished meanwhile may still be the answer (polled above)
                         }
-                        active++;
                         continue;
                     }
                     if (active == 0) {
+                        if (!placing) {
+                            throw new TimeoutException("invokeAny: no task finished in time");
+                        }
                         break;
                     }
                     f = timed ? finished.poll(deadline - System.nanoTime(), TimeUnit.NANOSECONDS) : finished.take();

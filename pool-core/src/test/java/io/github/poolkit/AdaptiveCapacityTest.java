@@ -1,10 +1,12 @@
 package io.github.poolkit;
 
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import java.util.concurrent.CountDownLatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -50,6 +52,23 @@ class AdaptiveCapacityTest {
             blocker.open();
             await().until(() -> limit.samples().size() == 2);
             assertThat(limit.samples()).extracting(SettableLimit.Sample::inFlight).containsExactlyInAnyOrder(1, 2);
+        }
+    }
+
+    /** A future cancelled while it waited in the queue never runs: the worker that takes it feeds no sample. */
+    @RepeatedTest(5)
+    void aFutureCancelledBeforeItStartedIsNoSample() throws Exception {
+        SettableLimit limit = new SettableLimit(1);
+        try (WorkerPool pool = WorkerPool.create(1, opts(limit).queueCapacity(4).build())) {
+            Blocker blocker = Blocker.occupy(pool, 1);
+            Future<?> cancelled = pool.submit(() -> { });
+            assertThat(cancelled.cancel(false)).isTrue();
+            pool.execute(() -> { });
+            blocker.open();
+            pool.shutdown(); // the worker ends once it has taken all three, each run's sample fed
+            assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(limit.samples()).as("the blocker's and the last task's").hasSize(2)
+                    .extracting(SettableLimit.Sample::inFlight).containsOnly(1);
         }
     }
 

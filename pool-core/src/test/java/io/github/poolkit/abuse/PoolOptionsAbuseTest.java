@@ -1,6 +1,7 @@
 package io.github.poolkit.abuse;
 
 import io.github.poolkit.FuncPool;
+import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.MultiPool;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
@@ -34,8 +35,9 @@ class PoolOptionsAbuseTest {
 
     @Test
     void blankNameIsRejected() {
-        assertThatThrownBy(() -> PoolOptions.builder().name("  ")).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("name");
+        assertThatThrownBy(() -> PoolOptions.builder().name("  ")).isInstanceOf(InvalidOptionException.class)
+                .hasMessageContaining("name must not be blank, was '  '")
+                .satisfies(e -> assertThat(((InvalidOptionException) e).option()).isEqualTo("name"));
     }
 
     @Test

@@ -49,10 +49,16 @@ final class AdaptiveCapacity {
         }
     }
 
-    /** The task that {@link #started} has ended after {@code runNanos}: one sample, then follow the limit. */
-    void finished(long runNanos, int inFlightAtStart) {
+    /**
+     * The task that {@link #started} has ended after {@code runNanos}: one sample, then follow the limit; a future
+     * cancelled before it started ({@code ran} false) took no time worth measuring, so it is no sample (its few
+     * nanoseconds would drag the round-trip baseline down, and real runs would then look congested).
+     */
+    void finished(long runNanos, int inFlightAtStart, boolean ran) {
         inFlight.decrement();
-        sample(Math.max(1, runNanos), inFlightAtStart, false);
+        if (ran) {
+            sample(Math.max(1, runNanos), inFlightAtStart, false);
+        }
     }
 
     /** A task was refused for overload: a dropped sample. */

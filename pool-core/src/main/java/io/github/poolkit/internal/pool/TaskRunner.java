@@ -147,7 +147,7 @@ final class TaskRunner {
             }
         }
         if (adaptive != null) {
-            adaptive.finished(System.nanoTime() - started, inFlight);
+            adaptive.finished(System.nanoTime() - started, inFlight, ran); // one that never ran is no sample
         }
         if (timed != null && ran && (future == null || w.timedRun != null)) {
             tell(timed, started, failure); // not told yet: not a future, or one that did not count its task
