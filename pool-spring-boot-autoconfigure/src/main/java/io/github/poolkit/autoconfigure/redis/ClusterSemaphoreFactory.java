@@ -1,6 +1,7 @@
 package io.github.poolkit.autoconfigure.redis;
 
 import io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException;
+import io.github.poolkit.autoconfigure.PoolkitLifecycle;
 import io.github.poolkit.autoconfigure.PoolkitProperties;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
 import io.github.poolkit.redis.RedisPermitSemaphore;
@@ -16,9 +17,14 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * Builds the cluster semaphore beans registered by {@link ClusterSemaphoresRegistrar} from the bound
  * {@link PoolkitProperties}, on the application's {@link RedisConnectionFactory}.
  *
- * <p>On context close it closes them (withdrawing their waiting requests) before the connection factory stops: the
- * factory is a lifecycle bean that shuts its Lettuce client down in {@code stop()}, before any bean is destroyed.
- * This factory stops in the latest-stopping phase and depends on the connection factory, so it stops first.
+ * <p>On context close it closes them (withdrawing their waiting requests) after the web server and poolkit's pools
+ * have drained, whose work may still hold or take permits, and before the connection factory stops: the factory is
+ * a lifecycle bean that shuts its Lettuce client down in {@code stop()}, before any bean is destroyed. So this
+ * factory's phase is below {@link PoolkitLifecycle#PHASE} (a higher phase stops earlier), and it depends on the
+ * connection factory, whose stop therefore stops it first.
+ *
+ * <p>A context {@code stop()} closes them too, and a later {@code start()} does not reopen them (their connection
+ * factory makes a new Lettuce client then): a cluster semaphore is for a context that runs until it is closed.
  */
 public class ClusterSemaphoreFactory implements SmartLifecycle {
 
@@ -88,8 +94,9 @@ public class ClusterSemaphoreFactory implements SmartLifecycle {
         return running;
     }
 
+    /** {@return a phase stopped after poolkit's pools have drained (see the class documentation)} */
     @Override
     public int getPhase() {
-        return Integer.MAX_VALUE; // stopped first
+        return PoolkitLifecycle.PHASE - 1024;
     }
 }

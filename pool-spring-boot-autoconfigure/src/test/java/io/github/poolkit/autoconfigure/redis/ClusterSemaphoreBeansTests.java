@@ -7,6 +7,7 @@ import io.github.poolkit.Permit;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WeightedSemaphore;
+import io.github.poolkit.WorkerPool;
 import io.github.poolkit.annotation.Permits;
 import io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
@@ -24,6 +25,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
@@ -174,6 +176,38 @@ class ClusterSemaphoreBeansTests {
                     }
                     Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> gpu.used() == 0);
                 });
+    }
+
+    /**
+     * On context close the cluster semaphores stay open while poolkit's pools drain (and the web server before them),
+     * so that the work still running can take and give back its permits; they close after, before Redis's
+     * connection factory stops. They used to close first of all.
+     */
+    @Test
+    void aClusterSemaphoreServesTheWorkThatDrainsOnClose() {
+        runner.withPropertyValues("poolkit.pools.reports.capacity=1").run(context -> {
+            PermitSemaphore gpu = context.getBean("gpu-memory", PermitSemaphore.class);
+            WorkerPool reports = context.getBean("reports", WorkerPool.class);
+            CountDownLatch go = new CountDownLatch(1);
+            CompletableFuture<Long> usedWhileDraining = new CompletableFuture<>();
+            reports.execute(() -> {
+                try {
+                    go.await();
+                    try (Permit permit = gpu.acquirePermit(2)) {
+                        usedWhileDraining.complete(permit.permits());
+                    }
+                } catch (Throwable e) {
+                    usedWhileDraining.completeExceptionally(e);
+                }
+            });
+            Thread closer = new Thread(context::close, "closer");
+            closer.start();
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(reports::isShutdown); // the drain has begun
+            go.countDown();
+            assertThat(usedWhileDraining.get(10, TimeUnit.SECONDS)).isEqualTo(2);
+            closer.join(TimeUnit.SECONDS.toMillis(30));
+            assertThat(closer.isAlive()).isFalse();
+        });
     }
 
     /** Subscribes with Redis frozen and checks that {@code subscribe} came back before Redis could answer. */
