@@ -3,6 +3,8 @@ package io.github.poolkit.autoconfigure.permits;
 import java.lang.reflect.Method;
 import java.time.Duration;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.expression.MethodBasedEvaluationContext;
@@ -34,6 +36,8 @@ import io.github.poolkit.annotation.Permits;
  */
 record PermitsGuard(String where, String semaphoreName, PermitSemaphore semaphore, Expression weightExpression,
         Duration maxWait, boolean reactive, RetryAfterEstimator estimator, RecentMean holdTimes) {
+
+    private static final Log logger = LogFactory.getLog(PermitsGuard.class);
 
     /**
      * @return the weight for one call: the expression over its arguments, a whole number {@code >= 0}
@@ -72,6 +76,11 @@ record PermitsGuard(String where, String semaphoreName, PermitSemaphore semaphor
             Thread.currentThread().interrupt();
             throw overloaded(weight, "interrupted while waiting");
         }
+        catch (IllegalArgumentException shrunk) { // the semaphore shrank below the weight while the call waited
+            PoolOverloadException refusal = refused(weight);
+            refusal.initCause(shrunk);
+            throw refusal;
+        }
         if (permit == null) {
             throw refused(weight);
         }
@@ -80,13 +89,20 @@ record PermitsGuard(String where, String semaphoreName, PermitSemaphore semaphor
 
     /**
      * Gives back permits acquired by {@link #acquire(long)} by closing their permit, and records how long they were
-     * held.
+     * held. Never throws: a close that fails (a shared store that does not answer; its lease then runs out there) is
+     * logged, so that it never replaces the method's own result or exception.
      *
      * @param acquiredAt {@link System#nanoTime()} when they were acquired
      */
     void release(Permit permit, long acquiredAt) {
-        permit.close();
         holdTimes.record(System.nanoTime() - acquiredAt);
+        try {
+            permit.close();
+        }
+        catch (RuntimeException ex) {
+            logger.warn(permit.permits() + " permits of semaphore '" + semaphoreName + "' could not be given back ("
+                    + where + "); a shared semaphore gets them back when their lease runs out: " + ex, ex);
+        }
     }
 
     /**

@@ -3,7 +3,10 @@ package io.github.poolkit.autoconfigure.permits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -13,6 +16,8 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import io.github.poolkit.Permit;
+import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.annotation.Permits;
@@ -101,6 +106,54 @@ class PermitsTests {
         });
     }
 
+    /** A shrink below the weight while the call waits refuses it as an overload (a 429), as any refusal. */
+    @Test
+    void aShrinkBelowTheWeightWhileTheCallWaitsIsAnOverload() {
+        runner.run(context -> {
+            Guarded guarded = context.getBean(Guarded.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            gpu.acquire(8);
+            CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> guarded.patient(5, gpu));
+            Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> gpu.waiting() == 1);
+            gpu.resize(4);
+            assertThat(waiter).failsWithin(10, TimeUnit.SECONDS).withThrowableThat()
+                    .havingCause().isInstanceOf(PoolOverloadException.class)
+                    .withMessageContaining("5 permits of semaphore 'gpu'")
+                    .withMessageContaining("more than the semaphore's size of 4, so they can never come")
+                    .havingCause().isInstanceOf(IllegalArgumentException.class);
+            gpu.release(8);
+        });
+    }
+
+    /**
+     * A close that fails (a shared store that does not answer) never replaces the method's result or exception: it is
+     * logged, and the store gets the permits back when their lease runs out.
+     */
+    @Test
+    void aReleaseThatFailsLeavesTheMethodsOutcomeAlone() {
+        runner.withBean("flaky", PermitSemaphore.class, ClosingFails::new).run(context -> {
+            Guarded guarded = context.getBean(Guarded.class);
+            assertThat(guarded.onFlaky()).isEqualTo("done");
+            assertThatThrownBy(guarded::failsOnFlaky).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("the method's own failure");
+        });
+    }
+
+    /** A returned stage's completion does not wait for a shared store: the permit is closed on another thread. */
+    @Test
+    void aSharedSemaphoresPermitIsClosedOffTheThreadThatCompletesTheStage() {
+        runner.withBean("flaky", PermitSemaphore.class, ClosingFails::new).run(context -> {
+            ClosingFails flaky = context.getBean("flaky", ClosingFails.class);
+            CompletableFuture<String> result = new CompletableFuture<>();
+            CompletableFuture<String> returned = context.getBean(Guarded.class).asyncOnFlaky(result);
+            Thread completer = new Thread(() -> result.complete("done"), "completer");
+            completer.start();
+            assertThat(returned.get(10, TimeUnit.SECONDS)).isEqualTo("done");
+            Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> flaky.closedOn.size() == 1);
+            assertThat(flaky.closedOn).doesNotContain("completer");
+        });
+    }
+
     @Test
     void aWeightThatIsNotAWholeNumberIsRefusedClearly() {
         runner.run(context -> assertThatThrownBy(() -> context.getBean(Guarded.class).badWeight("x"))
@@ -150,6 +203,97 @@ class PermitsTests {
 
         @Permits("nope")
         public void unknown() {
+        }
+
+        @Permits("flaky")
+        public String onFlaky() {
+            return "done";
+        }
+
+        @Permits("flaky")
+        public CompletableFuture<String> asyncOnFlaky(CompletableFuture<String> result) {
+            return result;
+        }
+
+        @Permits("flaky")
+        public void failsOnFlaky() {
+            throw new IllegalStateException("the method's own failure");
+        }
+    }
+
+    /** A shared semaphore, as far as {@code @Permits} can tell, whose permits cannot be given back (its store down). */
+    static final class ClosingFails implements PermitSemaphore {
+
+        private final WeightedSemaphore store = new WeightedSemaphore(4);
+        /** The threads that tried to give permits back. */
+        final List<String> closedOn = new CopyOnWriteArrayList<>();
+
+        @Override
+        public Permit tryAcquirePermit(long n, Duration timeout) throws InterruptedException {
+            return store.tryAcquire(n, timeout) ? Permit.of(n, 1, () -> {
+                closedOn.add(Thread.currentThread().getName());
+                throw new IllegalStateException("store unreachable: the release was not confirmed");
+            }) : null;
+        }
+
+        @Override
+        public void acquire(long n) throws InterruptedException {
+            store.acquire(n);
+        }
+
+        @Override
+        public Permit acquirePermit(long n) throws InterruptedException {
+            return store.acquirePermit(n);
+        }
+
+        @Override
+        public CompletableFuture<Permit> acquireAsync(long n) {
+            return store.acquireAsync(n);
+        }
+
+        @Override
+        public boolean tryAcquire(long n) {
+            return store.tryAcquire(n);
+        }
+
+        @Override
+        public boolean tryAcquire(long n, Duration timeout) throws InterruptedException {
+            return store.tryAcquire(n, timeout);
+        }
+
+        @Override
+        public void release(long n) {
+            store.release(n);
+        }
+
+        @Override
+        public void resize(long size) {
+            store.resize(size);
+        }
+
+        @Override
+        public long size() {
+            return store.size();
+        }
+
+        @Override
+        public long used() {
+            return store.used();
+        }
+
+        @Override
+        public long available() {
+            return store.available();
+        }
+
+        @Override
+        public int waiting() {
+            return store.waiting();
+        }
+
+        @Override
+        public String scope() {
+            return "cluster";
         }
     }
 }
