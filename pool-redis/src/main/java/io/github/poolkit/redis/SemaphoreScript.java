@@ -127,6 +127,10 @@ final class SemaphoreScript {
 
     private static String load() {
         try (InputStream in = SemaphoreScript.class.getResourceAsStream("semaphore.lua")) {
+            if (in == null) { // a native image built without the resource, a repackaged jar that dropped it
+                throw new IllegalStateException("pool-redis's script io/github/poolkit/redis/semaphore.lua is not on"
+                        + " the class path; keep it when repackaging (for a native image: register it as a resource)");
+            }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -9,6 +9,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
@@ -26,6 +27,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
         afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass({RedisPermitSemaphore.class, RedisConnectionFactory.class})
 @Import(ClusterSemaphoresRegistrar.class)
+@ImportRuntimeHints(ClusterSemaphoreRuntimeHints.class)
 public class PoolkitRedisAutoConfiguration {
 
     /** Created by Spring. */

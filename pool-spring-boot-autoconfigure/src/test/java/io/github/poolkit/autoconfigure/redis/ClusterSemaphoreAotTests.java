@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.aot.hint.predicate.RuntimeHintsPredicates;
 import org.springframework.aot.test.generate.TestGenerationContext;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -52,6 +53,8 @@ class ClusterSemaphoreAotTests {
     void theGeneratedInitializerCreatesTheClusterSemaphore() {
         TestGenerationContext generation = new TestGenerationContext();
         var initializerName = new ApplicationContextAotGenerator().processAheadOfTime(source(), generation);
+        assertThat(RuntimeHintsPredicates.resource().forResource(ClusterSemaphoreRuntimeHints.SCRIPT))
+                .as("the script is kept in a native image").accepts(generation.getRuntimeHints());
         generation.writeGeneratedContent();
         TestCompiler.forSystem().with(generation).compile(compiled -> {
             GenericApplicationContext fresh = new GenericApplicationContext();
