@@ -57,6 +57,15 @@ record Connections(StatefulConnection<String, String> commands, RedisScriptingAs
                     + ": use a RedisClient or a RedisClusterClient");
         } catch (IllegalArgumentException e) {
             throw e;
+        } catch (IllegalStateException e) { // not Redis being down: a client that cannot connect by itself
+            if (commands != null) {
+                commands.close();
+            }
+            throw new IllegalArgumentException("The cluster semaphore '" + keys.name() + "' cannot connect with this"
+                    + " Lettuce client (" + e.getMessage() + "). It needs a standalone, Sentinel or Cluster Redis; a"
+                    + " static master/replica setup (spring.data.redis.masterreplica.nodes), whose client has no"
+                    + " address of its own, is not supported: point it at the primary (spring.data.redis.host/port)"
+                    + " or use Sentinel", e);
         } catch (RuntimeException e) {
             if (commands != null) {
                 commands.close();

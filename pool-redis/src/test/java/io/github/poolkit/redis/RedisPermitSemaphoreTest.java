@@ -25,6 +25,8 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * {@link RedisPermitSemaphore} against a real {@code redis-server}: each test uses two or three instances of the
@@ -777,6 +779,19 @@ class RedisPermitSemaphoreTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("> 0 (and at most PT2562047H");
         assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "x").leaseTime(tooLong))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least 30ms (and at most");
+        // a static master/replica factory has no address of its own: named as what it is, not as Redis unreachable
+        RedisStaticMasterReplicaConfiguration masterReplica = new RedisStaticMasterReplicaConfiguration("127.0.0.1",
+                redis.port());
+        LettuceConnectionFactory factory = new LettuceConnectionFactory(masterReplica);
+        factory.afterPropertiesSet();
+        factory.start();
+        try {
+            assertThatThrownBy(() -> RedisPermitSemaphore.builder(factory, "x").build())
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("static master/replica setup (spring.data.redis.masterreplica.nodes)");
+        } finally {
+            factory.destroy();
+        }
     }
 
     @Test
