@@ -27,6 +27,7 @@ import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.PoolDescriptor;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.PoolsDescriptor;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SchedulerDescriptor;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SemaphoreDescriptor;
+import io.github.poolkit.autoconfigure.FlakySemaphore;
 
 /** The {@code pools} endpoint's availability, its view of every kind of bean, and its writes, called directly. */
 @Timeout(30)

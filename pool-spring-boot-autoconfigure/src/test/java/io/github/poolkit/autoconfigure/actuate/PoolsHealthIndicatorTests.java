@@ -17,6 +17,7 @@ import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.PoolDescriptor;
+import io.github.poolkit.autoconfigure.FlakySemaphore;
 
 /**
  * The {@code pools} health contributor: UP while every pool and scheduler is open and every semaphore readable; DOWN

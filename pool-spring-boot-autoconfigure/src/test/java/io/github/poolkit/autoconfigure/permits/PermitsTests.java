@@ -3,10 +3,7 @@ package io.github.poolkit.autoconfigure.permits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -16,11 +13,10 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import io.github.poolkit.Permit;
-import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.annotation.Permits;
+import io.github.poolkit.autoconfigure.FlakySemaphore;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 
 /** {@link Permits} around real beans and real semaphores: acquire, wait, fail fast, and release on every path. */
@@ -94,11 +90,8 @@ class PermitsTests {
     @Test
     void waitsInLineUpToMaxWait() {
         runner.run(context -> {
-            Guarded guarded = context.getBean(Guarded.class);
             WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
-            gpu.acquire(8);
-            CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> guarded.patient(5, gpu));
-            Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> gpu.waiting() == 1);
+            CompletableFuture<Long> waiter = patientCallInLine(context.getBean(Guarded.class), gpu);
             assertThat(waiter).isNotDone();
             gpu.release(8);
             assertThat(waiter.get(10, TimeUnit.SECONDS)).isEqualTo(5);
@@ -110,11 +103,8 @@ class PermitsTests {
     @Test
     void aShrinkBelowTheWeightWhileTheCallWaitsIsAnOverload() {
         runner.run(context -> {
-            Guarded guarded = context.getBean(Guarded.class);
             WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
-            gpu.acquire(8);
-            CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> guarded.patient(5, gpu));
-            Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> gpu.waiting() == 1);
+            CompletableFuture<Long> waiter = patientCallInLine(context.getBean(Guarded.class), gpu);
             gpu.resize(4);
             assertThat(waiter).failsWithin(10, TimeUnit.SECONDS).withThrowableThat()
                     .havingCause().isInstanceOf(PoolOverloadException.class)
@@ -131,26 +121,29 @@ class PermitsTests {
      */
     @Test
     void aReleaseThatFailsLeavesTheMethodsOutcomeAlone() {
-        runner.withBean("flaky", PermitSemaphore.class, ClosingFails::new).run(context -> {
+        runner.withBean("flaky", FlakySemaphore.class, () -> new FlakySemaphore(4)).run(context -> {
             Guarded guarded = context.getBean(Guarded.class);
-            assertThat(guarded.onFlaky()).isEqualTo("done");
-            assertThatThrownBy(guarded::failsOnFlaky).isInstanceOf(IllegalStateException.class)
+            FlakySemaphore flaky = context.getBean(FlakySemaphore.class);
+            assertThat(guarded.onFlaky(flaky)).isEqualTo("done");
+            flaky.reconnect();
+            assertThatThrownBy(() -> guarded.failsOnFlaky(flaky)).isInstanceOf(IllegalStateException.class)
                     .hasMessage("the method's own failure");
+            assertThat(flaky.releasesOn).hasSize(2);
         });
     }
 
     /** A returned stage's completion does not wait for a shared store: the permit is closed on another thread. */
     @Test
     void aSharedSemaphoresPermitIsClosedOffTheThreadThatCompletesTheStage() {
-        runner.withBean("flaky", PermitSemaphore.class, ClosingFails::new).run(context -> {
-            ClosingFails flaky = context.getBean("flaky", ClosingFails.class);
+        runner.withBean("flaky", FlakySemaphore.class, () -> new FlakySemaphore(4)).run(context -> {
+            FlakySemaphore flaky = context.getBean(FlakySemaphore.class);
             CompletableFuture<String> result = new CompletableFuture<>();
             CompletableFuture<String> returned = context.getBean(Guarded.class).asyncOnFlaky(result);
             Thread completer = new Thread(() -> result.complete("done"), "completer");
             completer.start();
             assertThat(returned.get(10, TimeUnit.SECONDS)).isEqualTo("done");
-            Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> flaky.closedOn.size() == 1);
-            assertThat(flaky.closedOn).doesNotContain("completer");
+            Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> flaky.releasesOn.size() == 1);
+            assertThat(flaky.releasesOn).doesNotContain("completer");
         });
     }
 
@@ -167,6 +160,15 @@ class PermitsTests {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("@Permits on Guarded.unknown: no single semaphore bean named 'nope'")
                 .hasMessageContaining("poolkit.semaphores.nope.size"));
+    }
+
+    /** {@return a call for 5 permits of {@code gpu}, waiting in line behind 8 taken here} */
+    private static CompletableFuture<Long> patientCallInLine(Guarded guarded, WeightedSemaphore gpu)
+            throws InterruptedException {
+        gpu.acquire(8);
+        CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> guarded.patient(5, gpu));
+        Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> gpu.waiting() == 1);
+        return waiter;
     }
 
     /** A bean with guarded methods. */
@@ -206,7 +208,8 @@ class PermitsTests {
         }
 
         @Permits("flaky")
-        public String onFlaky() {
+        public String onFlaky(FlakySemaphore flaky) {
+            flaky.disconnect(); // its store goes down while the method runs: the permits cannot be given back
             return "done";
         }
 
@@ -216,84 +219,9 @@ class PermitsTests {
         }
 
         @Permits("flaky")
-        public void failsOnFlaky() {
+        public void failsOnFlaky(FlakySemaphore flaky) {
+            flaky.disconnect();
             throw new IllegalStateException("the method's own failure");
-        }
-    }
-
-    /** A shared semaphore, as far as {@code @Permits} can tell, whose permits cannot be given back (its store down). */
-    static final class ClosingFails implements PermitSemaphore {
-
-        private final WeightedSemaphore store = new WeightedSemaphore(4);
-        /** The threads that tried to give permits back. */
-        final List<String> closedOn = new CopyOnWriteArrayList<>();
-
-        @Override
-        public Permit tryAcquirePermit(long n, Duration timeout) throws InterruptedException {
-            return store.tryAcquire(n, timeout) ? Permit.of(n, 1, () -> {
-                closedOn.add(Thread.currentThread().getName());
-                throw new IllegalStateException("store unreachable: the release was not confirmed");
-            }) : null;
-        }
-
-        @Override
-        public void acquire(long n) throws InterruptedException {
-            store.acquire(n);
-        }
-
-        @Override
-        public Permit acquirePermit(long n) throws InterruptedException {
-            return store.acquirePermit(n);
-        }
-
-        @Override
-        public CompletableFuture<Permit> acquireAsync(long n) {
-            return store.acquireAsync(n);
-        }
-
-        @Override
-        public boolean tryAcquire(long n) {
-            return store.tryAcquire(n);
-        }
-
-        @Override
-        public boolean tryAcquire(long n, Duration timeout) throws InterruptedException {
-            return store.tryAcquire(n, timeout);
-        }
-
-        @Override
-        public void release(long n) {
-            store.release(n);
-        }
-
-        @Override
-        public void resize(long size) {
-            store.resize(size);
-        }
-
-        @Override
-        public long size() {
-            return store.size();
-        }
-
-        @Override
-        public long used() {
-            return store.used();
-        }
-
-        @Override
-        public long available() {
-            return store.available();
-        }
-
-        @Override
-        public int waiting() {
-            return store.waiting();
-        }
-
-        @Override
-        public String scope() {
-            return "cluster";
         }
     }
 }

@@ -1,7 +1,9 @@
-package io.github.poolkit.autoconfigure.actuate;
+package io.github.poolkit.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 
 import io.github.poolkit.Permit;
 import io.github.poolkit.PermitSemaphore;
@@ -12,17 +14,27 @@ import io.github.poolkit.WeightedSemaphore;
  * whose store can be cut off: after {@link #disconnect()} every call that reads or changes the permits fails as a
  * cluster semaphore's does when its Redis is down. Its {@code stats()} is the interface's default.
  */
-class FlakySemaphore implements PermitSemaphore {
+public class FlakySemaphore implements PermitSemaphore {
 
     private final WeightedSemaphore store;
     private volatile boolean connected = true;
 
-    FlakySemaphore(long size) {
+    /** The threads that gave permits back (or tried to), in order. */
+    public final List<String> releasesOn = new CopyOnWriteArrayList<>();
+
+    /** @param size the store's size */
+    public FlakySemaphore(long size) {
         this.store = new WeightedSemaphore(size);
     }
 
-    void disconnect() {
+    /** From now on every call that reads or changes the permits fails, as with a store that is down. */
+    public void disconnect() {
         connected = false;
+    }
+
+    /** The store answers again. */
+    public void reconnect() {
+        connected = true;
     }
 
     private WeightedSemaphore store() {
@@ -59,6 +71,7 @@ class FlakySemaphore implements PermitSemaphore {
 
     @Override
     public void release(long n) {
+        releasesOn.add(Thread.currentThread().getName());
         store().release(n);
     }
 
