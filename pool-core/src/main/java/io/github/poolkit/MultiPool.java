@@ -34,7 +34,8 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         ROUND_ROBIN,
         /**
          * Each task goes to the pool with the fewest {@code running()} workers; on a tie, the first such pool with an
-         * idle worker, else the first such pool. ({@code running()} counts idle workers too, so full pools tie.)
+         * idle worker, else the one with the fewest {@code waiting()} tasks, else the first such pool.
+         * ({@code running()} counts idle workers too, so full pools tie; with a queue, the shortest one then wins.)
          */
         LEAST_TASKS
     }
@@ -170,13 +171,15 @@ public final class MultiPool extends PoolExecutorService implements Pool {
 
     /**
      * The pool with the fewest running workers, other than {@code skip}; -1 if none. On a tie, the first with an idle
-     * worker, else the first: running workers include idle ones, so pools that are all full tie, and the first of them
-     * may have every worker busy while another has some idle. Idle counts are read on ties only.
+     * worker, else the one with the fewest tasks waiting (queued, or their callers blocked), else the first: running
+     * workers include idle ones, so pools that are all full tie, and the first of them may have every worker busy
+     * while another has some idle, or a shorter queue. Idle and waiting counts are read on ties only.
      */
     private int leastLoadedExcept(int skip) {
         int best = -1;
         int least = Integer.MAX_VALUE;
         boolean bestIdle = false;
+        int bestWaiting = -1; // unknown until a tie asks
         for (int i = 0; i < pools.length; i++) {
             if (i == skip) {
                 continue;
@@ -186,12 +189,22 @@ public final class MultiPool extends PoolExecutorService implements Pool {
                 least = r;
                 best = i;
                 bestIdle = false; // unknown until a tie asks
+                bestWaiting = -1;
             } else if (r == least && !bestIdle) {
                 if (pools[best].idleWorkers() > 0) {
                     bestIdle = true;
                 } else if (pools[i].idleWorkers() > 0) {
                     best = i;
                     bestIdle = true;
+                } else {
+                    if (bestWaiting < 0) {
+                        bestWaiting = pools[best].waiting();
+                    }
+                    int waiting = pools[i].waiting();
+                    if (waiting < bestWaiting) {
+                        best = i;
+                        bestWaiting = waiting;
+                    }
                 }
             }
         }
@@ -276,16 +289,22 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         return sum;
     }
 
-    /** {@return the summed free workers (at most {@code Integer.MAX_VALUE}), or -1 when the pools are unlimited} */
+    /**
+     * {@return {@code max(0, capacity() - running())} over all the pools, as {@link Pool#free()} and
+     * {@code stats().free()} (at most {@code Integer.MAX_VALUE}), or -1 when the pools are unlimited} After a shrink,
+     * a pool still running more workers than its new capacity counts against the room another has.
+     */
     public int free() {
         if (pools[0].capacity() < 0) {
             return -1;
         }
-        long sum = 0;
+        long capacity = 0;
+        long running = 0;
         for (WorkerPool p : pools) {
-            sum += p.free();
+            capacity += p.capacity();
+            running += p.running();
         }
-        return (int) Math.min(Integer.MAX_VALUE, sum);
+        return (int) Math.min(Integer.MAX_VALUE, Math.max(0, capacity - running));
     }
 
     /** {@return the summed blocked callers and queued tasks} */

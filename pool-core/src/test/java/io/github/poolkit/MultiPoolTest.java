@@ -569,4 +569,46 @@ class MultiPoolTest {
         assertThat(failureOf(failing)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(() -> pool.execute(null)).isInstanceOf(NullPointerException.class);
     }
+
+    /** Full pools tie on {@code running()}: with a queue, the task goes to the shortest queue, not to the first pool. */
+    @Test
+    void leastTasksQueuesOnTheShortestQueueWhenEveryPoolIsFull() throws Exception {
+        MultiPool pool = MultiPool.create(2, 1, LoadBalancing.LEAST_TASKS, PoolOptions.builder().queueCapacity(10)
+                .build());
+        Blocker blocker = Blocker.occupy(pool, 2);
+        try {
+            assertThat(pool.running(0)).isEqualTo(1);
+            assertThat(pool.running(1)).isEqualTo(1);
+            for (int i = 0; i < 4; i++) {
+                pool.execute(() -> { });
+            }
+            assertThat(pool.waiting(0)).isEqualTo(2);
+            assertThat(pool.waiting(1)).isEqualTo(2);
+        } finally {
+            blocker.open();
+            pool.close();
+        }
+    }
+
+    /**
+     * {@code free()} is {@code max(0, capacity() - running())} over all the pools, as {@code stats().free()}: after a
+     * shrink, a pool still running more than its new capacity counts against another's room.
+     */
+    @Test
+    void freeIsTheRoomLeftOverAllThePoolsAfterAShrink() throws Exception {
+        MultiPool pool = MultiPool.create(2, 2, LoadBalancing.ROUND_ROBIN, PoolOptions.builder()
+                .expiry(Duration.ofMillis(100)).build());
+        CountDownLatch release = new CountDownLatch(1);
+        try {
+            for (int i = 0; i < 4; i++) { // round robin: the blocked ones on pool 0, the quick ones on pool 1
+                pool.execute(i % 2 == 0 ? () -> Latches.await(release) : () -> { });
+            }
+            await().until(() -> pool.running(0) == 2 && pool.running(1) == 0); // pool 1's idle workers expired
+            pool.tune(1);
+            assertThat(pool.free()).isZero().isEqualTo(pool.stats().free());
+        } finally {
+            release.countDown();
+            pool.close();
+        }
+    }
 }
