@@ -3,6 +3,8 @@ package io.github.poolkit.autoconfigure.actuate;
 import java.time.Duration;
 import java.util.function.Supplier;
 
+import org.jspecify.annotations.Nullable;
+
 import io.github.poolkit.PoolStats;
 import io.github.poolkit.SemaphoreStats;
 
@@ -13,7 +15,11 @@ import io.github.poolkit.SemaphoreStats;
  * in Redis per gauge). A snapshot younger than {@code maxAge} is reused, so every meter
  * of one scrape shows the same instant (scrapes are seconds apart; a scrape takes milliseconds).
  *
- * <p>Thread-safe: the current snapshot is one volatile reference to an immutable pair; two threads that find it old
+ * <p>A read that fails (a cluster semaphore whose Redis does not answer, after its command timeout) is kept as well,
+ * and rethrown to the other meters of that scrape: without it, each gauge would wait out the timeout again. A
+ * snapshot's age counts from the end of its read, so a slow read is not old at once.
+ *
+ * <p>Thread-safe: the current snapshot is one volatile reference to an immutable record; two threads that find it old
  * at the same moment may both read the pool, which is harmless.
  */
 final class StatsSnapshot<T> {
@@ -31,17 +37,31 @@ final class StatsSnapshot<T> {
         this.maxAgeNanos = maxAge.toNanos();
     }
 
-    /** @return a snapshot no older than {@code maxAge} */
+    /**
+     * @return a snapshot no older than {@code maxAge}
+     * @throws RuntimeException what the read of that snapshot threw
+     */
     T get() {
         Taken<T> taken = current;
-        long now = System.nanoTime();
-        if (taken == null || now - taken.nanoTime() >= maxAgeNanos) {
-            taken = new Taken<>(source.get(), now);
+        if (taken == null || System.nanoTime() - taken.nanoTime() >= maxAgeNanos) {
+            T stats = null;
+            RuntimeException failure = null;
+            try {
+                stats = source.get();
+            }
+            catch (RuntimeException ex) {
+                failure = ex;
+            }
+            taken = new Taken<>(stats, failure, System.nanoTime());
             current = taken;
+        }
+        if (taken.failure() != null) {
+            throw taken.failure();
         }
         return taken.stats();
     }
 
-    private record Taken<T>(T stats, long nanoTime) {
+    /** A read: its figures, or what it threw; and when it ended. */
+    private record Taken<T>(@Nullable T stats, @Nullable RuntimeException failure, long nanoTime) {
     }
 }
