@@ -1,6 +1,7 @@
 package io.github.poolkit.autoconfigure.actuate;
 
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -9,6 +10,7 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 
 import io.github.poolkit.WorkerPool;
+import io.github.poolkit.autoconfigure.PoolOverdueLog;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 
 /**
@@ -27,7 +29,8 @@ public class PoolsHealthContributorAutoConfiguration {
     /** The bean name gives the contributor its name: "pools". */
     @Bean
     @ConditionalOnMissingBean(name = "poolsHealthIndicator")
-    PoolsHealthIndicator poolsHealthIndicator(ListableBeanFactory beanFactory) {
-        return new PoolsHealthIndicator(new PoolkitBeans(beanFactory));
+    PoolsHealthIndicator poolsHealthIndicator(ListableBeanFactory beanFactory,
+            ObjectProvider<PoolOverdueLog> overdueLog) {
+        return new PoolsHealthIndicator(new PoolkitBeans(beanFactory), overdueLog.getIfAvailable());
     }
 }

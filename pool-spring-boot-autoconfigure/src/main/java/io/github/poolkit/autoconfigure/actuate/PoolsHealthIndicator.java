@@ -4,12 +4,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import java.util.function.Predicate;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
+import io.github.poolkit.autoconfigure.PoolOverdueLog;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.PoolDescriptor;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SchedulerDescriptor;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SemaphoreDescriptor;
@@ -25,6 +27,7 @@ import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SemaphoreDescriptor
 public class PoolsHealthIndicator extends AbstractHealthIndicator {
 
     private final PoolkitBeans beans;
+    private final @Nullable PoolOverdueLog overdueLog;
 
     /**
      * Creates the health indicator.
@@ -32,16 +35,32 @@ public class PoolsHealthIndicator extends AbstractHealthIndicator {
      * @param beans where to find the pools, schedulers and semaphores
      */
     public PoolsHealthIndicator(PoolkitBeans beans) {
+        this(beans, null);
+    }
+
+    /**
+     * Creates the health indicator, whose pool and scheduler entries show their latest overdue tasks as the
+     * {@code pools} endpoint does.
+     *
+     * @param beans      where to find the pools, schedulers and semaphores
+     * @param overdueLog the latest overdue tasks of the pools and the scheduler poolkit created, or {@code null}
+     */
+    public PoolsHealthIndicator(PoolkitBeans beans, @Nullable PoolOverdueLog overdueLog) {
         super("Pools health check failed");
         this.beans = beans;
+        this.overdueLog = overdueLog;
+    }
+
+    private List<PoolOverdueLog.Entry> recentOverdue(String name) {
+        return (overdueLog != null) ? overdueLog.recent(name) : List.of();
     }
 
     /** Describes each bean, adding the names of the closed ones to {@code closed}. */
-    private static <B, D> Map<String, D> describe(Map<String, B> beans, Function<B, D> describer,
+    private static <B, D> Map<String, D> describe(Map<String, B> beans, BiFunction<String, B, D> describer,
             Predicate<D> isClosed, List<String> closed) {
         Map<String, D> entries = new TreeMap<>();
         beans.forEach((name, bean) -> {
-            D entry = describer.apply(bean);
+            D entry = describer.apply(name, bean);
             entries.put(name, entry);
             if (isClosed.test(entry)) {
                 closed.add(name);
@@ -53,9 +72,10 @@ public class PoolsHealthIndicator extends AbstractHealthIndicator {
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         List<String> closed = new ArrayList<>();
-        Map<String, PoolDescriptor> pools = describe(beans.pools(), PoolDescriptor::of, PoolDescriptor::closed,
-                closed);
-        Map<String, SchedulerDescriptor> schedulers = describe(beans.schedulers(), SchedulerDescriptor::of,
+        Map<String, PoolDescriptor> pools = describe(beans.pools(),
+                (name, pool) -> PoolDescriptor.of(pool, recentOverdue(name)), PoolDescriptor::closed, closed);
+        Map<String, SchedulerDescriptor> schedulers = describe(beans.schedulers(),
+                (name, scheduler) -> SchedulerDescriptor.of(scheduler, recentOverdue(name)),
                 SchedulerDescriptor::closed, closed);
         Map<String, SemaphoreDescriptor> semaphores = new TreeMap<>();
         Map<String, String> unreadable = new TreeMap<>();

@@ -43,7 +43,8 @@ import tools.jackson.databind.json.JsonMapper;
  * {@code GET /actuator/pools/{name}}; named pools and the scheduler inherit {@code poolkit.pool.run-timeout}.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-        "management.endpoints.web.exposure.include=pools,metrics",
+        "management.endpoints.web.exposure.include=pools,metrics,health",
+        "management.endpoint.health.show-details=always",
         "management.endpoint.pools.access=unrestricted",
         "poolkit.pool.run-timeout=300ms",
         "poolkit.pools.hung.capacity=1",
@@ -191,6 +192,9 @@ class OverdueTasksHttpTests {
             }
             List<String> reported = events.of("many").stream().map(OverdueTask::task).toList();
             assertThat(recent.get(0).get("task").asString()).isEqualTo(reported.get(reported.size() - 1));
+            JsonNode health = getJson("/actuator/health/pools").get("details").get("pools").get("many");
+            assertThat(health.get("recentOverdue")).as("the health details show them as the endpoint does")
+                    .hasSize(10);
         }
         finally {
             tasks.forEach(task -> task.release().countDown());
