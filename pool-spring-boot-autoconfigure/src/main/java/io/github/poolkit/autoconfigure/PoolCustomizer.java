@@ -21,8 +21,10 @@ import io.github.poolkit.PoolOptions;
  * }</pre>
  *
  * <p>The builder already carries the pool's name (its bean name), the application's task decorator if any, the
- * logging panic handler and the metrics listener; replacing the name, the panic handler or the listener is possible
- * but loses what poolkit set there. Options the core library refuses stop start-up with a report naming the option.
+ * logging panic handler and poolkit's listener; replacing the name or the panic handler is possible but loses what
+ * poolkit set there. A listener set here is told as well as poolkit's own (which feeds the meters and the overdue
+ * reports), after it: the pool is made with poolkit's, then given yours with {@code addListener}. Options the core
+ * library refuses stop start-up with a report naming the option.
  */
 @FunctionalInterface
 public interface PoolCustomizer {

@@ -8,12 +8,14 @@ import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WORKER_PO
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.InvalidOptionException;
+import io.github.poolkit.PoolListener;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
@@ -87,12 +89,14 @@ final class PoolkitFactory {
         PoolOptions.Builder options = settings.toOptions(virtualThreadsByDefault)
                 .listener(listeners.listenerFor(settings.beanName));
         WorkerPool pool;
+        Finished finished = finish(settings.beanName, options);
         try {
-            pool = WorkerPool.create(settings.capacity(), finish(settings.beanName, options));
+            pool = WorkerPool.create(settings.capacity(), finished.options());
         }
         catch (InvalidOptionException ex) {
             throw settings.translate(ex);
         }
+        finished.addCustomListener(pool::addListener);
         AdaptiveSettings adaptive = settings.adaptive();
         if (adaptive != null) {
             adaptive.rememberFor(pool);
@@ -102,11 +106,37 @@ final class PoolkitFactory {
         return pool;
     }
 
-    /** Adds what every pool gets after its properties, then the customizers, and builds the options. */
-    private PoolOptions finish(String beanName, PoolOptions.Builder options) {
+    /**
+     * Adds what every pool gets after its properties, then the customizers, and builds the options. A listener a
+     * customizer set is kept apart, to be added to the pool once made: it is told as well as poolkit's own (whose
+     * meters and overdue reports it would otherwise replace), not instead.
+     */
+    private Finished finish(String beanName, PoolOptions.Builder options) {
         options.taskDecorator(taskDecorator).panicHandler(new PoolPanicLogger(beanName));
+        PoolListener ours = listeners.listenerFor(beanName);
         customizers.forEach(customizer -> customizer.customize(beanName, options));
-        return options.build();
+        PoolOptions built = options.build();
+        PoolListener theirs = built.listener();
+        if (theirs == ours) {
+            return new Finished(built, null);
+        }
+        return new Finished(built.toBuilder().listener(ours).build(), theirs);
+    }
+
+    /**
+     * A pool's options as poolkit and the customizers left them, and the listener a customizer set, if any.
+     *
+     * @param options        the options, with poolkit's own listener
+     * @param customListener the listener a customizer set instead of poolkit's, or {@code null}
+     */
+    private record Finished(PoolOptions options, @Nullable PoolListener customListener) {
+
+        /** @param addListener the made pool's or scheduler's {@code addListener} */
+        void addCustomListener(Consumer<PoolListener> addListener) {
+            if (customListener != null) {
+                addListener.accept(customListener);
+            }
+        }
     }
 
     /** @return the primary semaphore, from {@code poolkit.semaphore} */
@@ -236,12 +266,14 @@ final class PoolkitFactory {
         catch (InvalidOptionException ex) {
             throw inherited.translate(ex);
         }
-        PoolOptions built = finish(DELAY_SCHEDULER, options);
+        Finished finished = finish(DELAY_SCHEDULER, options);
+        PoolOptions built = finished.options();
         SchedulerPause pause = new SchedulerPause();
         UnaryOperator<Runnable> decorator = built.taskDecorator();
         UnaryOperator<Runnable> gated = (decorator == null) ? pause : task -> pause.apply(decorator.apply(task));
         DelayScheduler delayScheduler = DelayScheduler.create(scheduler.getWorkers(),
                 built.toBuilder().taskDecorator(gated).build());
+        finished.addCustomListener(delayScheduler::addListener);
         listeners.attach(DELAY_SCHEDULER, overdueLog.listenerFor(DELAY_SCHEDULER, delayScheduler));
         lifecycle.manage(DELAY_SCHEDULER, delayScheduler, timeout, pause);
         return delayScheduler;

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -13,6 +15,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
+import io.github.poolkit.OverdueTask;
+import io.github.poolkit.PoolListener;
 import io.github.poolkit.WorkerPool;
 
 /**
@@ -53,6 +57,57 @@ class PoolCustomizerTests {
                 .run(context -> {
                     assertThat(context.getBean("reports", WorkerPool.class).options().queueCapacity()).isEqualTo(-1);
                     assertThat(context.getBean("workerPool", WorkerPool.class).options().queueCapacity()).isZero();
+                });
+    }
+
+    /**
+     * A listener a customizer sets is told as well as poolkit's own, not instead: the overdue report still reaches
+     * poolkit's log (the endpoint's {@code recentOverdue}, the WARN, the event, the meters) and the application's
+     * listener.
+     */
+    @Test
+    void aListenerSetByACustomizerIsToldAsWellAsPoolkits() {
+        List<String> heard = new CopyOnWriteArrayList<>();
+        PoolListener own = new PoolListener() {
+            @Override
+            public void taskFinished(long waitedNanos, long ranNanos, Throwable failure) {
+                heard.add("finished");
+            }
+
+            @Override
+            public void taskOverdue(OverdueTask task) {
+                heard.add("overdue " + task.task());
+            }
+        };
+        runner.withPropertyValues("poolkit.pools.reports.capacity=2", "poolkit.pools.reports.run-timeout=100ms")
+                .withBean(PoolCustomizer.class, () -> (name, options) -> {
+                    if (name.equals("reports")) {
+                        options.listener(own);
+                    }
+                }).run(context -> {
+                    WorkerPool reports = context.getBean("reports", WorkerPool.class);
+                    PoolOverdueLog log = context.getBean(PoolOverdueLog.class);
+                    CountDownLatch release = new CountDownLatch(1);
+                    reports.execute(new Runnable() {
+                        @Override
+                        public void run() {
+                            try {
+                                release.await();
+                            }
+                            catch (InterruptedException ex) {
+                                Thread.currentThread().interrupt();
+                            }
+                        }
+
+                        @Override
+                        public String toString() {
+                            return "slow-report";
+                        }
+                    });
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> log.recent("reports").size() == 1);
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> heard.contains("overdue slow-report"));
+                    release.countDown();
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> heard.contains("finished"));
                 });
     }
 
