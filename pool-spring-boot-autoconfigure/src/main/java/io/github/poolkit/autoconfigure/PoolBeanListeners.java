@@ -9,6 +9,7 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.Pool;
 import io.github.poolkit.PoolListener;
+import io.github.poolkit.autoconfigure.actuate.PoolkitBeans;
 
 /**
  * Lets listeners be attached to every pool and scheduler bean of the context, whoever made it, and reports the
@@ -53,8 +54,9 @@ public final class PoolBeanListeners implements SmartInitializingSingleton {
     /** Reports the overdue tasks of every pool and scheduler bean the application made. */
     @Override
     public void afterSingletonsInstantiated() {
-        beanFactory.getBeansOfType(Pool.class, false, true).forEach(this::reportOverdue);
-        beanFactory.getBeansOfType(DelayScheduler.class, false, true).forEach(this::reportOverdue);
+        PoolkitBeans beans = new PoolkitBeans(beanFactory); // a lazy bean not created yet is left so
+        beans.pools().forEach(this::reportOverdue);
+        beans.schedulers().forEach(this::reportOverdue);
     }
 
     private void reportOverdue(String beanName, Object bean) {

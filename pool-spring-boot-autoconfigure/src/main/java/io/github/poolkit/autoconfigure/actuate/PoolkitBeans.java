@@ -1,10 +1,11 @@
 package io.github.poolkit.autoconfigure.actuate;
 
-import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
+import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.PermitSemaphore;
@@ -16,7 +17,8 @@ import io.github.poolkit.Pool;
  * {@link DelayScheduler}s and every {@link PermitSemaphore} (local or cluster-wide).
  *
  * <p>Looking the beans up at each read (instead of once at start-up) means a bean created later, a lazy one for
- * instance, is seen as soon as it exists. Each map is sorted by bean name.
+ * instance, is seen as soon as it exists; a lazy bean that nobody has asked for yet is not created by a read. Each
+ * map is sorted by bean name.
  */
 public final class PoolkitBeans {
 
@@ -47,7 +49,21 @@ public final class PoolkitBeans {
     }
 
     private <T> SortedMap<String, T> find(Class<T> type) {
-        Map<String, T> beans = beanFactory.getBeansOfType(type, false, true);
-        return new TreeMap<>(beans);
+        SortedMap<String, T> found = new TreeMap<>();
+        ConfigurableListableBeanFactory factory = (beanFactory instanceof ConfigurableListableBeanFactory configurable)
+                ? configurable : null;
+        for (String name : beanFactory.getBeanNamesForType(type, false, true)) {
+            if (factory != null && !factory.containsSingleton(name) && factory.containsBeanDefinition(name)
+                    && factory.getBeanDefinition(name).isLazyInit()) {
+                continue; // a lazy bean nobody asked for yet: a read must not create it (nor connect to Redis)
+            }
+            try {
+                found.put(name, beanFactory.getBean(name, type));
+            }
+            catch (BeansException ex) {
+                // failed to be created, or being destroyed: nothing to read
+            }
+        }
+        return found;
     }
 }

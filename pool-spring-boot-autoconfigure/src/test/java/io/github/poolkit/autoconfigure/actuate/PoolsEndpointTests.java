@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -244,6 +245,27 @@ class PoolsEndpointTests {
             SemaphoreDescriptor down = (SemaphoreDescriptor) endpoint.pool("shared");
             assertThat(down.scope()).isEqualTo("cluster");
             assertThat(down.error()).contains("store unreachable");
+        });
+    }
+
+    /** A lazy pool or semaphore that nobody has asked for yet is not created by a read; it is listed once it exists. */
+    @Test
+    void aReadDoesNotCreateALazyBean() {
+        runner.withInitializer(context -> {
+            GenericApplicationContext generic = (GenericApplicationContext) context;
+            generic.registerBean("lazyPool", WorkerPool.class, () -> WorkerPool.create(2),
+                    definition -> definition.setLazyInit(true));
+            generic.registerBean("lazySemaphore", WeightedSemaphore.class, () -> new WeightedSemaphore(3),
+                    definition -> definition.setLazyInit(true));
+        }).run(context -> {
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            PoolsDescriptor before = endpoint.pools();
+            assertThat(before.pools()).doesNotContainKey("lazyPool");
+            assertThat(before.semaphores()).doesNotContainKey("lazySemaphore");
+            assertThat(context.getBeanFactory().containsSingleton("lazyPool")).isFalse();
+            assertThat(context.getBeanFactory().containsSingleton("lazySemaphore")).isFalse();
+            context.getBean("lazyPool");
+            assertThat(endpoint.pools().pools()).containsKey("lazyPool");
         });
     }
 
