@@ -54,7 +54,7 @@ public final class PoolBeanListeners implements SmartInitializingSingleton {
     /** Reports the overdue tasks of every pool and scheduler bean the application made. */
     @Override
     public void afterSingletonsInstantiated() {
-        PoolkitBeans beans = new PoolkitBeans(beanFactory); // a lazy bean not created yet is left so
+        PoolkitBeans beans = new PoolkitBeans(beanFactory); // a lazy pool not created yet is left so (not watched)
         beans.pools().forEach(this::reportOverdue);
         beans.schedulers().forEach(this::reportOverdue);
     }

@@ -36,6 +36,6 @@ public class PoolMetricsAutoConfiguration {
     @ConditionalOnMissingBean
     PoolMetrics poolMetrics(ListableBeanFactory beanFactory, PoolBeanListeners poolBeanListeners,
             SemaphoreListeners semaphoreListeners) {
-        return new PoolMetrics(new PoolkitBeans(beanFactory), poolBeanListeners, semaphoreListeners);
+        return new PoolMetrics(PoolkitBeans.includingLazy(beanFactory), poolBeanListeners, semaphoreListeners);
     }
 }

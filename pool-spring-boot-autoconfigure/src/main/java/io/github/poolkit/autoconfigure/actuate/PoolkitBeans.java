@@ -17,20 +17,39 @@ import io.github.poolkit.Pool;
  * {@link DelayScheduler}s and every {@link PermitSemaphore} (local or cluster-wide).
  *
  * <p>Looking the beans up at each read (instead of once at start-up) means a bean created later, a lazy one for
- * instance, is seen as soon as it exists; a lazy bean that nobody has asked for yet is not created by a read. Each
- * map is sorted by bean name.
+ * instance, is seen as soon as it exists; a lazy bean that nobody has asked for yet is not created by a read (only by
+ * the lookup of {@link #includingLazy}). Each map is sorted by bean name.
  */
 public final class PoolkitBeans {
 
     private final ListableBeanFactory beanFactory;
+    /** Whether a lazy bean not created yet is created by a lookup (at start-up, to meter it) or left alone (reads). */
+    private final boolean createLazy;
 
     /**
-     * Creates the lookup.
+     * Creates the lookup of the reads (the endpoint, the health contributor, a refresh): a lazy bean that nobody has
+     * asked for yet is left alone.
      *
      * @param beanFactory where to look
      */
     public PoolkitBeans(ListableBeanFactory beanFactory) {
+        this(beanFactory, false);
+    }
+
+    private PoolkitBeans(ListableBeanFactory beanFactory, boolean createLazy) {
         this.beanFactory = beanFactory;
+        this.createLazy = createLazy;
+    }
+
+    /**
+     * Creates the lookup of a start-up step that must reach every bean, lazy ones included (binding the meters, so
+     * that every pool and semaphore is metered also with {@code spring.main.lazy-initialization}).
+     *
+     * @param beanFactory where to look
+     * @return the lookup, which creates a lazy bean not created yet
+     */
+    public static PoolkitBeans includingLazy(ListableBeanFactory beanFactory) {
+        return new PoolkitBeans(beanFactory, true);
     }
 
     /** {@return every {@link Pool} bean by bean name} */
@@ -53,8 +72,8 @@ public final class PoolkitBeans {
         ConfigurableListableBeanFactory factory = (beanFactory instanceof ConfigurableListableBeanFactory configurable)
                 ? configurable : null;
         for (String name : beanFactory.getBeanNamesForType(type, false, true)) {
-            if (factory != null && !factory.containsSingleton(name) && factory.containsBeanDefinition(name)
-                    && factory.getBeanDefinition(name).isLazyInit()) {
+            if (!createLazy && factory != null && !factory.containsSingleton(name)
+                    && factory.containsBeanDefinition(name) && factory.getBeanDefinition(name).isLazyInit()) {
                 continue; // a lazy bean nobody asked for yet: a read must not create it (nor connect to Redis)
             }
             try {
