@@ -1,6 +1,10 @@
 package io.github.poolkit.autoconfigure;
 
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -51,18 +55,27 @@ public final class PoolBeanListeners implements SmartInitializingSingleton {
         this.overdueLog = overdueLog;
     }
 
-    /** Reports the overdue tasks of every pool and scheduler bean the application made. */
+    /**
+     * Reports the overdue tasks of every pool and scheduler bean the application made, once per instance: a pool
+     * also exposed under a second bean name (an alias of poolkit's {@code reports}, say) is watched once, under the
+     * first name, so each of its overdue tasks is reported once.
+     */
     @Override
     public void afterSingletonsInstantiated() {
         PoolkitBeans beans = new PoolkitBeans(beanFactory); // a lazy pool not created yet is left so (not watched)
-        beans.pools().forEach(this::reportOverdue);
-        beans.schedulers().forEach(this::reportOverdue);
-    }
-
-    private void reportOverdue(String beanName, Object bean) {
-        if (!created.isReporting(beanName)) {
-            attach(beanName, bean, overdueLog.listenerFor(beanName, bean));
-        }
+        Map<String, Object> all = new TreeMap<>(beans.pools());
+        all.putAll(beans.schedulers());
+        Set<Object> watched = Collections.newSetFromMap(new IdentityHashMap<>());
+        all.forEach((name, bean) -> {
+            if (created.isReporting(name)) {
+                watched.add(bean); // poolkit's own: its overdue tasks are wired where it is created
+            }
+        });
+        all.forEach((name, bean) -> {
+            if (watched.add(bean)) {
+                attach(name, bean, overdueLog.listenerFor(name, bean));
+            }
+        });
     }
 
     /**

@@ -17,6 +17,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
+import org.springframework.context.support.GenericApplicationContext;
 import org.springframework.core.task.TaskDecorator;
 
 import io.github.poolkit.DelayScheduler;
@@ -80,6 +81,29 @@ class OverdueDecoratedTaskNameTests {
                 release.countDown();
             }
         });
+    }
+
+    /** A pool exposed under a second bean name (an alias for {@code @Async}, say) reports each overdue task once. */
+    @Test
+    void aPoolUnderTwoBeanNamesReportsEachOverdueTaskOnce() {
+        runner.withPropertyValues("poolkit.pools.reports.capacity=2")
+                .withInitializer(context -> ((GenericApplicationContext) context).registerBean("mailExecutor",
+                        WorkerPool.class, () -> context.getBean("reports", WorkerPool.class)))
+                .run(context -> {
+                    WorkerPool reports = context.getBean("reports", WorkerPool.class);
+                    assertThat(context.getBean("mailExecutor")).isSameAs(reports);
+                    Events events = context.getBean(Events.class);
+                    CountDownLatch release = new CountDownLatch(1);
+                    try {
+                        reports.execute(new Named("slow-mail", release));
+                        await().atMost(Duration.ofSeconds(10)).until(() -> events.tasks.size() >= 1);
+                        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5))
+                                .until(() -> events.tasks.size() == 1);
+                    }
+                    finally {
+                        release.countDown();
+                    }
+                });
     }
 
     @Configuration(proxyBeanMethods = false)
