@@ -15,6 +15,7 @@ import io.github.poolkit.PoolListener;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 
@@ -75,6 +76,17 @@ public final class PoolOverdueLog {
                 report(poolName, pool, task);
             }
         };
+    }
+
+    /**
+     * Returns the latest overdue tasks of a pool or scheduler, for a reader whose log may be absent.
+     *
+     * @param log      the log, or {@code null} (none: overdue tasks are not reported)
+     * @param poolName a bean name
+     * @return its latest {@value #RECENT} overdue tasks, newest first; empty without a log
+     */
+    public static List<Entry> recentOf(@Nullable PoolOverdueLog log, String poolName) {
+        return (log != null) ? log.recent(poolName) : List.of();
     }
 
     /**

@@ -67,14 +67,24 @@ public final class PoolkitBeans {
         return find(PermitSemaphore.class);
     }
 
+    /**
+     * Tells whether a bean is lazy and not created yet, so that a read of figures must leave it alone (creating it
+     * could start threads or connect to Redis).
+     *
+     * @param beanFactory where the bean is defined
+     * @param name        the bean name
+     * @return whether it is a lazy bean that nobody has asked for yet
+     */
+    public static boolean isLazyAndNotCreated(ListableBeanFactory beanFactory, String name) {
+        return beanFactory instanceof ConfigurableListableBeanFactory factory && !factory.containsSingleton(name)
+                && factory.containsBeanDefinition(name) && factory.getBeanDefinition(name).isLazyInit();
+    }
+
     private <T> SortedMap<String, T> find(Class<T> type) {
         SortedMap<String, T> found = new TreeMap<>();
-        ConfigurableListableBeanFactory factory = (beanFactory instanceof ConfigurableListableBeanFactory configurable)
-                ? configurable : null;
         for (String name : beanFactory.getBeanNamesForType(type, false, true)) {
-            if (!createLazy && factory != null && !factory.containsSingleton(name)
-                    && factory.containsBeanDefinition(name) && factory.getBeanDefinition(name).isLazyInit()) {
-                continue; // a lazy bean nobody asked for yet: a read must not create it (nor connect to Redis)
+            if (!createLazy && isLazyAndNotCreated(beanFactory, name)) {
+                continue; // a read must not create it
             }
             try {
                 found.put(name, beanFactory.getBean(name, type));

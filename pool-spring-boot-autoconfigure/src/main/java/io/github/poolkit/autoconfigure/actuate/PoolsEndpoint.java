@@ -91,18 +91,15 @@ public class PoolsEndpoint {
         this.overdueLog = overdueLog;
     }
 
-    private List<PoolOverdueLog.Entry> recentOverdue(String name) {
-        return (overdueLog != null) ? overdueLog.recent(name) : List.of();
-    }
-
     /** {@return every pool, scheduler and semaphore, by bean name, sorted} */
     @ReadOperation
     public PoolsDescriptor pools() {
         SortedMap<String, PoolDescriptor> pools = new TreeMap<>();
-        beans.pools().forEach((name, pool) -> pools.put(name, PoolDescriptor.of(pool, recentOverdue(name))));
+        beans.pools().forEach((name, pool) -> pools.put(name,
+                PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, name))));
         SortedMap<String, SchedulerDescriptor> schedulers = new TreeMap<>();
         beans.schedulers().forEach((name, scheduler) -> schedulers.put(name,
-                SchedulerDescriptor.of(scheduler, recentOverdue(name))));
+                SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, name))));
         SortedMap<String, SemaphoreDescriptor> semaphores = new TreeMap<>();
         beans.semaphores().forEach((name, semaphore) -> semaphores.put(name, SemaphoreDescriptor.of(semaphore)));
         SortedMap<String, ExecutorDescriptor> others = new TreeMap<>();
@@ -127,11 +124,11 @@ public class PoolsEndpoint {
         String name = beanName;
         Pool pool = beans.pools().get(name);
         if (pool != null) {
-            return PoolDescriptor.of(pool, recentOverdue(name));
+            return PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, name));
         }
         DelayScheduler scheduler = beans.schedulers().get(name);
         if (scheduler != null) {
-            return SchedulerDescriptor.of(scheduler, recentOverdue(name));
+            return SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, name));
         }
         PermitSemaphore semaphore = beans.semaphores().get(name);
         if (semaphore != null) {
@@ -204,7 +201,7 @@ public class PoolsEndpoint {
             Pool pool = beans.pools().get(name);
             if (pool != null) {
                 change.applyTo(pool);
-                return new WebEndpointResponse<>(PoolDescriptor.of(pool, recentOverdue(name)));
+                return new WebEndpointResponse<>(PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, name)));
             }
             PermitSemaphore semaphore = beans.semaphores().get(name);
             if (semaphore != null) {

@@ -51,10 +51,6 @@ public class PoolsHealthIndicator extends AbstractHealthIndicator {
         this.overdueLog = overdueLog;
     }
 
-    private List<PoolOverdueLog.Entry> recentOverdue(String name) {
-        return (overdueLog != null) ? overdueLog.recent(name) : List.of();
-    }
-
     /** Describes each bean, adding the names of the closed ones to {@code closed}. */
     private static <B, D> Map<String, D> describe(Map<String, B> beans, BiFunction<String, B, D> describer,
             Predicate<D> isClosed, List<String> closed) {
@@ -73,9 +69,10 @@ public class PoolsHealthIndicator extends AbstractHealthIndicator {
     protected void doHealthCheck(Health.Builder builder) {
         List<String> closed = new ArrayList<>();
         Map<String, PoolDescriptor> pools = describe(beans.pools(),
-                (name, pool) -> PoolDescriptor.of(pool, recentOverdue(name)), PoolDescriptor::closed, closed);
+                (name, pool) -> PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, name)),
+                PoolDescriptor::closed, closed);
         Map<String, SchedulerDescriptor> schedulers = describe(beans.schedulers(),
-                (name, scheduler) -> SchedulerDescriptor.of(scheduler, recentOverdue(name)),
+                (name, scheduler) -> SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, name)),
                 SchedulerDescriptor::closed, closed);
         Map<String, SemaphoreDescriptor> semaphores = new TreeMap<>();
         Map<String, String> unreadable = new TreeMap<>();

@@ -146,6 +146,11 @@ record PermitsGuard(String where, String semaphoreName, PermitSemaphore semaphor
 
     /** @return whether the semaphore lives in a store shared by instances, so that each read is a round trip */
     boolean sharedThroughStore() {
+        return sharedThroughStore(semaphore);
+    }
+
+    /** @return whether {@code semaphore} lives in a store shared by instances (its scope is not "local") */
+    static boolean sharedThroughStore(PermitSemaphore semaphore) {
         return !"local".equals(semaphore.scope());
     }
 

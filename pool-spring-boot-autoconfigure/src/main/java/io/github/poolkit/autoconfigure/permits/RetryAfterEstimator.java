@@ -132,7 +132,7 @@ public final class RetryAfterEstimator implements SmartInitializingSingleton {
             }
             SemaphoreStats now = semaphore.stats(); // one read (one round trip for a shared semaphore)
             return seconds(meanNanos, (now.waiting() + 1.0) * Math.max(weight, 1) / Math.max(now.size(), 1));
-        }, !"local".equals(semaphore.scope())));
+        }, PermitsGuard.sharedThroughStore(semaphore)));
     }
 
     /** Remembers that {@code pool} refused a task with {@code failure}. */

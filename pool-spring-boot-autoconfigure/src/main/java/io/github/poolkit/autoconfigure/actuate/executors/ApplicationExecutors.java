@@ -6,13 +6,14 @@ import java.util.concurrent.Executor;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeansException;
-import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.ClassUtils;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.Pool;
+import io.github.poolkit.autoconfigure.actuate.PoolkitBeans;
 
 /**
  * Finds the executors of the application that poolkit did not create, at each call: every {@link Executor} bean of
@@ -67,11 +68,10 @@ public final class ApplicationExecutors {
     /** {@return every executor bean poolkit did not create, by bean name, sorted} */
     public SortedMap<String, ExecutorAdapter> beans() {
         SortedMap<String, ExecutorAdapter> executors = new TreeMap<>();
-        ConfigurableListableBeanFactory factory = (context instanceof ConfigurableApplicationContext configurable)
-                ? configurable.getBeanFactory() : null;
+        ListableBeanFactory factory = (context instanceof ConfigurableApplicationContext configurable)
+                ? configurable.getBeanFactory() : context;
         for (String name : context.getBeanNamesForType(Executor.class, false, false)) {
-            if (factory != null && !factory.containsSingleton(name) && factory.containsBeanDefinition(name)
-                    && factory.getBeanDefinition(name).isLazyInit()) {
+            if (PoolkitBeans.isLazyAndNotCreated(factory, name)) {
                 continue; // not created yet: a read must not create it
             }
             Object bean;
