@@ -15,6 +15,11 @@ import io.github.poolkit.annotation.Permits;
  * {@link PermitsInterceptor} guards those methods (as Spring's {@code MethodValidationPostProcessor} does for
  * {@code @Validated}): no AspectJ weaving, and the proxy class is known ahead of time, so it works with Spring AOT.
  * Proxies are class-based, so concrete classes work too.
+ *
+ * <p>On a bean that is proxied already (by {@code @Transactional}, {@code @Cacheable} and other auto-proxied
+ * advice), the permits advisor goes before the existing ones, as {@code @Async}'s does: the permits are taken before
+ * a transaction begins and released after it ends, so a call waiting for permits holds no database connection, and a
+ * refused call starts no transaction.
  */
 public class PermitsPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
 
@@ -23,6 +28,7 @@ public class PermitsPostProcessor extends AbstractBeanFactoryAwareAdvisingPostPr
     /** Created by the auto-configuration. */
     public PermitsPostProcessor() {
         setProxyTargetClass(true);
+        setBeforeExistingAdvisors(true);
     }
 
     @Override

@@ -1,0 +1,120 @@
+package io.github.poolkit.autoconfigure.permits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.annotation.EnableTransactionManagement;
+import org.springframework.transaction.annotation.Transactional;
+import org.springframework.transaction.support.AbstractPlatformTransactionManager;
+import org.springframework.transaction.support.DefaultTransactionStatus;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+import io.github.poolkit.PoolOverloadException;
+import io.github.poolkit.WeightedSemaphore;
+import io.github.poolkit.annotation.Permits;
+import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
+
+/**
+ * On a bean that is also {@code @Transactional}, the permits are taken before the transaction begins and released
+ * after it ends: a call waiting for permits holds no connection, and a refused call starts no transaction.
+ */
+@Timeout(30)
+class PermitsAroundTransactionTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class, PermitsAutoConfiguration.class))
+            .withPropertyValues("poolkit.semaphores.db.size=4").withUserConfiguration(Transactions.class)
+            .withBean(Orders.class);
+
+    @Test
+    void thePermitsAreHeldForTheWholeTransaction() {
+        runner.run(context -> {
+            Orders orders = context.getBean(Orders.class);
+            RecordingTransactions transactions = context.getBean(RecordingTransactions.class);
+            assertThat(orders.place()).as("ran inside a transaction").isTrue();
+            assertThat(transactions.usedAtBegin).as("permits held when the transaction began").containsExactly(3L);
+            assertThat(transactions.usedAtEnd).as("permits held when it committed").containsExactly(3L);
+            assertThat(context.getBean("db", WeightedSemaphore.class).used()).isZero();
+        });
+    }
+
+    @Test
+    void aRefusedCallStartsNoTransaction() {
+        runner.run(context -> {
+            Orders orders = context.getBean(Orders.class);
+            RecordingTransactions transactions = context.getBean(RecordingTransactions.class);
+            WeightedSemaphore db = context.getBean("db", WeightedSemaphore.class);
+            db.acquire(2);
+            assertThatExceptionOfType(PoolOverloadException.class).isThrownBy(orders::place);
+            assertThat(transactions.usedAtBegin).as("transactions begun").isEmpty();
+            db.release(2);
+        });
+    }
+
+    /** Transactions through a manager that records how many permits of "db" were held at its begin and commit. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableTransactionManagement
+    static class Transactions {
+
+        @Bean
+        RecordingTransactions transactionManager(BeanFactory beans) {
+            return new RecordingTransactions(() -> beans.getBean("db", WeightedSemaphore.class).used());
+        }
+    }
+
+    /** A transaction manager with no resource: it records the permits held at each begin and commit. */
+    static final class RecordingTransactions extends AbstractPlatformTransactionManager {
+
+        private static final long serialVersionUID = 1L;
+
+        private final transient LongSupplier used;
+        final List<Long> usedAtBegin = new ArrayList<>();
+        final List<Long> usedAtEnd = new ArrayList<>();
+
+        RecordingTransactions(LongSupplier used) {
+            this.used = used;
+        }
+
+        @Override
+        protected Object doGetTransaction() {
+            return new Object();
+        }
+
+        @Override
+        protected void doBegin(Object transaction, TransactionDefinition definition) {
+            usedAtBegin.add(used.getAsLong());
+        }
+
+        @Override
+        protected void doCommit(DefaultTransactionStatus status) {
+            usedAtEnd.add(used.getAsLong());
+        }
+
+        @Override
+        protected void doRollback(DefaultTransactionStatus status) {
+            usedAtEnd.add(used.getAsLong());
+        }
+    }
+
+    /** Transactional and guarded: a call tells whether it ran inside a transaction. */
+    static class Orders {
+
+        @Transactional
+        @Permits(value = "db", weight = "3")
+        public boolean place() {
+            return TransactionSynchronizationManager.isActualTransactionActive();
+        }
+    }
+}
