@@ -56,17 +56,11 @@ public class ClusterSemaphoreFactory implements SmartLifecycle {
         }
         long size = ClusterSemaphoreChecks.size(properties, name);
         Duration leaseTime = properties.getSemaphores().get(name).getLeaseTime();
-        String[] candidates = beans.getBeanNamesForType(RedisConnectionFactory.class);
-        if (candidates.length != 1) {
-            throw new IllegalStateException("poolkit.semaphores." + name + ".scope=cluster needs Redis, but the"
-                    + " application has no single RedisConnectionFactory: add spring-boot-starter-data-redis and set"
-                    + " spring.data.redis.host/port (or use scope: local)"
-                    + (candidates.length > 1 ? "; found several, which is ambiguous" : ""));
-        }
-        RedisConnectionFactory redis = beans.getBean(candidates[0], RedisConnectionFactory.class);
+        String factoryName = connectionFactoryName(name);
+        RedisConnectionFactory redis = beans.getBean(factoryName, RedisConnectionFactory.class);
         // stopped and destroyed before its connection factory, so that close() can still withdraw waiting requests
-        beans.registerDependentBean(candidates[0], name);
-        beans.registerDependentBean(candidates[0], ClusterSemaphoresRegistrar.FACTORY);
+        beans.registerDependentBean(factoryName, name);
+        beans.registerDependentBean(factoryName, ClusterSemaphoresRegistrar.FACTORY);
         if (redis instanceof LettuceConnectionFactory lettuce && !lettuce.isRunning()) {
             lettuce.start();
         }
@@ -75,6 +69,31 @@ public class ClusterSemaphoreFactory implements SmartLifecycle {
                 .leaseTime(leaseTime).listener(semaphoreListeners.listenerFor(name)).build();
         created.add(semaphore);
         return semaphore;
+    }
+
+    /**
+     * The application's Redis connection factory, chosen as Spring injects one: the only one, else the only
+     * {@code @Primary} one, else the only one not marked {@code @Fallback}.
+     */
+    private String connectionFactoryName(String semaphore) {
+        List<String> candidates = List.of(beans.getBeanNamesForType(RedisConnectionFactory.class));
+        List<String> chosen = candidates.size() <= 1 ? candidates : only(candidates, true);
+        chosen = chosen.size() == 1 ? chosen : only(candidates, false);
+        if (chosen.size() != 1) {
+            String several = "; found several, " + candidates + ", and no single @Primary one: mark the one to use"
+                    + " @Primary";
+            throw new IllegalStateException("poolkit.semaphores." + semaphore + ".scope=cluster needs Redis, but the"
+                    + " application has no single RedisConnectionFactory: add spring-boot-starter-data-redis and set"
+                    + " spring.data.redis.host/port (or use scope: local)" + (candidates.size() > 1 ? several : ""));
+        }
+        return chosen.get(0);
+    }
+
+    /** The candidates whose definition is {@code @Primary} ({@code primary}), or not {@code @Fallback} (not). */
+    private List<String> only(List<String> candidates, boolean primary) {
+        return candidates.stream().filter(bean -> beans.containsBeanDefinition(bean)
+                && (primary ? beans.getBeanDefinition(bean).isPrimary() : !beans.getBeanDefinition(bean).isFallback()))
+                .toList();
     }
 
     @Override
