@@ -3,6 +3,7 @@ package io.github.poolkit;
 import io.github.poolkit.internal.Durations;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
@@ -54,6 +55,11 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Held by whoever opens or closes the multi-pool (never while anything waits): see {@link #closed}. */
     private final Object lifecycle = new Object();
+    /**
+     * {@link #close()} calls waiting for the sub-pools; while there are any, {@link #reboot()} is refused, since each
+     * of those calls closes every sub-pool again before it waits for it. Read and written holding {@link #lifecycle}.
+     */
+    private int closing;
     /**
      * Held by whoever reconfigures or tunes the sub-pools, from the first to the last (never while anything waits but
      * another such change), so that two changes at once apply one after the other and leave every sub-pool with the
@@ -282,11 +288,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
 
     /** {@return the summed running workers} */
     public int running() {
-        int sum = 0;
-        for (WorkerPool p : pools) {
-            sum += p.running();
-        }
-        return sum;
+        return Arrays.stream(pools).mapToInt(WorkerPool::running).sum();
     }
 
     /**
@@ -309,11 +311,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
 
     /** {@return the summed blocked callers and queued tasks} */
     public int waiting() {
-        int sum = 0;
-        for (WorkerPool p : pools) {
-            sum += p.waiting();
-        }
-        return sum;
+        return Arrays.stream(pools).mapToInt(WorkerPool::waiting).sum();
     }
 
     /**
@@ -404,21 +402,27 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
         synchronized (lifecycle) {
-            if (!closed.compareAndSet(false, true)) {
+            if (closed.get()) {
                 throw new PoolClosedException("multi-pool is already closed");
             }
-            for (WorkerPool p : pools) {
-                p.release();
-            }
+            release();
         }
         if (!awaitTermination(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
             throw new TimeoutException("multi-pool still has " + running() + " workers running after " + timeout);
         }
     }
 
-    /** Reopens every pool; no-op when open. */
+    /**
+     * Reopens every pool; no-op when open.
+     *
+     * @throws IllegalStateException if a {@link #close()} is waiting for the pools to finish (reboot after it returns)
+     */
     public void reboot() {
         synchronized (lifecycle) {
+            if (closing > 0) {
+                throw new IllegalStateException("multi-pool '" + name + "' is being closed: close() is waiting for"
+                        + " its tasks to finish; reboot it after close() returns");
+            }
             for (WorkerPool p : pools) {
                 p.reboot();
             }
@@ -434,15 +438,24 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     /**
      * Releases every pool and waits until all have terminated, as {@link java.util.concurrent.ExecutorService#close()}
      * does: if interrupted while waiting, stops them with {@link #shutdownNow()}, keeps waiting, and returns with the
-     * interrupt status set.
+     * interrupt status set. {@link #reboot()} is refused until it returns, so that every pool ends closed with it.
      */
     @Override
     public void close() {
-        release(); // every pool stops taking tasks before any is waited for
-        for (WorkerPool p : pools) {
-            // Each waits as ExecutorService#close does; after an interrupt the status it leaves set makes every later
-            // pool stop at once too, so all of them are stopped, as shutdownNow() would, and the status stays set.
-            p.close();
+        synchronized (lifecycle) {
+            closing++; // no reboot until every sub-pool is closed: the flag and the sub-pools keep agreeing
+        }
+        try {
+            release(); // every pool stops taking tasks before any is waited for
+            for (WorkerPool p : pools) {
+                // Each waits as ExecutorService#close does; after an interrupt the status it leaves set makes every
+                // later pool stop at once too, so all are stopped, as shutdownNow() would, and the status stays set.
+                p.close();
+            }
+        } finally {
+            synchronized (lifecycle) {
+                closing--;
+            }
         }
     }
 

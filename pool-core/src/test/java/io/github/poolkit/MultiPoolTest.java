@@ -536,6 +536,26 @@ class MultiPoolTest {
     }
 
     @Test
+    void rebootWhileCloseWaitsIsRefusedSoEveryPoolEndsClosedWithTheMultiPool() throws Exception {
+        MultiPool pool = pool(2, 1, LoadBalancing.ROUND_ROBIN);
+        CountDownLatch release = new CountDownLatch(1);
+        pool.execute(() -> awaitLatch(release)); // the first pool's only worker: close() waits for it
+        Future<?> closing = callers.submit(pool::close);
+        awaitUntil(() -> assertThat(pool.isClosed()).isTrue());
+        assertThatThrownBy(pool::reboot).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("is being closed").hasMessageContaining("after close() returns");
+        assertThat(pool.isClosed()).isTrue();
+        release.countDown();
+        closing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        assertThat(pool.isTerminated()).as("every pool closed and terminated").isTrue();
+        pool.reboot(); // allowed once close() has returned
+        CountDownLatch ranOnEach = new CountDownLatch(2);
+        pool.execute(ranOnEach::countDown);
+        pool.execute(ranOnEach::countDown); // round robin: one task on each pool, both open again
+        assertThat(ranOnEach.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
     void closeInterruptedStopsEveryPoolAndKeepsTheInterrupt() throws Exception {
         MultiPool pool = MultiPool.create(3, 1, LoadBalancing.ROUND_ROBIN, PoolOptions.builder().queueCapacity(-1).build());
         Blocker blocker = Blocker.occupy(pool, 3); // round robin: one blocking task on each pool
