@@ -13,8 +13,11 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -82,6 +85,17 @@ class ExecutorsEndpointTests {
             assertThat(all.executors().get("factoryPool").capacity()).as("a factory bean's executor").isEqualTo(2);
             assertThat(all.executors().get("custom"))
                     .isEqualTo(new ExecutorDescriptor("DirectExecutor", null, null, null, null, null, null, null));
+        });
+    }
+
+    @Test
+    void readsAProxiedExecutorAsTheExecutorBehindTheProxy() {
+        runner.withUserConfiguration(ProxiedExecutorsConfig.class).run(context -> {
+            PoolsDescriptor all = context.getBean(PoolsEndpoint.class).pools();
+            assertThat(all.executors().get("classProxied")).as("a CGLIB proxy")
+                    .isEqualTo(new ExecutorDescriptor("ThreadPoolTaskExecutor", 5, 1, 0, 0, 0, 7, 0L));
+            assertThat(all.executors().get("interfaceProxied")).as("a JDK proxy")
+                    .isEqualTo(new ExecutorDescriptor("ThreadPoolExecutor", 4, 2, 0, 0, 0, 10, 0L));
         });
     }
 
@@ -356,6 +370,31 @@ class ExecutorsEndpointTests {
             pool.shutdown();
             pool.awaitTermination(10, TimeUnit.SECONDS);
             return pool;
+        }
+    }
+
+    /** Executors with advice (a pass-through here), as {@code @Timed} or an aspect would give them. */
+    @Configuration(proxyBeanMethods = false)
+    static class ProxiedExecutorsConfig {
+
+        @Bean
+        ThreadPoolTaskExecutor classProxied() {
+            ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutor();
+            executor.setCorePoolSize(1);
+            executor.setMaxPoolSize(5);
+            executor.setQueueCapacity(7);
+            ProxyFactory proxy = new ProxyFactory(executor);
+            proxy.setProxyTargetClass(true);
+            proxy.addAdvice((MethodInterceptor) MethodInvocation::proceed);
+            return (ThreadPoolTaskExecutor) proxy.getProxy();
+        }
+
+        @Bean(destroyMethod = "shutdownNow")
+        ExecutorService interfaceProxied() {
+            ProxyFactory proxy = new ProxyFactory(
+                    new ThreadPoolExecutor(2, 4, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(10)));
+            proxy.addAdvice((MethodInterceptor) MethodInvocation::proceed);
+            return (ExecutorService) proxy.getProxy();
         }
     }
 

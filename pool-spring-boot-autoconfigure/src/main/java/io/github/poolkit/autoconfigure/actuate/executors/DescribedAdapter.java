@@ -49,7 +49,7 @@ abstract class DescribedAdapter implements ExecutorAdapter {
      * @param figures  its live figures
      */
     DescribedAdapter(Object executor, Setting capacity, @Nullable Setting coreSize, LiveFigures figures) {
-        this.type = executor.getClass().getSimpleName();
+        this.type = ExecutorAdapters.typeOf(executor);
         this.capacity = capacity;
         this.coreSize = coreSize;
         this.figures = figures;

@@ -5,6 +5,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 
+import org.springframework.aop.framework.AopProxyUtils;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
@@ -37,7 +38,7 @@ public final class ExecutorAdapters {
      */
     public static ExecutorAdapter of(Executor executor) {
         // A scheduled pool is a ThreadPoolExecutor whose maximum has no effect: its case comes first.
-        return switch (executor) {
+        return switch (unproxied(executor)) {
             case ScheduledThreadPoolExecutor scheduled -> new ScheduledThreadPoolAdapter(scheduled);
             case ThreadPoolExecutor pool -> new ThreadPoolExecutorAdapter(pool);
             case ForkJoinPool pool -> new ForkJoinPoolAdapter(pool);
@@ -53,6 +54,27 @@ public final class ExecutorAdapters {
         if (server == null && JETTY) {
             server = JettyThreadPools.adapt(executor);
         }
-        return (server != null) ? server : new TypeOnlyAdapter(executor.getClass().getSimpleName());
+        return (server != null) ? server : new TypeOnlyAdapter(typeOf(executor));
+    }
+
+    /**
+     * The executor behind a Spring AOP proxy of a fixed target (a bean with advice, such as {@code @Timed} or an
+     * aspect, on its class or interfaces), so that its kind, type and figures are the executor's own; any other
+     * executor as it is.
+     */
+    private static Executor unproxied(Executor executor) {
+        Object target = AopProxyUtils.getSingletonTarget(executor);
+        return (target instanceof Executor inner && inner != executor) ? unproxied(inner) : executor;
+    }
+
+    /**
+     * The type an executor is listed with: the simple name of its class, or of the class a CGLIB subclass was made
+     * for (not {@code ThreadPoolTaskExecutor$$SpringCGLIB$$0}).
+     *
+     * @param executor an executor
+     * @return its type
+     */
+    static String typeOf(Object executor) {
+        return ClassUtils.getUserClass(executor).getSimpleName();
     }
 }

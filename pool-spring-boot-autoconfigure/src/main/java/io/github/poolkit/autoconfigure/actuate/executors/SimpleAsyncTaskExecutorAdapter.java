@@ -11,7 +11,7 @@ record SimpleAsyncTaskExecutorAdapter(SimpleAsyncTaskExecutor executor) implemen
 
     @Override
     public String type() {
-        return executor.getClass().getSimpleName();
+        return ExecutorAdapters.typeOf(executor);
     }
 
     @Override
