@@ -3,6 +3,7 @@ package io.github.poolkit.autoconfigure.refresh;
 import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WEIGHTED_SEMAPHORE;
 import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WORKER_POOL;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -14,6 +15,7 @@ import java.util.stream.Collectors;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
+import org.springframework.boot.context.properties.bind.BindException;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
@@ -40,10 +42,12 @@ import io.github.poolkit.autoconfigure.actuate.SettingsChange;
  * <p>Keys that can change live: a pool's {@code capacity} and the options its option table marks live
  * ({@link PoolOptions#OPTIONS}: {@code max-wait}, {@code max-blocking-tasks}, {@code nonblocking}), and a semaphore's
  * {@code size}. A key of {@code poolkit.pool} (or {@code poolkit.semaphore})
- * changes the primary bean and every named one that does not set that key itself, as at start-up. The changes of one
- * bean are checked together, with the same rules as the {@code pools} endpoint's writes; an invalid value is logged as
- * a WARN naming the key and the bean keeps its settings. Every other key (queue capacity, virtual threads,
- * pre-allocation, expiry, the scheduler's, ...) is logged as a WARN that names it and says a restart is needed. A key
+ * changes the primary bean and every named one that does not set that key itself, as at start-up. A value is read
+ * as start-up reads it ({@code on}, {@code yes} and {@code 1} are true; a negative {@code max-wait} is refused). The
+ * changes of one bean are checked together, with the same rules as the {@code pools} endpoint's writes; an invalid
+ * value is logged as a WARN naming the key and the bean keeps its settings. Every other key (queue capacity, virtual
+ * threads, pre-allocation, expiry, the scheduler's, ...) is logged as a WARN that names it and says a restart is
+ * needed. A key
  * that was removed leaves the bean as it is, also with a WARN, and so does a key that no poolkit property binds (named
  * with the nearest one that does: with it, the next start-up would stop).
  *
@@ -134,21 +138,52 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
             return;
         }
         if (parsed.isPool() && POOL_FIELDS.containsKey(parsed.leaf())) {
+            String field = POOL_FIELDS.get(parsed.leaf());
+            String bound = asStartUpBindsIt(binder, key, value, field.equals("capacity") ? Integer.class
+                    : PoolOptions.OPTIONS.stream().filter(option -> option.name().equals(field)).findFirst()
+                            .orElseThrow().type());
             for (String target : targets(binder, parsed.leaf(), bean, poolBeans(), WORKER_POOL, "poolkit.pools.")) {
-                poolChanges.computeIfAbsent(target, name -> new LinkedHashMap<>())
-                        .put(POOL_FIELDS.get(parsed.leaf()), value);
+                poolChanges.computeIfAbsent(target, name -> new LinkedHashMap<>()).put(field, bound);
             }
         }
         else if (parsed.isSemaphore() && parsed.leaf().equals("size")) {
+            String bound = asStartUpBindsIt(binder, key, value, Long.class);
             for (String target : targets(binder, "size", bean, semaphoreBeans(), WEIGHTED_SEMAPHORE,
                     "poolkit.semaphores.")) {
-                semaphoreChanges.computeIfAbsent(target, name -> new LinkedHashMap<>()).put("size", value);
+                semaphoreChanges.computeIfAbsent(target, name -> new LinkedHashMap<>()).put("size", bound);
             }
         }
         else {
             logger.warn("Property " + key + " changed to '" + value + "' but cannot change while the application "
                     + "runs; restart the application to apply it");
         }
+    }
+
+    /**
+     * The value of a key bound to its type as start-up binds it (a boolean also as {@code on}, {@code yes} or
+     * {@code 1}, a duration in any of Boot's formats), as the endpoint's text: so a refresh accepts what a restart
+     * would, and refuses what it would refuse, such as a negative {@code max-wait}. A value start-up could not bind
+     * either is passed on as it is, for the change to refuse with the endpoint's message.
+     */
+    private static String asStartUpBindsIt(Binder binder, String key, String value, Class<?> type) {
+        Object bound;
+        try {
+            bound = binder.bind(ConfigurationPropertyName.adapt(key, '.'), Bindable.of(type)).orElse(null);
+        }
+        catch (BindException ex) {
+            return value;
+        }
+        if (bound == null) {
+            return value; // empty: unset, as at start-up (a duration of none)
+        }
+        if (bound instanceof Duration duration) {
+            if (duration.isNegative()) {
+                throw new IllegalArgumentException("'" + value + "' is negative: set it to 0 to fail at once, or"
+                        + " remove it to wait without limit (from the next start-up)");
+            }
+            return duration.toString();
+        }
+        return String.valueOf(bound);
     }
 
     /**

@@ -172,6 +172,32 @@ class PoolkitRefreshTests {
     }
 
     @Test
+    void valuesAreReadAsStartUpReadsThem(CapturedOutput output) {
+        runner.withPropertyValues("poolkit.pools.small.max-wait=2s").run(context -> {
+            refresh(context, Map.of("poolkit.pools.reports.nonblocking", "yes", "poolkit.pools.reports.max-wait",
+                    "PT0.5S", "poolkit.pools.small.max-wait", "-1"));
+            WorkerPool reports = context.getBean("reports", WorkerPool.class);
+            assertThat(reports.options().nonblocking()).as("yes, as a start-up reads it").isTrue();
+            assertThat(reports.options().maxWait()).isEqualTo(Duration.ofMillis(500));
+            assertThat(context.getBean("small", WorkerPool.class).options().maxWait())
+                    .as("a negative max-wait, which start-up refuses, leaves it as it was")
+                    .isEqualTo(Duration.ofSeconds(2));
+            assertThat(output).contains("Property poolkit.pools.small.max-wait could not be read and was ignored:"
+                    + " '-1' is negative: set it to 0 to fail at once, or remove it");
+        });
+    }
+
+    @Test
+    void aValueOfTheWrongTypeIsNamedAndChangesNothing(CapturedOutput output) {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pools.reports.nonblocking", "maybe"));
+            assertThat(context.getBean("reports", WorkerPool.class).options().nonblocking()).isFalse();
+            assertThat(output).contains("Could not apply {nonblocking=maybe} to 'reports' after a configuration"
+                    + " refresh, nothing was changed: nonblocking: 'maybe' is not valid: expected true or false");
+        });
+    }
+
+    @Test
     void aSemaphoreIsResized() {
         runner.run(context -> {
             refresh(context, Map.of("poolkit.semaphores.gpu.size", "20"));
