@@ -1,9 +1,11 @@
 package io.github.poolkit.autoconfigure;
 
+import java.lang.reflect.UndeclaredThrowableException;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
 
 /**
  * Hands each bean poolkit creates a listener at creation time and lets listeners be attached to it later. A pool's or
@@ -73,6 +75,42 @@ public abstract class AttachableListeners<L> {
         }
         forwarder.targets().add(listener);
         return true;
+    }
+
+    /**
+     * Tells every target of an event in order, also when one throws (a listener that publishes to the application's
+     * own listeners may throw anything, an {@code Error} too): the others, such as the meters, still count it. Then
+     * throws the first throwable, the later ones suppressed by it, for the pool or semaphore to log as it logs any
+     * listener that throws.
+     *
+     * @param targets the attached listeners
+     * @param event   tells one listener
+     * @param <L>     the listener type
+     */
+    protected static <L> void tellEach(List<L> targets, Consumer<L> event) {
+        Throwable first = null;
+        for (L target : targets) {
+            try {
+                event.accept(target);
+            }
+            catch (Throwable ex) {
+                if (first == null) {
+                    first = ex;
+                }
+                else {
+                    first.addSuppressed(ex);
+                }
+            }
+        }
+        if (first instanceof RuntimeException ex) {
+            throw ex;
+        }
+        if (first instanceof Error error) {
+            throw error;
+        }
+        if (first != null) { // a checked exception thrown sneakily
+            throw new UndeclaredThrowableException(first);
+        }
     }
 
     private record Forwarder<L>(List<L> targets, L listener) {

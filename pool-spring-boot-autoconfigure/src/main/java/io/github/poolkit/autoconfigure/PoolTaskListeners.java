@@ -21,23 +21,17 @@ public final class PoolTaskListeners extends AttachableListeners<PoolListener> {
 
             @Override
             public void taskFinished(long waitedNanos, long ranNanos, Throwable failure) {
-                for (PoolListener target : targets) {
-                    target.taskFinished(waitedNanos, ranNanos, failure);
-                }
+                tellEach(targets, target -> target.taskFinished(waitedNanos, ranNanos, failure));
             }
 
             @Override
             public void taskRejected(RuntimeException reason) {
-                for (PoolListener target : targets) {
-                    target.taskRejected(reason);
-                }
+                tellEach(targets, target -> target.taskRejected(reason));
             }
 
             @Override
             public void taskOverdue(OverdueTask task) {
-                for (PoolListener target : targets) {
-                    target.taskOverdue(task);
-                }
+                tellEach(targets, target -> target.taskOverdue(task));
             }
         };
     }

@@ -16,10 +16,7 @@ public final class SemaphoreListeners extends AttachableListeners<SemaphoreListe
 
     @Override
     protected SemaphoreListener fanOut(List<SemaphoreListener> targets) {
-        return (permits, waitedNanos, outcome) -> {
-            for (SemaphoreListener target : targets) {
-                target.requestSettled(permits, waitedNanos, outcome);
-            }
-        };
+        return (permits, waitedNanos, outcome) -> tellEach(targets,
+                target -> target.requestSettled(permits, waitedNanos, outcome));
     }
 }
