@@ -60,7 +60,8 @@ public @interface Permits {
 
     /**
      * {@return a SpEL expression over the parameters giving the permits to hold, a whole number
-     *         {@code 0..size}; {@code "1"} by default}
+     *         {@code 0..size} of any {@code Number} type; {@code "1"} by default} A value with a fraction, or one too
+     *         large for a {@code long}, fails the call with {@code IllegalArgumentException}.
      */
     String weight() default "1";
 

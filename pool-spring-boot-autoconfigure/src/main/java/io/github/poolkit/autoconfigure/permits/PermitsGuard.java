@@ -1,7 +1,11 @@
 package io.github.poolkit.autoconfigure.permits;
 
 import java.lang.reflect.Method;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.Duration;
+import java.util.concurrent.atomic.DoubleAccumulator;
+import java.util.concurrent.atomic.DoubleAdder;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -46,16 +50,45 @@ record PermitsGuard(String where, String semaphoreName, PermitSemaphore semaphor
      */
     long weight(@Nullable Object target, Method method, @Nullable Object[] arguments, ParameterNameDiscoverer names) {
         Object value = weightExpression.getValue(new MethodBasedEvaluationContext(target, method, arguments, names));
-        if (!(value instanceof Number number) || number.doubleValue() != Math.floor(number.doubleValue())) {
+        Long whole = (value instanceof Number number) ? wholeNumber(number) : null;
+        if (whole == null) {
             throw new IllegalArgumentException(where + ": weight '" + weightExpression.getExpressionString()
-                    + "' gave " + value + ", not a whole number of permits");
+                    + "' gave " + value + ", not a whole number of permits" + ((value instanceof Number)
+                    ? " that fits in a long" : ""));
         }
-        long weight = number.longValue();
+        long weight = whole;
         if (weight < 0) {
             throw new IllegalArgumentException(where + ": weight '" + weightExpression.getExpressionString()
                     + "' gave " + weight + "; a weight cannot be negative");
         }
         return weight;
+    }
+
+    /**
+     * The number as a {@code long} when it is a whole number that a {@code long} holds exactly; {@code null} when it
+     * has a fraction, is not finite, or is too large (a {@code BigInteger} is never cut to its low 64 bits).
+     */
+    private static @Nullable Long wholeNumber(Number number) {
+        return switch (number) {
+            case BigInteger big -> (big.bitLength() < Long.SIZE) ? big.longValue() : null;
+            case BigDecimal decimal -> {
+                try {
+                    yield decimal.longValueExact();
+                }
+                catch (ArithmeticException notWhole) {
+                    yield null;
+                }
+            }
+            case Double d -> fromDouble(d);
+            case Float f -> fromDouble(f);
+            case DoubleAdder adder -> fromDouble(adder.sum());
+            case DoubleAccumulator accumulator -> fromDouble(accumulator.get());
+            default -> number.longValue(); // Long, Integer, Short, Byte, AtomicLong, LongAdder, ...: whole already
+        };
+    }
+
+    private static @Nullable Long fromDouble(double d) {
+        return (d == Math.rint(d) && Math.abs(d) < 0x1p63) ? (long) d : null;
     }
 
     /**

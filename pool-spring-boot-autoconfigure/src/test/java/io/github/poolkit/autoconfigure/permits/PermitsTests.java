@@ -3,9 +3,12 @@ package io.github.poolkit.autoconfigure.permits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
@@ -155,6 +158,36 @@ class PermitsTests {
     }
 
     @Test
+    void aWeightTooLargeForALongIsRefusedNotCutToItsLowBits() {
+        BigInteger wraps = BigInteger.TWO.pow(64).add(BigInteger.valueOf(3)); // its low 64 bits are 3
+        runner.run(context -> {
+            assertThatThrownBy(() -> context.getBean(Guarded.class).badWeight(wraps))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("gave " + wraps + ", not a whole number of permits that fits in a long");
+            assertThatThrownBy(() -> context.getBean(Guarded.class).badWeight(Double.NaN))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a whole number");
+            assertThatThrownBy(() -> context.getBean(Guarded.class).badWeight(1e19))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fits in a long");
+            assertThatThrownBy(() -> context.getBean(Guarded.class).badWeight(new BigDecimal("2.5")))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a whole number");
+            assertThat(context.getBean("gpu", WeightedSemaphore.class).used()).isZero();
+        });
+    }
+
+    @Test
+    void aWholeWeightOfAnyNumberTypeIsTaken() {
+        runner.run(context -> {
+            Guarded guarded = context.getBean(Guarded.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            assertThat(guarded.weighed(new BigDecimal("4.00"), gpu)).isEqualTo(4);
+            assertThat(guarded.weighed(BigInteger.valueOf(6), gpu)).isEqualTo(6);
+            assertThat(guarded.weighed(2.0, gpu)).isEqualTo(2);
+            assertThat(guarded.weighed(new AtomicLong(7), gpu)).isEqualTo(7);
+            assertThat(gpu.used()).isZero();
+        });
+    }
+
+    @Test
     void anUnknownSemaphoreIsNamedWithTheFix() {
         runner.run(context -> assertThatThrownBy(() -> context.getBean(Guarded.class).unknown())
                 .isInstanceOf(IllegalStateException.class)
@@ -200,7 +233,12 @@ class PermitsTests {
         }
 
         @Permits(value = "gpu", weight = "#p0")
-        public void badWeight(String text) {
+        public void badWeight(Object weight) {
+        }
+
+        @Permits(value = "gpu", weight = "#p0")
+        public long weighed(Object weight, WeightedSemaphore gpu) {
+            return gpu.used();
         }
 
         @Permits("nope")
