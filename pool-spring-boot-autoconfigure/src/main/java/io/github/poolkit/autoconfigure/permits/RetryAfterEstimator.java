@@ -31,7 +31,9 @@ import io.github.poolkit.autoconfigure.PoolTaskListeners;
  *       assuming those in line ask for as much.</li>
  * </ul>
  *
- * <p>"Recent mean": over the latest window of at least 64 samples (all of them until 64 have been seen). The result
+ * <p>"Recent mean": over the latest window of at least 64 samples (all of them until 64 have been seen); a window
+ * closes when the mean is read or a second after the previous close, so after a calm period it covers about the last
+ * second, not the whole period. The result
  * is rounded up to whole seconds and kept within 1 s and 60 s; an overload whose source measured nothing yet (a pool
  * the application created itself, a semaphore no {@code @Permits} method has released yet) gets 1 s.
  *
@@ -39,8 +41,8 @@ import io.github.poolkit.autoconfigure.PoolTaskListeners;
  * in a map with weak keys (an identity lookup: exceptions do not override {@code equals}), and the estimate is
  * computed only when an answer needs it. Pools report refusals and run times through the {@link PoolListener} poolkit
  * gave them at creation, attached once every singleton exists (a lazy pool created later is not watched, and gets
- * 1 s); {@code @Permits} reports its own refusals and hold times. Recording costs two striped additions per task or
- * call (see {@link RecentMean}).
+ * 1 s); {@code @Permits} reports its own refusals and hold times. Recording costs two striped additions and a clock
+ * read per task or call (see {@link RecentMean}).
  */
 public final class RetryAfterEstimator implements SmartInitializingSingleton {
 
