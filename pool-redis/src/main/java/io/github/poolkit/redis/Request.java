@@ -21,6 +21,11 @@ final class Request {
     final boolean handleLess;
     /** Whether dependent stages must not run on Redis's I/O thread (acquireAsync). */
     final boolean async;
+    /**
+     * Whether a thread waits for it ({@link Requests#await}), which then tells the listener of a grant itself: the
+     * grant may yet lose to the thread's interrupt, and is then given back and told as interrupted.
+     */
+    final boolean awaited;
     final long startNanos = System.nanoTime();
     final CompletableFuture<Permit> result = new CompletableFuture<>();
 
@@ -42,11 +47,12 @@ final class Request {
     /** The reply of the cancel script, once one was sent. */
     volatile CompletableFuture<?> withdrawal;
 
-    Request(String id, long weight, boolean orFalse, boolean handleLess, boolean async) {
+    Request(String id, long weight, boolean orFalse, boolean handleLess, boolean async, boolean awaited) {
         this.id = id;
         this.weight = weight;
         this.orFalse = orFalse;
         this.handleLess = handleLess;
         this.async = async;
+        this.awaited = awaited;
     }
 }

@@ -81,7 +81,7 @@ final class Requests {
      * @param mode "wait" (queue when it does not fit) or "try" (refuse)
      */
     Request send(long n, boolean orFalse, boolean handleLess, boolean async, String mode) {
-        Request request = new Request(instance.nextId(), n, orFalse, handleLess, async);
+        Request request = new Request(instance.nextId(), n, orFalse, handleLess, async, !async && mode.equals("wait"));
         request.subscriptionsAtSend = checks.subscriptions();
         table.put(request.id, request);
         request.result.whenComplete((permit, failure) -> settled(request, permit, failure));
@@ -184,25 +184,31 @@ final class Requests {
      * @param timeoutNanos the longest wait, or negative for none
      */
     Permit await(Request request, long timeoutNanos) throws InterruptedException {
+        Permit permit;
         try {
-            return timeoutNanos < 0 ? request.result.get() : request.result.get(timeoutNanos, TimeUnit.NANOSECONDS);
+            permit = timeoutNanos < 0 ? request.result.get() : request.result.get(timeoutNanos, TimeUnit.NANOSECONDS);
         } catch (ExecutionException e) {
             throw Instance.rethrow(e);
         } catch (TimeoutException e) {
             giveUp(request, new GaveUp(AcquireOutcome.TIMEOUT));
-            return outcomeAfterGivingUp(request);
+            permit = outcomeAfterGivingUp(request);
         } catch (InterruptedException e) {
             giveUp(request, new GaveUp(AcquireOutcome.INTERRUPTED));
             try {
                 Permit won = outcomeAfterGivingUp(request);
                 if (won != null) {
                     giveBack(request, won); // the grant won the race with the interrupt: nothing may stay held
+                    report(request, AcquireOutcome.INTERRUPTED); // as the caller hears it
                 }
             } catch (RuntimeException ignored) {
                 // the interrupt is what the caller must hear of; a grant Redis could not take back expires
             }
             throw e;
         }
+        if (permit != null) {
+            report(request, AcquireOutcome.ACQUIRED); // told here, not when it settled (see Request.awaited)
+        }
+        return permit;
     }
 
     /**
@@ -335,12 +341,12 @@ final class Requests {
             leases.remove(request.id);
             request.withdrawal = instance.script().run("cancel", request.id);
         }
-        if (listener != null) {
-            notifyListener(request, permit, failure);
+        if (permit == null || !request.awaited) { // an awaited grant is told by its caller (see Request.awaited)
+            report(request, outcome(permit, failure));
         }
     }
 
-    private void notifyListener(Request request, Permit permit, Throwable failure) {
+    private static AcquireOutcome outcome(Permit permit, Throwable failure) {
         Throwable cause = failure == null ? null : SemaphoreScript.unwrap(failure);
         AcquireOutcome outcome;
         if (permit != null) {
@@ -353,6 +359,13 @@ final class Requests {
             outcome = AcquireOutcome.TIMEOUT;
         } else {
             outcome = AcquireOutcome.REJECTED; // refused by tryAcquire, or larger than the size
+        }
+        return outcome;
+    }
+
+    private void report(Request request, AcquireOutcome outcome) {
+        if (listener == null) {
+            return;
         }
         try {
             listener.requestSettled(request.weight, System.nanoTime() - request.startNanos, outcome);
