@@ -319,7 +319,8 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     @Override
     public void resize(long size) {
         Checks.size(instance.name(), size);
-        instance.call(instance.script().run("resize", Long.toString(size)));
+        // an operation: sent again by Lettuce after a newer resize, it must not undo that one
+        instance.call(instance.script().runOperation("resize", instance.nextId(), Long.toString(size)));
     }
 
     /**

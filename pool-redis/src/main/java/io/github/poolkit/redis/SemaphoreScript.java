@@ -36,8 +36,9 @@ final class SemaphoreScript {
     private final String[] keys;
     private final String[] head; // ARGV 2..3: default size, lease ms
     /**
-     * ARGV 2..3 of release and releaseFrom: default size, and how long the operation's record lasts: the longer of
-     * the lease time and the command timeout, as the answer of a run sent again is read until the command timeout.
+     * ARGV 2..3 of release, releaseFrom and resize: default size, and how long the operation's record lasts: the
+     * longer of the lease time and the command timeout, as the answer of a run sent again is read until the command
+     * timeout.
      */
     private final String[] operationHead;
     private final Duration timeout;
@@ -69,8 +70,8 @@ final class SemaphoreScript {
     }
 
     /**
-     * Runs {@code op} (release or releaseFrom) as the operation {@code operation}: a second run of it (Lettuce sends a
-     * command again after a reconnect when its answer was lost) answers as the first and changes nothing.
+     * Runs {@code op} (release, releaseFrom or resize) as the operation {@code operation}: a second run of it (Lettuce
+     * sends a command again after a reconnect when its answer was lost) answers as the first and changes nothing.
      *
      * @param operation an id unique to this operation (see "Operation ids" in semaphore.lua)
      * @return as {@link #run(String, String...)}

@@ -6,17 +6,18 @@
 --   2 queue      zset   waiter id -> ticket (FIFO order)
 --   3 waiters    hash   waiter id -> "weight leaseMs owner"
 --   4 waiterExp  zset   waiter id -> expiry (server ms), pushed on by the owner's heartbeat
---   5 done       string (release and releaseFrom only) <prefix>op:<op id>, the record of that operation (below)
+--   5 done       string (release, releaseFrom and resize only) <prefix>op:<op id>, the record of that operation
+--                       (below)
 -- ARGV
 --   1 op, 2 size to set when none is stored, 3 lease ms of the caller (also how long its place in line lasts
---   without renewal; for release and releaseFrom, which make no lease, how long the record of the operation lasts:
---   the longer of the caller's lease time and command timeout), 4.. the op's arguments
+--   without renewal; for release, releaseFrom and resize, which make no lease, how long the record of the operation
+--   lasts: the longer of the caller's lease time and command timeout), 4.. the op's arguments
 -- Ids are "owner:counter"; an owner hears of its grants on the channel <prefix>grants:<owner>.
 --
 -- Operation ids: a run may come twice. Lettuce sends again, after a reconnect, every command whose answer it had not
--- read, although Redis may have run it; the caller reads only the answer of the last run. So every acquire, release
--- and releaseFrom carries an id unique to that operation, and a run whose operation already took effect returns what
--- the first run did and changes nothing:
+-- read, although Redis may have run it; the caller reads only the answer of the last run. So every acquire, release,
+-- releaseFrom and resize carries an id unique to that operation, and a run whose operation already took effect
+-- returns what the first run did and changes nothing:
 --   acquire      its op id is the request's id, and the effect of its first run is kept under that id: a lease
 --                l:<id> (granted) or a place in 'queue' (queued). A run that finds either answers {1, token} or
 --                {2, ticket} from it. (A first run that was refused or too large changed nothing; running it again is
@@ -34,8 +35,10 @@
 --                a release sent twice never reports an expiry that did not happen, and never releases twice. (The
 --                record outlasts the command timeout: a second run's answer is read no later than that after the
 --                first run.)
---   cancel, heartbeat, resize and state are safe to run twice as they are (a second cancel finds nothing and says
---   so; its answer is not read).
+--   resize     a run that takes effect sets KEYS[5] to 1 for ARGV[3] ms, and a run that finds it set changes nothing
+--                and answers {1}: so a resize sent again after another instance's newer one never undoes it.
+--   cancel, heartbeat and state are safe to run twice as they are (a second cancel finds nothing and says so; its
+--   answer is not read).
 --
 -- Invariants, true between any two runs:
 --   used = the sum of the weights of the l:<id> fields of 'meta' (a run that reaps recounts it).
@@ -61,7 +64,7 @@
 
 local meta, queue, waiters, waiterExp, done = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local op, leaseMs = ARGV[1], tonumber(ARGV[3])
-if (op == 'release' or op == 'releaseFrom') and not done then
+if (op == 'release' or op == 'releaseFrom' or op == 'resize') and not done then
     return redis.error_reply(op .. ' needs the key of its operation record (KEYS[5])')
 end
 local waiterTtlMs = leaseMs
@@ -396,9 +399,12 @@ elseif op == 'heartbeat' then
     end
     result = { lost, granted, gone, size }
 elseif op == 'resize' then
-    -- ARGV 4 new size -> {1}
-    size = tonumber(ARGV[4])
-    grantWaiters()
+    -- ARGV 4 new size -> {1}; a second run of the same operation changes nothing (see "Operation ids")
+    if redis.call('EXISTS', done) == 0 then
+        size = tonumber(ARGV[4])
+        grantWaiters()
+        redis.call('SET', done, 1, 'PX', leaseMs)
+    end
     result = { 1 }
 elseif op == 'state' then
     -- -> {size, used, waiting}. A read that neither stored the size nor reaped changed nothing, so it writes nothing:

@@ -173,6 +173,21 @@ class ResentCallsTest {
     }
 
     @Test
+    void aResizeSentAgainAfterANewerOneDoesNotUndoIt() throws Exception {
+        ScriptLink slow = new ScriptLink();
+        RedisPermitSemaphore resizing = semaphores.open(semaphores.builder().size(3).leaseTime(LEASE)
+                .commandTimeout(Duration.ofSeconds(5)), slow);
+        slow.sendTwice(Duration.ofMillis(1500), "resize");
+        CompletableFuture<Void> resized = CompletableFuture.runAsync(() -> resizing.resize(5));
+        await().atMost(Duration.ofSeconds(1)).until(() -> other.size() == 5); // the first run, answer lost
+        other.resize(7); // a newer resize, from another instance, before the first is sent again
+        redis().configResetstat();
+        resized.get(10, TimeUnit.SECONDS); // the second run has answered
+        assertThat(redis().info("commandstats")).as("the resize ran again").contains("cmdstat_evalsha:calls=1,");
+        assertThat(other.size()).as("the newer resize stands").isEqualTo(7);
+    }
+
+    @Test
     void renewalsSentWhileAReleaseIsUnansweredReportNoGrantItReleasedAsLost() throws Exception {
         ScriptLink slow = new ScriptLink();
         RedisPermitSemaphore shortLease = semaphores.open(semaphores.builder().size(3)
