@@ -91,7 +91,8 @@ final class Requests {
             return request;
         }
         String weight = Long.toString(request.weight);
-        instance.script().run("acquire", request.id, weight, mode).whenComplete((reply, failure) -> {
+        var answer = instance.script().run("acquire", late -> withdrawLate(request, late), request.id, weight, mode);
+        answer.whenComplete((reply, failure) -> {
             if (failure != null) {
                 giveUp(request, (RuntimeException) SemaphoreScript.unwrap(failure)); // Redis may still run it
                 return;
@@ -118,6 +119,17 @@ final class Requests {
             }
         });
         return request;
+    }
+
+    /**
+     * An acquire Redis ran after its call timed out, so after the request gave up, maybe after its cancel (sent again
+     * after NOSCRIPT, it goes out behind it): what it left would be held by nobody until it expired; withdraw it now.
+     */
+    private void withdrawLate(Request request, List<Object> reply) {
+        long status = SemaphoreScript.asLong(reply.get(0));
+        if (status == 1 || status == 2) {
+            instance.script().run("cancel", request.id);
+        }
     }
 
     /** {@return whether {@code n} permits were taken now, without waiting (tryAcquire)} */

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.concurrent.TimeoutException;
 
 /**
@@ -66,7 +67,19 @@ final class SemaphoreScript {
      *         {@link SemaphoreUnavailableException} when Redis did not answer within the timeout or refused
      */
     CompletableFuture<List<Object>> run(String op, String... args) {
-        return run(keys, head, op, args);
+        return run(keys, head, op, null, args);
+    }
+
+    /**
+     * Runs {@code op} as {@link #run(String, String...)} does, and when Redis runs it only after the timeout failed
+     * the call, hands that late answer to {@code late}: a call sent again whole after NOSCRIPT goes out behind every
+     * call made meanwhile, so it may run after one that was to follow it (an acquire after its own cancel).
+     *
+     * @param late told the answer of a run that came after the returned future had failed
+     * @return as {@link #run(String, String...)}
+     */
+    CompletableFuture<List<Object>> run(String op, Consumer<List<Object>> late, String... args) {
+        return run(keys, head, op, late, args);
     }
 
     /**
@@ -77,10 +90,11 @@ final class SemaphoreScript {
      * @return as {@link #run(String, String...)}
      */
     CompletableFuture<List<Object>> runOperation(String op, String operation, String... args) {
-        return run(semaphoreKeys.scriptKeys(operation), operationHead, op, args);
+        return run(semaphoreKeys.scriptKeys(operation), operationHead, op, null, args);
     }
 
-    private CompletableFuture<List<Object>> run(String[] keys, String[] head, String op, String... args) {
+    private CompletableFuture<List<Object>> run(String[] keys, String[] head, String op,
+            Consumer<List<Object>> late, String... args) {
         String[] argv = new String[1 + head.length + args.length];
         argv[0] = op;
         System.arraycopy(head, 0, argv, 1, head.length);
@@ -95,7 +109,9 @@ final class SemaphoreScript {
         reply.whenComplete((value, failure) -> {
             expiry.cancel();
             if (failure == null) {
-                result.complete(value);
+                if (!result.complete(value) && late != null) {
+                    late.accept(value); // ran after the timeout had failed the call
+                }
             } else {
                 result.completeExceptionally(unavailable(op, unwrap(failure)));
             }

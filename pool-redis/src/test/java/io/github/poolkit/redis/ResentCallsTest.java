@@ -188,6 +188,29 @@ class ResentCallsTest {
     }
 
     @Test
+    void anAcquireSentAgainAfterNoScriptThatRunsBehindItsCancelLeavesNothingHeld() throws Exception {
+        ScriptLink lost = new ScriptLink();
+        RedisPermitSemaphore impatient = semaphores.open(semaphores.builder().size(3).leaseTime(LEASE)
+                .commandTimeout(Duration.ofMillis(500)), lost);
+        List<String> cancelled = new CopyOnWriteArrayList<>();
+        lost.watch((argv, answer) -> {
+            if (argv[0].equals("cancel")) {
+                cancelled.add(argv[3]);
+            }
+        });
+        CompletableFuture<Void> evalGoesOut = new CompletableFuture<>();
+        lost.loseScriptFor("acquire", evalGoesOut);
+        assertThatThrownBy(() -> impatient.acquire(2)).isInstanceOf(SemaphoreUnavailableException.class)
+                .hasMessageContaining("could not acquire");
+        await().until(() -> cancelled.size() == 1); // the request gave up; its cancel ran and found nothing
+        String id = cancelled.get(0);
+        evalGoesOut.complete(null); // the acquire, sent again whole, runs behind it: granted to nobody
+        await().atMost(Duration.ofSeconds(5)).until(() -> cancelled.size() == 2); // withdrawn once more
+        assertThat(redis().hget(key("meta"), "l:" + id)).as("a grant nobody holds").isNull();
+        assertState(other, 3, 0, 0);
+    }
+
+    @Test
     void renewalsSentWhileAReleaseIsUnansweredReportNoGrantItReleasedAsLost() throws Exception {
         ScriptLink slow = new ScriptLink();
         RedisPermitSemaphore shortLease = semaphores.open(semaphores.builder().size(3)

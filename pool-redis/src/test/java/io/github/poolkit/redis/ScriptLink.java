@@ -1,6 +1,7 @@
 package io.github.poolkit.redis;
 
 import io.lettuce.core.RedisConnectionException;
+import io.lettuce.core.RedisNoScriptException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,7 +21,8 @@ import java.util.function.UnaryOperator;
  * {@link #sendTwice} (Lettuce's at-least-once re-send after a reconnect: the call runs, its answer is lost, and the
  * very same call is sent again; the instance reads only the second answer) and {@link #dropConnectionAfter} (the
  * connection drops with a call in flight and stays down until {@link #reconnect()}: the calls made meanwhile wait, and
- * on reconnect the call whose answer was lost is sent again first, then they, in order, as Lettuce does).
+ * on reconnect the call whose answer was lost is sent again first, then they, in order, as Lettuce does), and
+ * {@link #loseScriptFor} (Redis lost the script: the call is sent again whole, behind later calls).
  *
  * <pre>{@code ScriptLink link = new ScriptLink(); semaphores.open(builder, link);}</pre>
  */
@@ -30,6 +32,8 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
     private volatile boolean heartbeatsDropped;
     private volatile Set<String> sentTwice = Set.of();
     private volatile long sentAgainAfterMillis;
+    private volatile String scriptLostFor;
+    private volatile CompletableFuture<Void> evalGate;
     private final AtomicInteger heartbeatsFailed = new AtomicInteger();
     private volatile BiConsumer<String[], List<Object>> watcher = (argv, answer) -> { };
     private final Object link = new Object();
@@ -46,14 +50,33 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
         return new ScriptCalls() {
             @Override
             public CompletionStage<List<Object>> evalsha(String sha, String[] keys, String[] argv) {
+                if (argv[0].equals(scriptLostFor)) {
+                    scriptLostFor = null;
+                    return CompletableFuture.failedFuture(new RedisNoScriptException("NOSCRIPT (ScriptLink)"));
+                }
                 return send(argv, () -> redis.evalsha(sha, keys, argv));
             }
 
             @Override
             public CompletionStage<List<Object>> eval(String source, String[] keys, String[] argv) {
+                CompletableFuture<Void> gate = evalGate;
+                if (gate != null) {
+                    evalGate = null;
+                    return gate.thenCompose(open -> send(argv, () -> redis.eval(source, keys, argv)));
+                }
                 return send(argv, () -> redis.eval(source, keys, argv));
             }
         };
+    }
+
+    /**
+     * The next call of {@code op} finds the script gone from Redis (NOSCRIPT, as on a new primary after a failover),
+     * and the EVAL that sends it again with the script's source waits until {@code gate} completes: meanwhile later
+     * calls, sent after it, run before it.
+     */
+    void loseScriptFor(String op, CompletableFuture<Void> gate) {
+        evalGate = gate;
+        scriptLostFor = op;
     }
 
     /** From now on {@code watcher} is shown every call's arguments (ARGV) with the answer the instance reads. */
