@@ -100,8 +100,7 @@ public class PoolsEndpoint {
         SortedMap<String, SchedulerDescriptor> schedulers = new TreeMap<>();
         beans.schedulers().forEach((name, scheduler) -> schedulers.put(name,
                 SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, name))));
-        SortedMap<String, SemaphoreDescriptor> semaphores = new TreeMap<>();
-        beans.semaphores().forEach((name, semaphore) -> semaphores.put(name, SemaphoreDescriptor.of(semaphore)));
+        SortedMap<String, SemaphoreDescriptor> semaphores = SemaphoreReads.readAll(beans.semaphores());
         SortedMap<String, ExecutorDescriptor> others = new TreeMap<>();
         if (executors != null) {
             executors.all().forEach((name, executor) -> others.put(name, ExecutorDescriptor.of(executor)));

@@ -74,11 +74,9 @@ public class PoolsHealthIndicator extends AbstractHealthIndicator {
         Map<String, SchedulerDescriptor> schedulers = describe(beans.schedulers(),
                 (name, scheduler) -> SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, name)),
                 SchedulerDescriptor::closed, closed);
-        Map<String, SemaphoreDescriptor> semaphores = new TreeMap<>();
+        Map<String, SemaphoreDescriptor> semaphores = SemaphoreReads.readAll(beans.semaphores());
         Map<String, String> unreadable = new TreeMap<>();
-        beans.semaphores().forEach((name, semaphore) -> {
-            SemaphoreDescriptor entry = SemaphoreDescriptor.of(semaphore);
-            semaphores.put(name, entry);
+        semaphores.forEach((name, entry) -> {
             if (!entry.readable()) {
                 unreadable.put(name, entry.error());
             }
