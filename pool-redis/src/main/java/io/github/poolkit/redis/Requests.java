@@ -127,7 +127,8 @@ final class Requests {
      */
     private void withdrawLate(Request request, List<Object> reply) {
         long status = SemaphoreScript.asLong(reply.get(0));
-        if (status == 1 || status == 2) {
+        // not a request that got its grant by message meanwhile (a re-sent acquire answers from its live lease)
+        if ((status == 1 || status == 2) && request.result.isCompletedExceptionally()) {
             instance.script().run("cancel", request.id);
         }
     }
@@ -209,8 +210,8 @@ final class Requests {
             try {
                 Permit won = outcomeAfterGivingUp(request);
                 if (won != null) {
+                    report(request, AcquireOutcome.INTERRUPTED); // as the caller hears it, even if the release fails
                     giveBack(request, won); // the grant won the race with the interrupt: nothing may stay held
-                    report(request, AcquireOutcome.INTERRUPTED); // as the caller hears it
                 }
             } catch (RuntimeException ignored) {
                 // the interrupt is what the caller must hear of; a grant Redis could not take back expires
@@ -360,19 +361,16 @@ final class Requests {
 
     private static AcquireOutcome outcome(Permit permit, Throwable failure) {
         Throwable cause = failure == null ? null : SemaphoreScript.unwrap(failure);
-        AcquireOutcome outcome;
         if (permit != null) {
-            outcome = AcquireOutcome.ACQUIRED;
+            return AcquireOutcome.ACQUIRED;
         } else if (cause instanceof GaveUp g) {
-            outcome = g.outcome;
+            return g.outcome;
         } else if (cause instanceof CancellationException) {
-            outcome = AcquireOutcome.CANCELLED;
+            return AcquireOutcome.CANCELLED;
         } else if (cause instanceof SemaphoreUnavailableException || cause instanceof TimeoutException) {
-            outcome = AcquireOutcome.TIMEOUT;
-        } else {
-            outcome = AcquireOutcome.REJECTED; // refused by tryAcquire, or larger than the size
+            return AcquireOutcome.TIMEOUT;
         }
-        return outcome;
+        return AcquireOutcome.REJECTED; // refused by tryAcquire, or larger than the size
     }
 
     private void report(Request request, AcquireOutcome outcome) {
@@ -381,7 +379,10 @@ final class Requests {
         }
         try {
             listener.requestSettled(request.weight, System.nanoTime() - request.startNanos, outcome);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // told on the caller's thread too: never in place of its permit
+            if (e instanceof VirtualMachineError fatal) {
+                throw fatal;
+            }
             LOG.log(Level.WARNING, "SemaphoreListener of '" + instance.name() + "' failed", e);
         }
     }

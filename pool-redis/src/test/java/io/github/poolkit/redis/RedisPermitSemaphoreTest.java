@@ -763,6 +763,20 @@ class RedisPermitSemaphoreTest {
     }
 
     @Test
+    void aListenerThatThrowsAnErrorNeitherFailsTheAcquireNorLeaksItsGrant() throws Exception {
+        RedisPermitSemaphore a = semaphores.open(semaphores.builder().size(2).listener((permits, waited, outcome) -> {
+            throw new AssertionError("a listener's own bug");
+        }));
+        a.acquire(2); // told on this thread: the listener's Error is logged, not thrown in place of the grant
+        assertState(a, 2, 2, 0);
+        a.release(2);
+        try (Permit permit = a.acquirePermit(1)) {
+            assertThat(permit.isValid()).isTrue();
+        }
+        assertState(a, 2, 0, 0);
+    }
+
+    @Test
     void badNamesAndOptionsAreRefusedWithTheFix() {
         assertThatThrownBy(() -> RedisPermitSemaphore.builder(redis.client(), "a{b}"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("without spaces or braces");

@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.logging.Handler;
@@ -177,11 +179,13 @@ class ResentCallsTest {
         ScriptLink slow = new ScriptLink();
         RedisPermitSemaphore resizing = semaphores.open(semaphores.builder().size(3).leaseTime(LEASE)
                 .commandTimeout(Duration.ofSeconds(5)), slow);
-        slow.sendTwice(Duration.ofMillis(1500), "resize");
+        CompletableFuture<Void> reconnected = new CompletableFuture<>();
+        slow.sendTwiceWhen(reconnected, "resize");
         CompletableFuture<Void> resized = CompletableFuture.runAsync(() -> resizing.resize(5));
-        await().atMost(Duration.ofSeconds(1)).until(() -> other.size() == 5); // the first run, answer lost
+        await().until(() -> other.size() == 5); // the first run, answer lost
         other.resize(7); // a newer resize, from another instance, before the first is sent again
         redis().configResetstat();
+        reconnected.complete(null);
         resized.get(10, TimeUnit.SECONDS); // the second run has answered
         assertThat(redis().info("commandstats")).as("the resize ran again").contains("cmdstat_evalsha:calls=1,");
         assertThat(other.size()).as("the newer resize stands").isEqualTo(7);
@@ -208,6 +212,37 @@ class ResentCallsTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> cancelled.size() == 2); // withdrawn once more
         assertThat(redis().hget(key("meta"), "l:" + id)).as("a grant nobody holds").isNull();
         assertState(other, 3, 0, 0);
+    }
+
+    @Test
+    void anAcquireAnsweredLateFromTheGrantItsRequestHoldsLeavesThatGrantHeld() throws Exception {
+        ScriptLink slow = new ScriptLink();
+        ThreadPoolExecutor completions = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>());
+        try {
+            // the grant must come within the command timeout: a generous one, for a busy machine
+            RedisPermitSemaphore impatient = semaphores.open(semaphores.builder().size(3).leaseTime(LEASE)
+                    .commandTimeout(Duration.ofSeconds(2)).completions(completions), slow);
+            other.acquire(3);
+            CompletableFuture<Void> reconnected = new CompletableFuture<>();
+            slow.sendTwiceWhen(reconnected, "acquire");
+            CompletableFuture<Permit> waiting = impatient.acquireAsync(1); // queued by the first run, answer lost
+            await().until(() -> other.waiting() == 1);
+            other.release(3); // granted in Redis: the grant message reaches the request, which holds it now
+            Permit permit = waiting.get(10, TimeUnit.SECONDS);
+            // the acquire's call then times out, which ends nothing (the request holds its grant) but is one more
+            // task on the completions executor, after the grant's
+            await().until(() -> completions.getTaskCount() >= 2);
+            reconnected.complete(null); // the acquire sent again answers late, from that very grant
+            await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(3)).until(() -> other.used() == 1);
+            assertThat(permit.isValid()).isTrue();
+            permit.close();
+            assertThat(permit.lost()).as("the grant was held until its release").isNotDone();
+            assertState(other, 3, 0, 0);
+            assertThat(warnings).as("warnings logged").isEmpty();
+        } finally {
+            completions.shutdown();
+        }
     }
 
     @Test

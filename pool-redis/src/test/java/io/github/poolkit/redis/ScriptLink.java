@@ -32,6 +32,7 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
     private volatile boolean heartbeatsDropped;
     private volatile Set<String> sentTwice = Set.of();
     private volatile long sentAgainAfterMillis;
+    private volatile CompletableFuture<Void> sentAgainWhen;
     private volatile String scriptLostFor;
     private volatile CompletableFuture<Void> evalGate;
     private final AtomicInteger heartbeatsFailed = new AtomicInteger();
@@ -119,6 +120,15 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
     }
 
     /**
+     * As {@link #sendTwice(String...)}, the second time only once {@code reconnected} completes (a reconnect that
+     * took until then).
+     */
+    void sendTwiceWhen(CompletableFuture<Void> reconnected, String... ops) {
+        sentAgainWhen = reconnected;
+        sentTwice = Set.of(ops);
+    }
+
+    /**
      * The next call of {@code op} runs in Redis, but the connection drops before its answer is read, and stays down
      * until {@link #reconnect()}: every call made meanwhile waits (Lettuce holds it), and none reaches Redis.
      */
@@ -190,8 +200,10 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
         if (sentTwice.contains(op)) {
             // the first answer is lost on the way back; the same call is sent again once it has run
             long after = sentAgainAfterMillis;
+            CompletableFuture<Void> reconnected = sentAgainWhen;
             CompletionStage<Object> lost = answer.handle((value, failure) -> null);
-            answer = after == 0 ? lost.thenCompose(nothing -> call.get())
+            answer = reconnected != null ? lost.thenCompose(nothing -> reconnected.thenCompose(open -> call.get()))
+                    : after == 0 ? lost.thenCompose(nothing -> call.get())
                     : lost.thenComposeAsync(nothing -> call.get(),
                             CompletableFuture.delayedExecutor(after, TimeUnit.MILLISECONDS));
         }
