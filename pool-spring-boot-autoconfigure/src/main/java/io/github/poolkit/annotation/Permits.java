@@ -43,8 +43,9 @@ import java.lang.annotation.Target;
  * unless the application handles it itself (an {@code @ExceptionHandler} wins).
  *
  * <p>Works on methods called through the bean (a Spring proxy): a call from the bean to itself is not guarded.
- * It is the outermost advice of the bean: on a {@code @Transactional} method the permits are taken before the
- * transaction begins and released after it ends.
+ * It is the outermost advice of the bean but {@code @Async}: on a {@code @Transactional} method the permits are taken
+ * before the transaction begins and released after it ends; on an {@code @Async} one, on the executor's thread, held
+ * while the method runs.
  * Needs the poolkit starter's auto-configuration; the weight is a SpEL expression over the method's parameters, by
  * name ({@code #request}) or position ({@code #p0}, {@code #a0}), compiled once per method.
  */

@@ -2,7 +2,12 @@ package io.github.poolkit.autoconfigure.permits;
 
 import java.lang.reflect.Method;
 
+import org.springframework.aop.Advisor;
+import org.springframework.aop.framework.Advised;
+import org.springframework.aop.framework.AopInfrastructureBean;
 import org.springframework.aop.framework.autoproxy.AbstractBeanFactoryAwareAdvisingPostProcessor;
+import org.springframework.aop.interceptor.AsyncExecutionInterceptor;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
 import org.springframework.aop.support.StaticMethodMatcherPointcut;
 import org.springframework.beans.factory.BeanFactory;
@@ -17,9 +22,10 @@ import io.github.poolkit.annotation.Permits;
  * Proxies are class-based, so concrete classes work too.
  *
  * <p>On a bean that is proxied already (by {@code @Transactional}, {@code @Cacheable} and other auto-proxied
- * advice), the permits advisor goes before the existing ones, as {@code @Async}'s does: the permits are taken before
- * a transaction begins and released after it ends, so a call waiting for permits holds no database connection, and a
- * refused call starts no transaction.
+ * advice), the permits advisor goes before the existing ones: the permits are taken before a transaction begins and
+ * released after it ends, so a call waiting for permits holds no database connection, and a refused call starts no
+ * transaction. Only {@code @Async} stays outside it, whichever post-processor runs first: an asynchronous method's
+ * permits are taken on the executor's thread and held while the method runs.
  */
 public class PermitsPostProcessor extends AbstractBeanFactoryAwareAdvisingPostProcessor {
 
@@ -28,7 +34,30 @@ public class PermitsPostProcessor extends AbstractBeanFactoryAwareAdvisingPostPr
     /** Created by the auto-configuration. */
     public PermitsPostProcessor() {
         setProxyTargetClass(true);
-        setBeforeExistingAdvisors(true);
+    }
+
+    /**
+     * On a bean proxied already, places the permits advisor first, after only {@code @Async}'s (which puts itself
+     * first when it comes later); else proxies the bean as usual.
+     */
+    @Override
+    public Object postProcessAfterInitialization(Object bean, String beanName) {
+        if (this.advisor != null && bean instanceof Advised advised && !(bean instanceof AopInfrastructureBean)
+                && !advised.isFrozen() && isEligible(AopUtils.getTargetClass(bean))) {
+            advised.addAdvisor(afterAsync(advised), this.advisor);
+            return bean;
+        }
+        return super.postProcessAfterInitialization(bean, beanName);
+    }
+
+    /** {@return the position after the {@code @Async} advisors at the head of the chain (0 when there are none)} */
+    private static int afterAsync(Advised advised) {
+        Advisor[] advisors = advised.getAdvisors();
+        int position = 0;
+        while (position < advisors.length && advisors[position].getAdvice() instanceof AsyncExecutionInterceptor) {
+            position++;
+        }
+        return position;
     }
 
     @Override

@@ -5,8 +5,13 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.BeanFactory;
@@ -14,6 +19,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.scheduling.annotation.Async;
+import org.springframework.scheduling.annotation.EnableAsync;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.annotation.EnableTransactionManagement;
 import org.springframework.transaction.annotation.Transactional;
@@ -27,11 +34,13 @@ import io.github.poolkit.annotation.Permits;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 
 /**
- * On a bean that is also {@code @Transactional}, the permits are taken before the transaction begins and released
- * after it ends: a call waiting for permits holds no connection, and a refused call starts no transaction.
+ * {@code @Permits} among other advice of the same bean. With {@code @Transactional}, the permits are taken before the
+ * transaction begins and released after it ends: a call waiting for permits holds no connection, and a refused call
+ * starts no transaction. With {@code @Async}, they are taken on the executor's thread and held while the method runs,
+ * whichever post-processor comes first.
  */
 @Timeout(30)
-class PermitsAroundTransactionTests {
+class PermitsAmongOtherAdviceTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class, PermitsAutoConfiguration.class))
@@ -61,6 +70,80 @@ class PermitsAroundTransactionTests {
             assertThat(transactions.usedAtBegin).as("transactions begun").isEmpty();
             db.release(2);
         });
+    }
+
+    @Test
+    void anAsyncMethodHoldsItsPermitsWhileItRunsOnTheExecutor() {
+        runner.withUserConfiguration(Asynchronous.class).withBean(Reports.class).run(context -> {
+            Reports reports = context.getBean(Reports.class);
+            WeightedSemaphore db = context.getBean("db", WeightedSemaphore.class);
+            reports.render(db); // returns at once: the method runs on the executor
+            assertThat(reports.usedInside().get(10, TimeUnit.SECONDS)).as("permits held inside").isEqualTo(2);
+            assertThat(reports.thread()).isNotEqualTo(Thread.currentThread().getName());
+            assertThat(db.used()).as("still held while it runs").isEqualTo(2);
+            reports.letGo();
+            Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> db.used() == 0);
+        });
+    }
+
+    @Test
+    void anAsyncTransactionalMethodTakesItsPermitsOnTheExecutorBeforeTheTransaction() {
+        runner.withUserConfiguration(Asynchronous.class).withBean(AsyncOrders.class).run(context -> {
+            AsyncOrders orders = context.getBean(AsyncOrders.class);
+            RecordingTransactions transactions = context.getBean(RecordingTransactions.class);
+            assertThat(orders.place().get(10, TimeUnit.SECONDS)).as("ran inside a transaction").isTrue();
+            assertThat(transactions.usedAtBegin).as("permits held when the transaction began").containsExactly(3L);
+            Awaitility.await().atMost(10, TimeUnit.SECONDS)
+                    .until(() -> context.getBean("db", WeightedSemaphore.class).used() == 0);
+        });
+    }
+
+    /** {@code @Async} support, registered, as an application's is, before the auto-configured post-processors. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableAsync
+    static class Asynchronous {
+    }
+
+    /**
+     * Asynchronous and guarded: records what it sees inside, then waits to be let go. Read through its methods: its
+     * proxy has fields of its own.
+     */
+    static class Reports {
+
+        private final CompletableFuture<Long> usedInside = new CompletableFuture<>();
+        private final AtomicReference<String> thread = new AtomicReference<>();
+        private final CountDownLatch release = new CountDownLatch(1);
+
+        public CompletableFuture<Long> usedInside() {
+            return usedInside;
+        }
+
+        public String thread() {
+            return thread.get();
+        }
+
+        public void letGo() {
+            release.countDown();
+        }
+
+        @Async
+        @Permits(value = "db", weight = "2")
+        public void render(WeightedSemaphore db) throws InterruptedException {
+            thread.set(Thread.currentThread().getName());
+            usedInside.complete(db.used());
+            release.await(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Asynchronous, transactional and guarded. */
+    static class AsyncOrders {
+
+        @Async
+        @Transactional
+        @Permits(value = "db", weight = "3")
+        public CompletableFuture<Boolean> place() {
+            return CompletableFuture.completedFuture(TransactionSynchronizationManager.isActualTransactionActive());
+        }
     }
 
     /** Transactions through a manager that records how many permits of "db" were held at its begin and commit. */
