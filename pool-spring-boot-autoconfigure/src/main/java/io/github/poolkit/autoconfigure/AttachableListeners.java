@@ -97,7 +97,7 @@ public abstract class AttachableListeners<L> {
                 if (first == null) {
                     first = ex;
                 }
-                else {
+                else if (ex != first) { // two listeners may throw one instance (the event's own failure, say)
                     first.addSuppressed(ex);
                 }
             }

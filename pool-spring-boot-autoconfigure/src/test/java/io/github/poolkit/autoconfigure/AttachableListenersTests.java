@@ -71,6 +71,25 @@ class AttachableListenersTests {
     }
 
     @Test
+    void twoListenersThrowingOneInstanceDoNotStopTheOthers() {
+        PoolTaskListeners listeners = new PoolTaskListeners();
+        PoolListener forwarder = listeners.listenerFor("reports");
+        IllegalStateException reason = new IllegalStateException("full");
+        PoolListener rethrowing = new PoolListener() {
+            @Override
+            public void taskRejected(RuntimeException refusal) {
+                throw refusal; // the event's own exception, thrown on
+            }
+        };
+        listeners.attach("reports", rethrowing);
+        listeners.attach("reports", rethrowing);
+        listeners.attach("reports", counting("meters"));
+        assertThatThrownBy(() -> forwarder.taskRejected(reason)).isSameAs(reason);
+        assertThat(reason.getSuppressed()).isEmpty();
+        assertThat(told).containsExactly("meters: rejected");
+    }
+
+    @Test
     void aSemaphoreEventReachesTheListenersAfterOneThatThrows() {
         SemaphoreListeners listeners = new SemaphoreListeners();
         SemaphoreListener forwarder = listeners.listenerFor("gpu");

@@ -4,8 +4,9 @@ import java.lang.reflect.Method;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
-import java.util.concurrent.atomic.DoubleAccumulator;
-import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -70,6 +71,13 @@ record PermitsGuard(String where, String semaphoreName, PermitSemaphore semaphor
      */
     private static @Nullable Long wholeNumber(Number number) {
         return switch (number) {
+            case Long l -> l;
+            case Integer i -> (long) i;
+            case Short s -> (long) s;
+            case Byte b -> (long) b;
+            case AtomicLong a -> a.get();
+            case AtomicInteger a -> (long) a.get();
+            case LongAdder a -> a.sum();
             case BigInteger big -> (big.bitLength() < Long.SIZE) ? big.longValue() : null;
             case BigDecimal decimal -> {
                 try {
@@ -79,11 +87,7 @@ record PermitsGuard(String where, String semaphoreName, PermitSemaphore semaphor
                     yield null;
                 }
             }
-            case Double d -> fromDouble(d);
-            case Float f -> fromDouble(f);
-            case DoubleAdder adder -> fromDouble(adder.sum());
-            case DoubleAccumulator accumulator -> fromDouble(accumulator.get());
-            default -> number.longValue(); // Long, Integer, Short, Byte, AtomicLong, LongAdder, ...: whole already
+            default -> fromDouble(number.doubleValue()); // Double, Float, and any other kind: whole only if so
         };
     }
 

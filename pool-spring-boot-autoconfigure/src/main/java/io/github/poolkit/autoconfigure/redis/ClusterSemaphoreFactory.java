@@ -8,6 +8,8 @@ import io.github.poolkit.redis.RedisPermitSemaphore;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.springframework.beans.factory.NoSuchBeanDefinitionException;
+import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -72,28 +74,23 @@ public class ClusterSemaphoreFactory implements SmartLifecycle {
     }
 
     /**
-     * The application's Redis connection factory, chosen as Spring injects one: the only one, else the only
-     * {@code @Primary} one, else the only one not marked {@code @Fallback}.
+     * The name of the application's Redis connection factory, chosen as Spring injects one (autowire candidates only,
+     * then {@code @Primary}, {@code @Fallback} and priority).
      */
     private String connectionFactoryName(String semaphore) {
-        List<String> candidates = List.of(beans.getBeanNamesForType(RedisConnectionFactory.class));
-        List<String> chosen = candidates.size() <= 1 ? candidates : only(candidates, true);
-        chosen = chosen.size() == 1 ? chosen : only(candidates, false);
-        if (chosen.size() != 1) {
-            String several = "; found several, " + candidates + ", and no single @Primary one: mark the one to use"
-                    + " @Primary";
-            throw new IllegalStateException("poolkit.semaphores." + semaphore + ".scope=cluster needs Redis, but the"
-                    + " application has no single RedisConnectionFactory: add spring-boot-starter-data-redis and set"
-                    + " spring.data.redis.host/port (or use scope: local)" + (candidates.size() > 1 ? several : ""));
+        try {
+            return beans.resolveNamedBean(RedisConnectionFactory.class).getBeanName();
         }
-        return chosen.get(0);
-    }
-
-    /** The candidates whose definition is {@code @Primary} ({@code primary}), or not {@code @Fallback} (not). */
-    private List<String> only(List<String> candidates, boolean primary) {
-        return candidates.stream().filter(bean -> beans.containsBeanDefinition(bean)
-                && (primary ? beans.getBeanDefinition(bean).isPrimary() : !beans.getBeanDefinition(bean).isFallback()))
-                .toList();
+        catch (NoUniqueBeanDefinitionException ex) {
+            throw new IllegalStateException("poolkit.semaphores." + semaphore + ".scope=cluster needs one Redis"
+                    + " connection factory, but the application has several, " + ex.getBeanNamesFound() + ", and no"
+                    + " single @Primary one: mark the one to use @Primary");
+        }
+        catch (NoSuchBeanDefinitionException ex) {
+            throw new IllegalStateException("poolkit.semaphores." + semaphore + ".scope=cluster needs Redis, but the"
+                    + " application has no RedisConnectionFactory: add spring-boot-starter-data-redis and set"
+                    + " spring.data.redis.host/port (or use scope: local)");
+        }
     }
 
     @Override

@@ -96,6 +96,8 @@ class ExecutorsEndpointTests {
                     .isEqualTo(new ExecutorDescriptor("ThreadPoolTaskExecutor", 5, 1, 0, 0, 0, 7, 0L));
             assertThat(all.executors().get("interfaceProxied")).as("a JDK proxy")
                     .isEqualTo(new ExecutorDescriptor("ThreadPoolExecutor", 4, 2, 0, 0, 0, 10, 0L));
+            assertThat(all.executors().get("unknownProxied")).as("a JDK proxy of a kind poolkit does not know")
+                    .isEqualTo(new ExecutorDescriptor("DirectExecutor", null, null, null, null, null, null, null));
         });
     }
 
@@ -395,6 +397,13 @@ class ExecutorsEndpointTests {
                     new ThreadPoolExecutor(2, 4, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(10)));
             proxy.addAdvice((MethodInterceptor) MethodInvocation::proceed);
             return (ExecutorService) proxy.getProxy();
+        }
+
+        @Bean
+        Executor unknownProxied() {
+            ProxyFactory proxy = new ProxyFactory(new DirectExecutor());
+            proxy.addAdvice((MethodInterceptor) MethodInvocation::proceed);
+            return (Executor) proxy.getProxy();
         }
     }
 

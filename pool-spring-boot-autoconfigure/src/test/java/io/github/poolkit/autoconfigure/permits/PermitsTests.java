@@ -170,6 +170,8 @@ class PermitsTests {
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("fits in a long");
             assertThatThrownBy(() -> context.getBean(Guarded.class).badWeight(new BigDecimal("2.5")))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a whole number");
+            assertThatThrownBy(() -> context.getBean(Guarded.class).badWeight(new Fraction(2.5)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a whole number");
             assertThat(context.getBean("gpu", WeightedSemaphore.class).used()).isZero();
         });
     }
@@ -202,6 +204,43 @@ class PermitsTests {
         CompletableFuture<Long> waiter = CompletableFuture.supplyAsync(() -> guarded.patient(5, gpu));
         Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> gpu.waiting() == 1);
         return waiter;
+    }
+
+    /** A {@code Number} of a kind poolkit does not know, as a library's mutable double is. */
+    static final class Fraction extends Number {
+
+        private static final long serialVersionUID = 1L;
+
+        private final double value;
+
+        Fraction(double value) {
+            this.value = value;
+        }
+
+        @Override
+        public int intValue() {
+            return (int) value;
+        }
+
+        @Override
+        public long longValue() {
+            return (long) value;
+        }
+
+        @Override
+        public float floatValue() {
+            return (float) value;
+        }
+
+        @Override
+        public double doubleValue() {
+            return value;
+        }
+
+        @Override
+        public String toString() {
+            return Double.toString(value);
+        }
     }
 
     /** A bean with guarded methods. */

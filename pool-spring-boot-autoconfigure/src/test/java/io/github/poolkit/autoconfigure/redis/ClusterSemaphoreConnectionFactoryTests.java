@@ -22,8 +22,9 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * With several Redis connection factories, a cluster semaphore takes the one Spring would inject: the
- * {@code @Primary} one, else the only one not marked {@code @Fallback}; with no such one, start-up stops naming them.
+ * With several Redis connection factories, a cluster semaphore takes the one Spring would inject: of the autowire
+ * candidates, the {@code @Primary} one, else the only one not marked {@code @Fallback}; with no such one, start-up
+ * stops naming them.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ClusterSemaphoreConnectionFactoryTests {
@@ -70,6 +71,14 @@ class ClusterSemaphoreConnectionFactoryTests {
     @Test
     void takesTheOnlyFactoryNotMarkedFallback() {
         factories(bean -> { }, bean -> bean.setFallback(true)).run(context -> {
+            assertThat(context).hasNotFailed();
+            assertWorksOnTheLiveRedis(context.getBean("gpu", PermitSemaphore.class));
+        });
+    }
+
+    @Test
+    void leavesOutAFactoryThatIsNoAutowireCandidate() {
+        factories(bean -> { }, bean -> bean.setAutowireCandidate(false)).run(context -> {
             assertThat(context).hasNotFailed();
             assertWorksOnTheLiveRedis(context.getBean("gpu", PermitSemaphore.class));
         });

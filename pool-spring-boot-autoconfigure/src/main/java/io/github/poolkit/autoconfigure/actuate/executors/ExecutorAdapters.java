@@ -38,14 +38,15 @@ public final class ExecutorAdapters {
      */
     public static ExecutorAdapter of(Executor executor) {
         // A scheduled pool is a ThreadPoolExecutor whose maximum has no effect: its case comes first.
-        return switch (unproxied(executor)) {
+        Executor target = unproxied(executor);
+        return switch (target) {
             case ScheduledThreadPoolExecutor scheduled -> new ScheduledThreadPoolAdapter(scheduled);
             case ThreadPoolExecutor pool -> new ThreadPoolExecutorAdapter(pool);
             case ForkJoinPool pool -> new ForkJoinPoolAdapter(pool);
             case ThreadPoolTaskExecutor spring -> new ThreadPoolTaskExecutorAdapter(spring);
             case ThreadPoolTaskScheduler spring -> new ThreadPoolTaskSchedulerAdapter(spring);
             case SimpleAsyncTaskExecutor spring -> new SimpleAsyncTaskExecutorAdapter(spring);
-            default -> serverOrTypeOnly(executor);
+            default -> serverOrTypeOnly(target);
         };
     }
 
