@@ -2,14 +2,12 @@ package io.github.poolkit;
 
 import io.github.poolkit.internal.Durations;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -47,19 +45,8 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     private final WorkerPool[] pools;
     private final LoadBalancing strategy;
     private final AtomicInteger next = new AtomicInteger();
-    /**
-     * Whether the multi-pool is closed. Written, and the sub-pools closed or reopened to match, only while holding
-     * {@link #lifecycle}, so that a release and a reboot racing each other leave the flag and every sub-pool agreeing;
-     * read without it ({@link #execute}).
-     */
-    private final AtomicBoolean closed = new AtomicBoolean();
-    /** Held by whoever opens or closes the multi-pool (never while anything waits): see {@link #closed}. */
-    private final Object lifecycle = new Object();
-    /**
-     * {@link #close()} calls waiting for the sub-pools; while there are any, {@link #reboot()} is refused, since each
-     * of those calls closes every sub-pool again before it waits for it. Read and written holding {@link #lifecycle}.
-     */
-    private int closing;
+    /** Whether it is open, in step with its sub-pools (and no reboot while a close waits). */
+    private final MultiPoolLifecycle lifecycle;
     /**
      * Held by whoever reconfigures or tunes the sub-pools, from the first to the last (never while anything waits but
      * another such change), so that two changes at once apply one after the other and leave every sub-pool with the
@@ -86,6 +73,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         for (int i = 0; i < size; i++) {
             pools[i] = WorkerPool.create(capacityPerPool, options.toBuilder().name(options.name() + "-" + i).build());
         }
+        this.lifecycle = new MultiPoolLifecycle(name, pools);
     }
 
     /**
@@ -144,7 +132,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
      * the caller's wait: {@code maxWait} bounds the whole call).
      */
     private void place(Runnable task, long timeoutNanos) {
-        if (closed.get()) {
+        if (lifecycle.isClosed()) {
             throw new PoolClosedException("multi-pool '" + name + "' is closed: it takes no new tasks"
                     + " (reboot() reopens it)");
         }
@@ -315,10 +303,9 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     }
 
     /**
-     * Returns one pool's running workers.
+     * {@return that pool's running workers}
      *
      * @param index a pool's index
-     * @return that pool's running workers
      * @throws IndexOutOfBoundsException for a bad index
      */
     public int running(int index) {
@@ -326,10 +313,9 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     }
 
     /**
-     * Returns one pool's free workers.
+     * {@return that pool's free workers, -1 when unlimited}
      *
      * @param index a pool's index
-     * @return that pool's free workers, -1 when unlimited
      * @throws IndexOutOfBoundsException for a bad index
      */
     public int free(int index) {
@@ -337,10 +323,9 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     }
 
     /**
-     * Returns one pool's waiting callers and tasks.
+     * {@return that pool's blocked callers plus queued tasks}
      *
      * @param index a pool's index
-     * @return that pool's blocked callers plus queued tasks
      * @throws IndexOutOfBoundsException for a bad index
      */
     public int waiting(int index) {
@@ -378,17 +363,12 @@ public final class MultiPool extends PoolExecutorService implements Pool {
 
     /** {@return whether the multi-pool has been released and not rebooted} */
     public boolean isClosed() {
-        return closed.get();
+        return lifecycle.isClosed();
     }
 
     /** Releases every pool (= {@link #shutdown()}); does not wait. A second call is a no-op. */
     public void release() {
-        synchronized (lifecycle) {
-            closed.set(true);
-            for (WorkerPool p : pools) {
-                p.release();
-            }
-        }
+        lifecycle.release();
     }
 
     /**
@@ -401,33 +381,26 @@ public final class MultiPool extends PoolExecutorService implements Pool {
      */
     public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
         Objects.requireNonNull(timeout, "timeout");
-        synchronized (lifecycle) {
-            if (closed.get()) {
-                throw new PoolClosedException("multi-pool is already closed");
-            }
-            release();
+        if (!lifecycle.releaseToWait(true)) {
+            throw new PoolClosedException("multi-pool is already closed");
         }
-        if (!awaitTermination(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
-            throw new TimeoutException("multi-pool still has " + running() + " workers running after " + timeout);
+        try {
+            if (!awaitTermination(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
+                throw new TimeoutException("multi-pool still has " + running() + " workers running after " + timeout);
+            }
+        } finally {
+            lifecycle.doneWaiting();
         }
     }
 
     /**
      * Reopens every pool; no-op when open.
      *
-     * @throws IllegalStateException if a {@link #close()} is waiting for the pools to finish (reboot after it returns)
+     * @throws IllegalStateException if a {@link #close()} or {@link #releaseTimeout} is waiting for the pools to finish
+     *                               (reboot after it returns)
      */
     public void reboot() {
-        synchronized (lifecycle) {
-            if (closing > 0) {
-                throw new IllegalStateException("multi-pool '" + name + "' is being closed: close() is waiting for"
-                        + " its tasks to finish; reboot it after close() returns");
-            }
-            for (WorkerPool p : pools) {
-                p.reboot();
-            }
-            closed.set(false);
-        }
+        lifecycle.reboot();
     }
 
     @Override
@@ -442,39 +415,27 @@ public final class MultiPool extends PoolExecutorService implements Pool {
      */
     @Override
     public void close() {
-        synchronized (lifecycle) {
-            closing++; // no reboot until every sub-pool is closed: the flag and the sub-pools keep agreeing
-        }
+        lifecycle.releaseToWait(false); // every pool stops taking tasks before any is waited for; no reboot meanwhile
         try {
-            release(); // every pool stops taking tasks before any is waited for
             for (WorkerPool p : pools) {
                 // Each waits as ExecutorService#close does; after an interrupt the status it leaves set makes every
                 // later pool stop at once too, so all are stopped, as shutdownNow() would, and the status stays set.
                 p.close();
             }
         } finally {
-            synchronized (lifecycle) {
-                closing--;
-            }
+            lifecycle.doneWaiting();
         }
     }
 
     /** Stops every pool as {@link WorkerPool#shutdownNow()}; returns their queued tasks, pool by pool. */
     @Override
     public List<Runnable> shutdownNow() {
-        List<Runnable> drained = new ArrayList<>();
-        synchronized (lifecycle) {
-            closed.set(true);
-            for (WorkerPool p : pools) {
-                drained.addAll(p.shutdownNow());
-            }
-        }
-        return drained;
+        return lifecycle.shutdownNow();
     }
 
     @Override
     public boolean isShutdown() {
-        return closed.get();
+        return lifecycle.isClosed();
     }
 
     @Override

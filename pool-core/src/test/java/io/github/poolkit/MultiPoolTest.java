@@ -543,7 +543,7 @@ class MultiPoolTest {
         Future<?> closing = callers.submit(pool::close);
         awaitUntil(() -> assertThat(pool.isClosed()).isTrue());
         assertThatThrownBy(pool::reboot).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("is being closed").hasMessageContaining("after close() returns");
+                .hasMessageContaining("is being closed").hasMessageContaining("reboot it after that returns");
         assertThat(pool.isClosed()).isTrue();
         release.countDown();
         closing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
@@ -553,6 +553,25 @@ class MultiPoolTest {
         pool.execute(ranOnEach::countDown);
         pool.execute(ranOnEach::countDown); // round robin: one task on each pool, both open again
         assertThat(ranOnEach.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    }
+
+    @Test
+    void rebootWhileReleaseTimeoutWaitsIsRefusedSoItsWaitCanEnd() throws Exception {
+        MultiPool pool = pool(2, 1, LoadBalancing.ROUND_ROBIN);
+        CountDownLatch release = new CountDownLatch(1);
+        pool.execute(() -> awaitLatch(release));
+        Future<?> releasing = callers.submit(() -> {
+            pool.releaseTimeout(PATIENCE);
+            return null;
+        });
+        awaitUntil(() -> assertThat(pool.isClosed()).isTrue());
+        assertThatThrownBy(pool::reboot).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("releaseTimeout()");
+        release.countDown();
+        releasing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS);
+        assertThat(pool.isTerminated()).isTrue();
+        pool.reboot();
+        assertThat(pool.isClosed()).isFalse();
     }
 
     @Test
