@@ -55,8 +55,8 @@ final class MultiPoolLifecycle {
         if (wasOpen && closed.get()) {
             return false;
         }
-        waiters++;
         release();
+        waiters++; // after the release, which may throw: never left counting a caller that does not wait
         return true;
     }
 

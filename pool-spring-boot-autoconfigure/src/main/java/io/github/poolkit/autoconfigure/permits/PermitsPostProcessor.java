@@ -37,25 +37,32 @@ public class PermitsPostProcessor extends AbstractBeanFactoryAwareAdvisingPostPr
     }
 
     /**
-     * On a bean proxied already, places the permits advisor first, after only {@code @Async}'s (which puts itself
-     * first when it comes later); else proxies the bean as usual.
+     * On a bean proxied already, places the permits advisor right after {@code @Async}'s (which puts itself first when
+     * it comes later), else first; else proxies the bean as usual.
      */
     @Override
     public Object postProcessAfterInitialization(Object bean, String beanName) {
         if (this.advisor != null && bean instanceof Advised advised && !(bean instanceof AopInfrastructureBean)
                 && !advised.isFrozen() && isEligible(AopUtils.getTargetClass(bean))) {
-            advised.addAdvisor(afterAsync(advised), this.advisor);
+            if (advised.indexOf(this.advisor) < 0) { // a bean seen twice (a @Bean method returning it) is guarded once
+                advised.addAdvisor(afterAsync(advised), this.advisor);
+            }
             return bean;
         }
         return super.postProcessAfterInitialization(bean, beanName);
     }
 
-    /** {@return the position after the {@code @Async} advisors at the head of the chain (0 when there are none)} */
+    /**
+     * {@return the position after the last {@code @Async} advisor (0 when there is none)} Other advice that puts
+     * itself first ({@code @Retryable}, {@code @ConcurrencyLimit}) may come before {@code @Async}'s.
+     */
     private static int afterAsync(Advised advised) {
         Advisor[] advisors = advised.getAdvisors();
         int position = 0;
-        while (position < advisors.length && advisors[position].getAdvice() instanceof AsyncExecutionInterceptor) {
-            position++;
+        for (int i = 0; i < advisors.length; i++) {
+            if (advisors[i].getAdvice() instanceof AsyncExecutionInterceptor) {
+                position = i + 1;
+            }
         }
         return position;
     }

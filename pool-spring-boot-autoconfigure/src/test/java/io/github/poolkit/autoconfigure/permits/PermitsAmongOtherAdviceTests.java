@@ -19,6 +19,8 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.resilience.annotation.ConcurrencyLimit;
+import org.springframework.resilience.annotation.EnableResilientMethods;
 import org.springframework.scheduling.annotation.Async;
 import org.springframework.scheduling.annotation.EnableAsync;
 import org.springframework.transaction.TransactionDefinition;
@@ -87,6 +89,20 @@ class PermitsAmongOtherAdviceTests {
     }
 
     @Test
+    void anAsyncMethodWithSpringsConcurrencyLimitToo() {
+        runner.withUserConfiguration(Asynchronous.class, Resilient.class).withBean(LimitedReports.class)
+                .run(context -> {
+                    LimitedReports reports = context.getBean(LimitedReports.class);
+                    WeightedSemaphore db = context.getBean("db", WeightedSemaphore.class);
+                    reports.render(db);
+                    assertThat(reports.usedInside().get(10, TimeUnit.SECONDS)).as("held inside").isEqualTo(2);
+                    assertThat(db.used()).as("still held while it runs").isEqualTo(2);
+                    reports.letGo();
+                    Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> db.used() == 0);
+                });
+    }
+
+    @Test
     void anAsyncTransactionalMethodTakesItsPermitsOnTheExecutorBeforeTheTransaction() {
         runner.withUserConfiguration(Asynchronous.class).withBean(AsyncOrders.class).run(context -> {
             AsyncOrders orders = context.getBean(AsyncOrders.class);
@@ -96,6 +112,34 @@ class PermitsAmongOtherAdviceTests {
             Awaitility.await().atMost(10, TimeUnit.SECONDS)
                     .until(() -> context.getBean("db", WeightedSemaphore.class).used() == 0);
         });
+    }
+
+    @Test
+    void aProxyPostProcessedAgainIsGuardedOnce() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class,
+                        PermitsAutoConfiguration.class))
+                .withPropertyValues("poolkit.semaphores.db.size=4").withUserConfiguration(SameBeanTwice.class)
+                .run(context -> {
+                    Orders again = context.getBean("again", Orders.class);
+                    assertThat(again).isSameAs(context.getBean("orders", Orders.class));
+                    assertThat(again.place()).as("3 of 4 permits, taken once").isFalse();
+                });
+    }
+
+    /** A bean returned again by another {@code @Bean} method: post-processed twice. */
+    @Configuration(proxyBeanMethods = false)
+    static class SameBeanTwice {
+
+        @Bean
+        Orders orders() {
+            return new Orders();
+        }
+
+        @Bean
+        Orders again(Orders orders) {
+            return orders;
+        }
     }
 
     /** {@code @Async} support, registered, as an application's is, before the auto-configured post-processors. */
@@ -132,6 +176,24 @@ class PermitsAmongOtherAdviceTests {
             thread.set(Thread.currentThread().getName());
             usedInside.complete(db.used());
             release.await(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Spring's resilience annotations, registered after {@code @Async} support. */
+    @Configuration(proxyBeanMethods = false)
+    @EnableResilientMethods
+    static class Resilient {
+    }
+
+    /** As {@link Reports}, with Spring's concurrency limit too: the permits are held inside {@code @Async}. */
+    static class LimitedReports extends Reports {
+
+        @Override
+        @Async
+        @ConcurrencyLimit(4)
+        @Permits(value = "db", weight = "2")
+        public void render(WeightedSemaphore db) throws InterruptedException {
+            super.render(db);
         }
     }
 
