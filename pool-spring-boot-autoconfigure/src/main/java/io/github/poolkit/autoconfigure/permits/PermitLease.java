@@ -1,7 +1,6 @@
 package io.github.poolkit.autoconfigure.permits;
 
 import java.time.Duration;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -120,8 +119,9 @@ final class PermitLease {
                     signal(immediate, outcome::granted);
                 }
             }
-            else if (!(failure instanceof CancellationException) && fail()) {
-                // no failure: a try refused; a timeout: maxWait ran out; IllegalArgumentException: more than the size
+            else if (fail()) { // not after this lease's own cancel (by release): that left it RELEASED
+                // no failure: a try refused; a timeout: maxWait ran out; IllegalArgumentException: more than the size;
+                // a cancel by the semaphore itself (not by this lease) fails the subscription rather than hang it
                 boolean tooLarge = failure instanceof IllegalArgumentException;
                 Throwable why = (failure == null || failure instanceof TimeoutException || tooLarge)
                         ? guard.refusedWithoutBlocking(weight, tooLarge) : failure;

@@ -73,6 +73,8 @@ public class PoolOverloadWebExceptionHandler implements WebExceptionHandler, Ord
     private Mono<Void> answer(ServerWebExchange exchange, ProblemDetail problem, long retryAfterSeconds) {
         ServerHttpResponse response = exchange.getResponse();
         response.setStatusCode(HttpStatus.TOO_MANY_REQUESTS);
+        // what the handler set for its own body (a functional endpoint's Content-Type): the problem's replace them
+        response.getHeaders().clearContentHeaders();
         response.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(retryAfterSeconds));
         for (HttpMessageWriter<?> writer : writers.get()) {
             if (writer.canWrite(PROBLEM, MediaType.APPLICATION_PROBLEM_JSON)) {

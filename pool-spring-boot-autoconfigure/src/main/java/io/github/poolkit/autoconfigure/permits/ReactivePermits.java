@@ -14,10 +14,12 @@ import reactor.core.scheduler.Schedulers;
  * refers to Reactor, and it is loaded only when Reactor is on the class path.
  *
  * <p>A subscription first waits for the permits ({@link PermitLease}: no thread blocked), then subscribes to the
- * method's publisher; {@code doFinally}, outermost, releases them once whichever way the subscription ends,
- * including a cancel while it still waits. When a subscription had to wait, the method's publisher is subscribed on
- * Reactor's parallel scheduler (as after {@code delay} or {@code timeout}), not on the thread whose release granted
- * the permits.
+ * method's publisher. The permits go back before the end goes on downstream ({@code doOnTerminate}; a {@code Mono}'s
+ * before its value), so that what the end triggers, a {@code retry}, a {@code repeat} or a call chained with
+ * {@code flatMap}, finds them free; {@code doFinally}, outermost, releases them on a cancel, also while the
+ * subscription still waits (a lease releases once, whichever comes first). When a subscription had to wait, the
+ * method's publisher is subscribed on Reactor's parallel scheduler (as after {@code delay} or {@code timeout}), not on
+ * the thread whose release granted the permits.
  */
 final class ReactivePermits {
 
@@ -39,13 +41,13 @@ final class ReactivePermits {
         if (result instanceof Mono<?> mono) {
             return Mono.defer(() -> {
                 PermitLease lease = new PermitLease(guard, weight, CONTINUATION, CLOSER);
-                return permits(lease).then(mono).doFinally(signal -> lease.release());
+                return permits(lease).then(mono).doOnTerminate(lease::release).doFinally(signal -> lease.release());
             });
         }
         Flux<?> flux = Flux.from((Publisher<?>) result);
         return Flux.defer(() -> {
             PermitLease lease = new PermitLease(guard, weight, CONTINUATION, CLOSER);
-            return permits(lease).thenMany(flux).doFinally(signal -> lease.release());
+            return permits(lease).thenMany(flux).doOnTerminate(lease::release).doFinally(signal -> lease.release());
         });
     }
 

@@ -102,6 +102,18 @@ class ExecutorsEndpointTests {
     }
 
     @Test
+    void theCommonForkJoinPoolIsListedButNotResized() {
+        runner.withBean("common", Executor.class, ForkJoinPool::commonPool).run(context -> {
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            int parallelism = ForkJoinPool.commonPool().getParallelism();
+            assertThat(((ExecutorDescriptor) endpoint.pool("common")).capacity()).isEqualTo(parallelism);
+            assertProblem(endpoint.change("common", String.valueOf(parallelism + 1), null, null, null, null),
+                    "capacity", "cannot change its capacity");
+            assertThat(ForkJoinPool.commonPool().getParallelism()).as("the JVM's common pool").isEqualTo(parallelism);
+        });
+    }
+
+    @Test
     void listsAndTunesSpringBootsOwnExecutors() {
         runner.withUserConfiguration(SchedulingConfig.class).run(context -> {
             PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);

@@ -88,7 +88,7 @@ abstract class OverloadAnswersHttpTests {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(500);
     }
 
-    private void assertOverloaded(String path, String detail) throws Exception {
+    void assertOverloaded(String path, String detail) throws Exception {
         gpu.acquire(2);
         try {
             JsonNode problem = assert429(path);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,9 +25,11 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
+import io.github.poolkit.Permit;
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.annotation.Permits;
+import io.github.poolkit.autoconfigure.FlakySemaphore;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.PoolMetricsAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -262,8 +266,71 @@ class ReactivePermitsTests {
         Awaitility.await().atMost(PATIENCE).until(() -> semaphore.used() == used);
     }
 
+    @Test
+    void aRetryTakesItsPermitsAfterTheFailedSubscriptionGaveItsBack() {
+        runner.run(context -> {
+            Streams streams = context.getBean(Streams.class);
+            AtomicInteger attempts = new AtomicInteger();
+            // its signals come from another thread, as a remote call's do (Reactor then resubscribes at once)
+            Flux<Long> flaky = Flux.defer(() -> attempts.incrementAndGet() < 3
+                    ? Flux.<Long>error(new IllegalStateException("transient")) : Flux.just(1L, 2L))
+                    .publishOn(Schedulers.boundedElastic());
+            // all 10 permits, not waiting: a retry that asked before the failed attempt gave its back is refused
+            StepVerifier.create(streams.items(10, flaky).retry(3)).expectNext(1L, 2L).expectComplete()
+                    .verify(PATIENCE);
+            assertThat(attempts).hasValue(3);
+            awaitUsed(context.getBean("gpu", WeightedSemaphore.class), 0);
+        });
+    }
+
+    @Test
+    void aMonoGivesItsPermitsBackBeforeItsValueGoesOn() {
+        runner.run(context -> {
+            Streams streams = context.getBean(Streams.class);
+            // the second call subscribes on the first one's value: the first holds its 10 permits no longer
+            Mono<Long> chained = streams.now(10, Mono.just(1L)).flatMap(first -> streams.now(10, Mono.just(first + 1)));
+            StepVerifier.create(chained).expectNext(2L).expectComplete().verify(PATIENCE);
+            StepVerifier.create(streams.now(10, Mono.just(7L)).repeat(2)).expectNext(7L, 7L, 7L).expectComplete()
+                    .verify(PATIENCE);
+            awaitUsed(context.getBean("gpu", WeightedSemaphore.class), 0);
+        });
+    }
+
+    @Test
+    void aRequestTheSemaphoreCancelsItselfFailsTheSubscriptionRatherThanHangIt() {
+        runner.withBean("selfCancelling", FlakySemaphore.class, SelfCancelling::new).run(context -> {
+            StepVerifier.create(context.getBean(Streams.class).onSelfCancelling())
+                    .expectError(CancellationException.class).verify(PATIENCE);
+        });
+    }
+
+    /** A semaphore of another kind that cancels every asynchronous request it is given. */
+    static final class SelfCancelling extends FlakySemaphore {
+
+        SelfCancelling() {
+            super(4);
+        }
+
+        @Override
+        public CompletableFuture<Permit> acquireAsync(long n) {
+            CompletableFuture<Permit> request = new CompletableFuture<>();
+            request.cancel(false);
+            return request;
+        }
+    }
+
     /** A bean with guarded reactive methods; each returns the work it is given. */
     static class Streams {
+
+        @Permits(value = "selfCancelling", maxWait = "1s")
+        public Mono<String> onSelfCancelling() {
+            return Mono.just("never");
+        }
+
+        @Permits(value = "gpu", weight = "#weight")
+        public Mono<Long> now(long weight, Mono<Long> work) {
+            return work;
+        }
 
         @Permits(value = "gpu", weight = "#weight", maxWait = "30s")
         public Mono<Long> patient(long weight, Mono<Long> work) {

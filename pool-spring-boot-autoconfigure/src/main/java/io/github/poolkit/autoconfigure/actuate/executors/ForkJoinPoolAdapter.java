@@ -4,14 +4,24 @@ import java.util.concurrent.ForkJoinPool;
 
 /**
  * A {@link ForkJoinPool}: capacity is its parallelism (the threads it aims to keep running), changed through
- * {@code setParallelism} (which the common pool refuses). It counts no completed tasks and has no bounded queue, so
- * those figures are absent; {@code queued} adds the submissions not yet taken and the tasks in its workers' queues.
+ * {@code setParallelism}, except for the common pool: its parallelism serves every parallel stream and
+ * {@code CompletableFuture.*Async} call of the JVM (and the JDK lets it be changed unless a system property fixed it),
+ * so it is read only. It counts no completed tasks and has no bounded queue, so those figures are absent;
+ * {@code queued} adds the submissions not yet taken and the tasks in its workers' queues.
  */
 final class ForkJoinPoolAdapter extends DescribedAdapter {
+
+    private final boolean common;
 
     ForkJoinPoolAdapter(ForkJoinPool pool) {
         super(pool, new Setting(pool::getParallelism, pool::setParallelism), null,
                 new LiveFigures(pool::getPoolSize, pool::getActiveThreadCount, () -> queued(pool), null, null));
+        this.common = pool == ForkJoinPool.commonPool();
+    }
+
+    @Override
+    public boolean canSetCapacity() {
+        return !common;
     }
 
     private static int queued(ForkJoinPool pool) {
