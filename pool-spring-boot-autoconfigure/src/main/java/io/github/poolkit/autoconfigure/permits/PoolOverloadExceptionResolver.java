@@ -75,7 +75,7 @@ public class PoolOverloadExceptionResolver implements HandlerExceptionResolver, 
             out.flush();
             return new ModelAndView();
         }
-        catch (IOException writeFailed) {
+        catch (IOException | RuntimeException writeFailed) { // a converter that cannot write: the rest answer it
             return null;
         }
     }

@@ -3,10 +3,14 @@ package io.github.poolkit.autoconfigure.permits;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.core.ResolvableType;
 import org.springframework.core.task.TaskRejectedException;
+import org.springframework.http.HttpOutputMessage;
+import org.springframework.http.converter.HttpMessageNotWritableException;
 import org.springframework.http.converter.json.JacksonJsonHttpMessageConverter;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -66,6 +70,21 @@ class PoolOverloadExceptionResolverTests {
         MockHttpServletResponse response = new MockHttpServletResponse();
         resolver.resolveException(new MockHttpServletRequest("GET", "/render"), response, null, overload);
         assertThat(response.getHeader("Retry-After")).isEqualTo("2"); // 3 s held x 1 turn x 6/10, rounded up
+    }
+
+    @Test
+    void aConverterThatCannotWriteLeavesTheOverloadToTheRestInsteadOfReplacingIt() {
+        JacksonJsonHttpMessageConverter failing = new JacksonJsonHttpMessageConverter() {
+            @Override
+            protected void writeInternal(Object object, ResolvableType type, HttpOutputMessage output,
+                    Map<String, Object> hints) {
+                throw new HttpMessageNotWritableException("cannot write it");
+            }
+        };
+        PoolOverloadExceptionResolver withFailingConverter = new PoolOverloadExceptionResolver(estimator,
+                () -> List.of(failing));
+        assertThat(withFailingConverter.resolveException(new MockHttpServletRequest("GET", "/render"),
+                new MockHttpServletResponse(), null, new PoolOverloadException("full"))).isNull();
     }
 
     @Test
