@@ -7,6 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -183,5 +185,37 @@ class WeightedSemaphoreAsyncTest {
         assertThat(one).isCompleted();
         assertThat(zero).isCompleted();
         assertThat(zero.join().permits()).isZero();
+    }
+    @Test
+    void aLongChainOfStagesThatGiveTheirPermitsBackNeverOverflowsTheStack() throws Exception {
+        WeightedSemaphore semaphore = new WeightedSemaphore(1);
+        semaphore.acquire(1);
+        int waiters = 20_000;
+        List<CompletableFuture<Void>> stages = new ArrayList<>(waiters);
+        for (int i = 0; i < waiters; i++) {
+            // each grant completes its future on the releasing thread, whose stage releases and grants the next
+            stages.add(semaphore.acquireAsync(1).thenAccept(Permit::close));
+        }
+        semaphore.release(1);
+        CompletableFuture.allOf(stages.toArray(CompletableFuture[]::new)).get(30, TimeUnit.SECONDS);
+        assertThat(stages).allSatisfy(stage -> assertThat(stage).isCompleted());
+        assertState(semaphore, 0, 0);
+    }
+
+    @Test
+    void aStageThatWaitsForTheNextGrantStillSeesItWhileWakesNestShallowly() throws Exception {
+        WeightedSemaphore semaphore = new WeightedSemaphore(1);
+        semaphore.acquire(1);
+        CompletableFuture<Permit> second = new CompletableFuture<>();
+        CompletableFuture<Permit> first = semaphore.acquireAsync(1);
+        semaphore.acquireAsync(1).whenComplete((permit, failure) -> second.complete(permit));
+        CompletableFuture<Boolean> sawIt = first.thenApply(permit -> {
+            permit.close(); // grants the second request, on this thread, at once
+            return second.isDone();
+        });
+        semaphore.release(1);
+        assertThat(sawIt.get(10, TimeUnit.SECONDS)).isTrue();
+        second.get(10, TimeUnit.SECONDS).close();
+        assertState(semaphore, 0, 0);
     }
 }

@@ -57,8 +57,13 @@ public final class AsyncWaiter extends SemaphoreWaiter {
         return waiter.future;
     }
 
+    /** Completes the future, flat however deep wakes nest on this thread ({@link NestedWakes}). */
     @Override
     public void wake() {
+        NestedWakes.run(this::complete);
+    }
+
+    private void complete() {
         long n = permits();
         if (isRefused()) {
             // As for a grant: if the future was cancelled (or completed) first, the caller saw that, so report it
