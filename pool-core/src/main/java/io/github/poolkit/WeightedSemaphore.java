@@ -246,7 +246,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * request waits, the future completes exceptionally with {@link IllegalArgumentException}.
      *
      * <p>Dependent stages registered without an {@code Async} suffix may run in the thread whose release granted the
-     * request (after the stage that released, once such grants nest 32 deep), or in the calling thread at once.
+     * request (after the releasing stage, once such grants nest 32 deep), or in the caller's if granted at once.
      *
      * @param n the number of permits, {@code 0 <= n <= size()}
      * @return a future completed with the granted permits
