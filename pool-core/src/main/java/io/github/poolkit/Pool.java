@@ -136,6 +136,9 @@ public interface Pool extends AutoCloseable {
     /**
      * Reopens a released pool; no-op when open. It then accepts tasks again; callers refused by the release stay
      * refused.
+     *
+     * @throws IllegalStateException if a {@link #close()} or {@link #releaseTimeout} is waiting for the pool to finish
+     *                               (reboot after it returns: a pool reopened under it would never finish)
      */
     void reboot();
 

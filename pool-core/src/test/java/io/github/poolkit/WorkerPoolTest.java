@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -29,6 +30,43 @@ class WorkerPoolTest {
         return PoolOptions.builder();
     }
 
+
+    // ------------------------------------------------------------ close and reboot
+
+    @Test
+    void rebootWhileCloseOrReleaseTimeoutWaitsIsRefusedSoTheWaitEnds() throws Exception {
+        for (boolean byClose : new boolean[] { true, false }) {
+            WorkerPool pool = WorkerPool.create(1);
+            CountDownLatch release = new CountDownLatch(1);
+            pool.execute(() -> {
+                try {
+                    release.await(10, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            CompletableFuture<Void> waiting = CompletableFuture.runAsync(() -> {
+                if (byClose) {
+                    pool.close();
+                    return;
+                }
+                try {
+                    pool.releaseTimeout(Duration.ofSeconds(10));
+                } catch (TimeoutException | InterruptedException e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            await().until(pool::isClosed);
+            assertThatThrownBy(pool::reboot).as(byClose ? "close" : "releaseTimeout")
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("reboot it after that returns");
+            release.countDown();
+            waiting.get(10, TimeUnit.SECONDS); // it ends: the pool it waits for stayed closed
+            assertThat(pool.isTerminated()).isTrue();
+            pool.reboot(); // allowed once it has returned
+            assertThat(pool.submit(() -> "open again").get(5, TimeUnit.SECONDS)).isEqualTo("open again");
+            pool.close();
+        }
+    }
 
     // ------------------------------------------------------------ creation and options
 

@@ -147,16 +147,25 @@ public final class PoolEngine {
      * @throws InterruptedException if interrupted while waiting
      */
     public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
-        if (!release()) {
-            throw new PoolClosedException("pool '" + name + "' is already closed");
-        }
-        if (!core.awaitTermination(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
-            throw new TimeoutException("pool '" + name + "' still has " + core.running() + " workers running and "
-                    + core.queuedCount() + " tasks queued after " + timeout);
+        core.lifecycle.waiting(1); // no reboot until it returns (counted first: none can come in between)
+        try {
+            if (!release()) {
+                throw new PoolClosedException("pool '" + name + "' is already closed");
+            }
+            if (!core.awaitTermination(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
+                throw new TimeoutException("pool '" + name + "' still has " + core.running() + " workers running and "
+                        + core.queuedCount() + " tasks queued after " + timeout);
+            }
+        } finally {
+            core.lifecycle.waiting(-1);
         }
     }
 
-    /** Reopens a closed pool (no-op when open): it accepts tasks again and purges idle workers again. */
+    /**
+     * Reopens a closed pool (no-op when open): it accepts tasks again and purges idle workers again.
+     *
+     * @throws IllegalStateException if a {@link #closeAndAwait()} or {@link #releaseTimeout} is waiting for the pool
+     */
     public void reboot() {
         core.lifecycle.reboot();
     }
@@ -178,16 +187,21 @@ public final class PoolEngine {
      */
     public void closeAndAwait() {
         boolean interrupted = false;
-        release();
-        while (!core.isTerminated()) {
-            try {
-                core.awaitTermination(1, TimeUnit.DAYS);
-            } catch (InterruptedException e) {
-                if (!interrupted) {
-                    shutdownNow();
-                    interrupted = true;
+        core.lifecycle.waiting(1); // no reboot until it returns (counted first: none can come in between)
+        try {
+            release();
+            while (!core.isTerminated()) {
+                try {
+                    core.awaitTermination(1, TimeUnit.DAYS);
+                } catch (InterruptedException e) {
+                    if (!interrupted) {
+                        shutdownNow();
+                        interrupted = true;
+                    }
                 }
             }
+        } finally {
+            core.lifecycle.waiting(-1);
         }
         if (interrupted) {
             Thread.currentThread().interrupt();

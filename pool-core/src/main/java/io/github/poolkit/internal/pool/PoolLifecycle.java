@@ -27,6 +27,12 @@ final class PoolLifecycle {
     private Future<?> purge;
     /** The shared checker's handle on this pool's checks, while it has them; guarded by the pool's lock. */
     private Future<?> overdueCheck;
+    /**
+     * Callers waiting for the pool to terminate after closing it ({@code close()}, {@code releaseTimeout}); while
+     * there are any, a reboot is refused, so that none waits for a pool reopened under it, which would never
+     * terminate. Guarded by the pool's lock.
+     */
+    private int waiters;
 
     PoolLifecycle(PoolCore core, long expiryNanos) {
         this.core = core;
@@ -122,10 +128,28 @@ final class PoolLifecycle {
         return drained;
     }
 
-    /** Reopens a closed pool (no-op when open): it accepts tasks again and purges idle workers again. */
+    /** Counts a caller that closes the pool and waits for it (+1), or is done waiting (-1): see {@link #waiters}. */
+    void waiting(int change) {
+        core.lock.lock();
+        try {
+            waiters += change;
+        } finally {
+            core.lock.unlock();
+        }
+    }
+
+    /**
+     * Reopens a closed pool (no-op when open): it accepts tasks again and purges idle workers again.
+     *
+     * @throws IllegalStateException if a caller waits for the pool to terminate after closing it
+     */
     void reboot() {
         core.lock.lock();
         try {
+            if (waiters > 0) {
+                throw new IllegalStateException("pool '" + core.name() + "' is being closed: close() or"
+                        + " releaseTimeout() is waiting for its tasks to finish; reboot it after that returns");
+            }
             if (core.state != PoolCore.State.OPEN) {
                 core.state = PoolCore.State.OPEN;
                 core.termination.reopened();
