@@ -198,10 +198,32 @@ final class PoolSettings {
         catch (InvalidPoolkitPropertyException ex) {
             problems.add(ex);
         }
+        problems.addAll(optionProblems(virtualThreadsByDefault, Set.of(), capacity()));
+        return problems;
+    }
+
+    /**
+     * Checks the scheduler's overdue keys ({@link #overdueOptions}) as {@link #problems} checks a pool's options:
+     * every one at fault is reported, not only the first.
+     *
+     * @param workers the scheduler's workers, as the capacity the options are checked with
+     * @return every problem found, each naming its property; empty when the keys are valid
+     */
+    List<InvalidPoolkitPropertyException> overdueProblems(int workers) {
+        Set<String> others = new HashSet<>(setters(false).keySet());
+        others.removeAll(Set.of(PoolOptions.RUN_TIMEOUT.name(), PoolOptions.QUEUE_TIMEOUT.name(),
+                PoolOptions.INTERRUPT_OVERDUE.name()));
+        return optionProblems(false, others, workers);
+    }
+
+    /** The core library's refusals of this pool's options but {@code left}, one after another ({@link #problems}). */
+    private List<InvalidPoolkitPropertyException> optionProblems(boolean virtualThreadsByDefault, Set<String> left,
+            int capacity) {
+        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
         Set<String> options = setters(virtualThreadsByDefault).keySet();
-        Set<String> skipped = new HashSet<>();
+        Set<String> skipped = new HashSet<>(left);
         while (true) {
-            InvalidOptionException refusal = refusal(virtualThreadsByDefault, skipped);
+            InvalidOptionException refusal = refusal(virtualThreadsByDefault, skipped, capacity);
             if (refusal == null) {
                 return problems;
             }
@@ -213,11 +235,11 @@ final class PoolSettings {
     }
 
     /** @return the core library's refusal of this pool's options less {@code skipped}, or {@code null} */
-    private InvalidOptionException refusal(boolean virtualThreadsByDefault, Set<String> skipped) {
+    private InvalidOptionException refusal(boolean virtualThreadsByDefault, Set<String> skipped, int capacity) {
         PoolOptions.Builder options = PoolOptions.builder();
         try {
             apply(options, virtualThreadsByDefault, skipped);
-            options.build().validate(capacity());
+            options.build().validate(capacity);
             return null;
         }
         catch (InvalidOptionException ex) {

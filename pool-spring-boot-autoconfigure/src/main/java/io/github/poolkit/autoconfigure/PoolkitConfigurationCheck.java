@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.bind.AbstractBindHandler;
 import org.springframework.boot.context.properties.bind.BindContext;
 import org.springframework.boot.context.properties.bind.Bindable;
@@ -122,12 +123,7 @@ final class PoolkitConfigurationCheck {
             ClassLoader classLoader) {
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
         if (properties.getSemaphore().isEnabled()) {
-            long size = properties.getSemaphore().getSize();
-            int before = problems.size();
-            collect(problems, () -> PoolkitFactory.checkSize(PoolkitFactory.sizeProperty(properties, null), size));
-            if (problems.size() == before) { // the adaptive bounds are checked against a usable size only
-                collect(problems, () -> PoolkitFactory.semaphoreAdaptive(properties, null, size));
-            }
+            sizeProblems(problems, properties, null, properties.getSemaphore().getSize());
         }
         properties.getSemaphores().forEach((name, semaphore) -> {
             collect(problems, () -> checkUniqueName(properties, name));
@@ -144,14 +140,23 @@ final class PoolkitConfigurationCheck {
                 collect(problems, () -> requireFixedSize(name, semaphore));
                 return;
             }
-            long size = (semaphore.getSize() != null) ? semaphore.getSize() : properties.getSemaphore().getSize();
-            int before = problems.size();
-            collect(problems, () -> PoolkitFactory.checkSize(PoolkitFactory.sizeProperty(properties, name), size));
-            if (problems.size() == before) { // the adaptive bounds are checked against a usable size only
-                collect(problems, () -> PoolkitFactory.semaphoreAdaptive(properties, name, size));
-            }
+            sizeProblems(problems, properties, name,
+                    (semaphore.getSize() != null) ? semaphore.getSize() : properties.getSemaphore().getSize());
         });
         return problems;
+    }
+
+    /**
+     * Adds the problems of a local semaphore's size and of its adaptive bounds. With a size that is itself at fault,
+     * the bounds are checked without it (as if unlimited), so that a bound wrong whatever the size is still named
+     * ({@code min: 0}) and none is blamed for the size's fault.
+     */
+    private static void sizeProblems(List<InvalidPoolkitPropertyException> problems, PoolkitProperties properties,
+            @Nullable String name, long size) {
+        int before = problems.size();
+        collect(problems, () -> PoolkitFactory.checkSize(PoolkitFactory.sizeProperty(properties, name), size));
+        long usable = (problems.size() == before) ? size : Long.MAX_VALUE;
+        collect(problems, () -> PoolkitFactory.semaphoreAdaptive(properties, name, usable));
     }
 
     private static void collect(List<InvalidPoolkitPropertyException> problems, Runnable check) {

@@ -224,14 +224,9 @@ final class PoolkitFactory {
     static List<InvalidPoolkitPropertyException> schedulerProblems(PoolkitProperties properties) {
         SchedulerProperties scheduler = properties.getScheduler();
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
-        PoolSettings inherited = PoolSettings.scheduler(DELAY_SCHEDULER, scheduler, properties.getPool());
-        try {
-            // the overdue options do not depend on the number of workers, which is checked below
-            inherited.overdueOptions(PoolOptions.builder()).build().validate(Math.max(1, scheduler.getWorkers()));
-        }
-        catch (InvalidOptionException ex) {
-            problems.add(inherited.translate(ex));
-        }
+        // the overdue options do not depend on the number of workers, which is checked below
+        problems.addAll(PoolSettings.scheduler(DELAY_SCHEDULER, scheduler, properties.getPool())
+                .overdueProblems(Math.max(1, scheduler.getWorkers())));
         if (scheduler.getWorkers() <= 0) {
             problems.add(new InvalidPoolkitPropertyException("poolkit.scheduler.workers", scheduler.getWorkers(),
                     "the scheduler needs at least one worker to run its jobs",

@@ -20,8 +20,13 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * created (and again when each bean is created), so bad values stop start-up with one report naming every property at
  * fault; so does a key under {@code poolkit.} that none of these properties binds, named with the nearest key that
  * exists.
+ *
+ * <p>Invalid values are ignored by this bean's own binding ({@code ignoreInvalidFields}): start-up never reaches it with
+ * one (the check above runs first and stops start-up), but Spring Cloud binds it again on every refresh, and a value
+ * that does not convert would then fail the whole refresh before poolkit's refresh listener could log it and apply the
+ * rest. The beans are made from this object once; a refresh changes them only through that listener.
  */
-@ConfigurationProperties("poolkit")
+@ConfigurationProperties(prefix = "poolkit", ignoreInvalidFields = true)
 public class PoolkitProperties {
 
     /** The primary WorkerPool, bean "workerPool"; also the defaults of the named pools. */

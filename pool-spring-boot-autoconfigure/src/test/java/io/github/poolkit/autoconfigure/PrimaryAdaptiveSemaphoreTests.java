@@ -72,6 +72,23 @@ class PrimaryAdaptiveSemaphoreTests {
         assertThat(max.getAction()).contains("set poolkit.semaphore.adaptive.max to 16 or more");
     }
 
+    /** A bound wrong whatever the size is named beside a size at fault, for the primary and for a named one. */
+    @Test
+    void aBadBoundIsNamedBesideABadSize() {
+        FailureAnalysis primary = analyze(runner, "poolkit.semaphore.size=-1",
+                "poolkit.semaphore.adaptive.algorithm=aimd", "poolkit.semaphore.adaptive.min=0");
+        assertThat(primary.getDescription()).contains("Property: poolkit.semaphore.size")
+                .contains("Property: poolkit.semaphore.adaptive.min");
+        FailureAnalysis named = analyze(runner, "poolkit.semaphores.gpu.size=-1",
+                "poolkit.semaphores.gpu.adaptive.algorithm=aimd", "poolkit.semaphores.gpu.adaptive.min=0");
+        assertThat(named.getDescription()).contains("Property: poolkit.semaphores.gpu.size")
+                .contains("Property: poolkit.semaphores.gpu.adaptive.min");
+        FailureAnalysis sizeOnly = analyze(runner, "poolkit.semaphore.size=-1",
+                "poolkit.semaphore.adaptive.algorithm=aimd", "poolkit.semaphore.adaptive.min=4");
+        assertThat(sizeOnly.getDescription()).contains("Property: poolkit.semaphore.size")
+                .doesNotContain("adaptive.min");
+    }
+
     static class Guarded {
 
         @Permits

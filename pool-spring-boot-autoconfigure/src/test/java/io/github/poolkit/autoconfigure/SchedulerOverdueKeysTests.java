@@ -110,6 +110,17 @@ class SchedulerOverdueKeysTests {
                 .doesNotContain("poolkit.scheduler.queue-timeout");
     }
 
+    /** Every bad overdue key of the scheduler is named in the one report, as every bad key of a pool is. */
+    @Test
+    void everyBadOverdueKeyOfTheSchedulerIsNamed() {
+        FailureAnalysis analysis = analyze("poolkit.scheduler.run-timeout=0s", "poolkit.scheduler.queue-timeout=-1s");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.scheduler.run-timeout")
+                .contains("Property: poolkit.scheduler.queue-timeout");
+        FailureAnalysis both = analyze("poolkit.pool.run-timeout=0s", "poolkit.scheduler.queue-timeout=0s");
+        assertThat(both.getDescription()).contains("Property: poolkit.pool.run-timeout")
+                .contains("Property: poolkit.scheduler.queue-timeout");
+    }
+
     private FailureAnalysis analyze(String... properties) {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         runner.withPropertyValues(properties).run(context -> {

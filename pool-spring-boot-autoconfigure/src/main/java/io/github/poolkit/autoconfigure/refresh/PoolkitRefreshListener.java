@@ -4,13 +4,16 @@ import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WEIGHTED_
 import static io.github.poolkit.autoconfigure.PoolkitAutoConfiguration.WORKER_POOL;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -61,6 +64,10 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
     private static final Map<String, String> POOL_FIELDS = SettingsChange.POOL_FIELDS.stream()
             .collect(Collectors.toMap(DataObjectPropertyName::toDashedForm, field -> field));
 
+    /** The keys that can change live, kebab-case, by their uniform form (lower case, no dashes). */
+    private static final Map<String, String> LIVE_LEAVES = Stream.concat(POOL_FIELDS.keySet().stream(),
+            Stream.of("size")).collect(Collectors.toMap(leaf -> leaf.replace("-", ""), leaf -> leaf));
+
     private final Environment environment;
     private final PoolkitBeans beans;
     private final PoolTaskListeners poolListeners;
@@ -86,8 +93,8 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
     @Override
     public void onApplicationEvent(EnvironmentChangeEvent event) {
         Binder binder = Binder.get(environment);
-        Map<String, Map<String, String>> poolChanges = new TreeMap<>();
-        Map<String, Map<String, String>> semaphoreChanges = new TreeMap<>();
+        Map<String, Changes> poolChanges = new TreeMap<>();
+        Map<String, Changes> semaphoreChanges = new TreeMap<>();
         for (String key : event.getKeys()) {
             try {
                 collect(key, binder, poolChanges, semaphoreChanges);
@@ -104,8 +111,8 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
     }
 
     /** Adds what one changed key asks of the pools and semaphores poolkit made, or logs why it asks nothing. */
-    private void collect(String key, Binder binder, Map<String, Map<String, String>> poolChanges,
-            Map<String, Map<String, String>> semaphoreChanges) {
+    private void collect(String key, Binder binder, Map<String, Changes> poolChanges,
+            Map<String, Changes> semaphoreChanges) {
         PoolkitKey parsed = PoolkitKey.parse(key);
         if (parsed == null) {
             return;
@@ -139,19 +146,14 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
         }
         if (parsed.isPool() && POOL_FIELDS.containsKey(parsed.leaf())) {
             String field = POOL_FIELDS.get(parsed.leaf());
-            String bound = asStartUpBindsIt(binder, key, value, field.equals("capacity") ? Integer.class
-                    : PoolOptions.OPTIONS.stream().filter(option -> option.name().equals(field)).findFirst()
-                            .orElseThrow().type());
-            for (String target : targets(binder, parsed.leaf(), bean, poolBeans(), WORKER_POOL, "poolkit.pools.")) {
-                poolChanges.computeIfAbsent(target, name -> new LinkedHashMap<>()).put(field, bound);
-            }
+            Class<?> type = field.equals("capacity") ? Integer.class : PoolOptions.OPTIONS.stream()
+                    .filter(option -> option.name().equals(field)).findFirst().orElseThrow().type();
+            Changes.add(poolChanges, targets(binder, parsed.leaf(), bean, poolBeans(), WORKER_POOL, "poolkit.pools."),
+                    field, key, value, () -> asStartUpBindsIt(binder, key, value, type));
         }
         else if (parsed.isSemaphore() && parsed.leaf().equals("size")) {
-            String bound = asStartUpBindsIt(binder, key, value, Long.class);
-            for (String target : targets(binder, "size", bean, semaphoreBeans(), WEIGHTED_SEMAPHORE,
-                    "poolkit.semaphores.")) {
-                semaphoreChanges.computeIfAbsent(target, name -> new LinkedHashMap<>()).put("size", bound);
-            }
+            Changes.add(semaphoreChanges, targets(binder, "size", bean, semaphoreBeans(), WEIGHTED_SEMAPHORE,
+                    "poolkit.semaphores."), "size", key, value, () -> asStartUpBindsIt(binder, key, value, Long.class));
         }
         else {
             logger.warn("Property " + key + " changed to '" + value + "' but cannot change while the application "
@@ -197,12 +199,20 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
         }
         Set<String> inheriting = new TreeSet<>();
         for (String named : created) {
-            if (named.equals(primary) || !binder.bind(ConfigurationPropertyName.adapt(namedPrefix + named + "." + leaf,
-                    '.'), Bindable.of(String.class)).isBound()) {
+            if (named.equals(primary) || !(isSet(binder, namedPrefix + named + "." + leaf)
+                    || isSet(binder, namedPrefix.substring(0, namedPrefix.length() - 1) + "[" + named + "]." + leaf))) {
                 inheriting.add(named);
             }
         }
         return inheriting;
+    }
+
+    /**
+     * {@return whether a key is set} A named bean's key is asked for twice: with the name as is ({@code reportsPool},
+     * as relaxed binding matches it) and in brackets (a name with dots of its own, {@code gpu.memory}).
+     */
+    private static boolean isSet(Binder binder, String key) {
+        return binder.bind(ConfigurationPropertyName.adapt(key, '.'), Bindable.of(String.class)).isBound();
     }
 
     private Set<String> poolBeans() {
@@ -217,8 +227,13 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
         return created;
     }
 
-    private static void apply(String bean, Map<String, String> fields,
-            Consumer<SettingsChange> application) {
+    private static void apply(String bean, Changes changes, Consumer<SettingsChange> application) {
+        Map<String, String> fields = changes.fields;
+        if (!changes.problems.isEmpty()) {
+            logger.warn("Could not apply " + fields + " to '" + bean + "' after a configuration refresh, nothing "
+                    + "was changed: " + String.join("; ", changes.problems));
+            return;
+        }
         SettingsChange change = new SettingsChange(fields);
         try {
             application.accept(change);
@@ -231,6 +246,37 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
         catch (RuntimeException ex) { // a shared semaphore whose store does not answer, say: logged, never thrown
             logger.warn("Could not apply " + fields + " to '" + bean + "' after a configuration refresh; it may or "
                     + "may not have changed (check it at /actuator/pools/" + bean + "): " + ex, ex);
+        }
+    }
+
+    /**
+     * What a refresh asks of one bean: its fields as the endpoint names them, and the values among them that start-up
+     * would refuse, for which the bean changes nothing at all (its changes are checked together).
+     */
+    private static final class Changes {
+
+        private final Map<String, String> fields = new TreeMap<>();
+
+        private final List<String> problems = new ArrayList<>();
+
+        /** Adds one key's value to each of its targets: as start-up binds it, or as given with why it is refused. */
+        static void add(Map<String, Changes> changes, Set<String> targets, String field, String key, String value,
+                Supplier<String> bound) {
+            String text = value;
+            String problem = null;
+            try {
+                text = bound.get();
+            }
+            catch (IllegalArgumentException ex) {
+                problem = key + ": " + ex.getMessage();
+            }
+            for (String target : targets) {
+                Changes change = changes.computeIfAbsent(target, name -> new Changes());
+                change.fields.put(field, text);
+                if (problem != null) {
+                    change.problems.add(problem);
+                }
+            }
         }
     }
 
@@ -260,16 +306,21 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
             boolean named = kind.equals("pools") || kind.equals("semaphores");
             if (named && elements == 4) {
                 String bean = name.getElement(2, Form.ORIGINAL);
-                return new PoolkitKey(kind, bean, dashed(name.getElement(3, Form.ORIGINAL)));
+                return new PoolkitKey(kind, bean, leaf(name, 3));
             }
             if (!named && elements == 3) {
-                return new PoolkitKey(kind, null, dashed(name.getElement(2, Form.ORIGINAL)));
+                return new PoolkitKey(kind, null, leaf(name, 2));
             }
             return new PoolkitKey(named ? kind : "", null, key.substring(8)); // deeper: nothing changes live
         }
 
-        private static String dashed(String element) {
-            return DataObjectPropertyName.toDashedForm(element);
+        /**
+         * @return the setting an element names, kebab-case: a live one in whatever case and with or without dashes
+         *         it was given (as start-up binds {@code CAPACITY} or {@code maxwait}), any other as given, dashed
+         */
+        private static String leaf(ConfigurationPropertyName name, int index) {
+            return LIVE_LEAVES.getOrDefault(name.getElement(index, Form.UNIFORM),
+                    DataObjectPropertyName.toDashedForm(name.getElement(index, Form.ORIGINAL)));
         }
 
         /**

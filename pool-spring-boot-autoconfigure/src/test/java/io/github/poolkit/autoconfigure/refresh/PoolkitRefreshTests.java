@@ -182,8 +182,9 @@ class PoolkitRefreshTests {
             assertThat(context.getBean("small", WorkerPool.class).options().maxWait())
                     .as("a negative max-wait, which start-up refuses, leaves it as it was")
                     .isEqualTo(Duration.ofSeconds(2));
-            assertThat(output).contains("Property poolkit.pools.small.max-wait could not be read and was ignored:"
-                    + " '-1' is negative: set it to 0 to fail at once, or remove it");
+            assertThat(output).contains("Could not apply {maxWait=-1} to 'small' after a configuration refresh, "
+                    + "nothing was changed: poolkit.pools.small.max-wait: '-1' is negative: set it to 0 to fail at "
+                    + "once, or remove it");
         });
     }
 
@@ -220,6 +221,72 @@ class PoolkitRefreshTests {
             assertThat(changed).contains("poolkit.pools.reports.capacity");
             assertThat(reports.capacity()).isEqualTo(7);
         }
+    }
+
+    /**
+     * Spring Cloud rebinds every {@code @ConfigurationProperties} bean on a refresh, poolkit's too: a value that does not
+     * convert must not fail that rebinding (and with it the whole refresh, before poolkit's own listener runs). It is
+     * logged by poolkit, and the other changes of the same refresh are applied.
+     */
+    @Test
+    void springCloudsContextRefresherSurvivesAValueThatDoesNotConvert(@TempDir Path dir, CapturedOutput output)
+            throws IOException {
+        Path file = dir.resolve("poolkit.properties");
+        Files.writeString(file, "poolkit.pools.reports.capacity=4\npoolkit.pools.small.capacity=2\n");
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(RefreshableApplication.class)
+                .web(WebApplicationType.NONE)
+                .properties("spring.config.import=file:" + file)
+                .run()) {
+            Files.writeString(file, "poolkit.pools.reports.capacity=4\npoolkit.pools.reports.nonblocking=maybe\n"
+                    + "poolkit.pools.small.capacity=7\n");
+            Set<String> changed = context.getBean(ContextRefresher.class).refresh();
+            assertThat(changed).contains("poolkit.pools.reports.nonblocking", "poolkit.pools.small.capacity");
+            assertThat(context.getBean("small", WorkerPool.class).capacity()).isEqualTo(7);
+            assertThat(context.getBean("reports", WorkerPool.class).options().nonblocking()).isFalse();
+            assertThat(output).contains("Could not apply {nonblocking=maybe} to 'reports'");
+        }
+    }
+
+    /** The changes of one pool are checked together: one invalid value leaves all of that pool's keys unapplied. */
+    @Test
+    void aNegativeMaxWaitLeavesTheOtherChangesOfItsPoolUnapplied(CapturedOutput output) {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pools.reports.capacity", "8", "poolkit.pools.reports.max-wait", "-1s",
+                    "poolkit.pools.small.capacity", "3"));
+            assertThat(context.getBean("reports", WorkerPool.class).capacity()).isEqualTo(4);
+            assertThat(context.getBean("reports", WorkerPool.class).options().maxWait()).isNull();
+            assertThat(context.getBean("small", WorkerPool.class).capacity()).isEqualTo(3);
+            assertThat(output).contains("Could not apply {capacity=8, maxWait=-1s} to 'reports' after a "
+                    + "configuration refresh, nothing was changed: poolkit.pools.reports.max-wait: '-1s' is negative:"
+                    + " set it to 0 to fail at once, or remove it");
+        });
+    }
+
+    /** A named bean whose name has a dot sets its own key (in brackets), which a key of the primary's leaves alone. */
+    @Test
+    void aNameWithADotKeepsItsOwnKeyWhenThePrimarysChanges() {
+        runner.withPropertyValues("poolkit.semaphores[gpu.memory].size=4", "poolkit.pools[batch.jobs].capacity=3")
+                .run(context -> {
+                    refresh(context, Map.of("poolkit.semaphore.size", "100", "poolkit.pool.capacity", "50"));
+                    assertThat(context.getBean("gpu.memory", WeightedSemaphore.class).size()).isEqualTo(4);
+                    assertThat(context.getBean("batch.jobs", WorkerPool.class).capacity()).isEqualTo(3);
+                    assertThat(context.getBean("weightedSemaphore", WeightedSemaphore.class).size()).isEqualTo(100);
+                    assertThat(context.getBean("workerPool", WorkerPool.class).capacity()).isEqualTo(50);
+                });
+    }
+
+    /** Start-up binds a key in any case and with or without dashes; so does a refresh. */
+    @Test
+    void aKeyInUpperCaseOrWithoutDashesChangesItsSettingLive() {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pools.reports.CAPACITY", "6", "poolkit.pools.small.maxwait", "300ms",
+                    "poolkit.semaphores.gpu.SIZE", "12", "poolkit.pools.reports.MAXBLOCKINGTASKS", "2"));
+            assertThat(context.getBean("reports", WorkerPool.class).capacity()).isEqualTo(6);
+            assertThat(context.getBean("reports", WorkerPool.class).options().maxBlockingTasks()).isEqualTo(2);
+            assertThat(context.getBean("small", WorkerPool.class).options().maxWait())
+                    .isEqualTo(Duration.ofMillis(300));
+            assertThat(context.getBean("gpu", WeightedSemaphore.class).size()).isEqualTo(12);
+        });
     }
 
     private static void refresh(ConfigurableApplicationContext context, Map<String, String> changes) {
