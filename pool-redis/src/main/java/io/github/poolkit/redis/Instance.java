@@ -42,19 +42,29 @@ record Instance(SemaphoreKeys keys, Duration leaseTime, Duration commandTimeout,
     }
 
     /**
-     * Waits for a script's answer (every script run ends within the command timeout).
+     * Waits for a script's answer (every script run ends within the command timeout). Not interruptible, as
+     * {@code Semaphore.release} and the untimed {@code tryAcquire} are not: the script was sent and Redis runs it
+     * whatever the caller does, so only its answer tells what it did (an interrupt thrown instead would leave a grant
+     * held by nobody, or a release applied but reported as not). An interrupt meanwhile is kept in the thread's status.
      *
-     * @throws SemaphoreUnavailableException if Redis did not answer, or the thread was interrupted (its interrupt
-     *                                       status is kept)
+     * @throws SemaphoreUnavailableException if Redis did not answer within the command timeout
      */
     <T> T call(CompletableFuture<T> reply) {
+        boolean interrupted = false;
         try {
-            return reply.get();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new SemaphoreUnavailableException("Cluster semaphore '" + name() + "': interrupted", e);
+            while (true) {
+                try {
+                    return reply.get();
+                } catch (InterruptedException e) {
+                    interrupted = true; // the status is cleared: the next get() waits
+                }
+            }
         } catch (ExecutionException e) {
             throw rethrow(e);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -77,7 +77,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@link SemaphoreUnavailableException}. A request that gives up (timeout, interrupt) returns once Redis confirmed that
  * it left the line; if Redis stays silent for the command timeout after that, it throws
  * {@link SemaphoreUnavailableException} rather than returning {@code false}: a timed request ends within its timeout
- * plus the command timeout. A request waiting in line without a timeout of its own ({@link #acquire(long)},
+ * plus the command timeout. The calls that do not wait in line ({@link #tryAcquire(long)},
+ * {@link #tryAcquirePermit(long)}, {@link #release(long)}, {@link #resize(long)}, the reads) are not interruptible: the
+ * script is sent, so only Redis's answer tells what it did; they keep an interrupt in the thread's status. A request waiting in line without a timeout of its own ({@link #acquire(long)},
  * {@link #acquireAsync(long)}) fails with {@link SemaphoreUnavailableException} once Redis has not confirmed its place
  * for longer than the lease time (Redis drops a place that long without renewal), instead of waiting for a Redis that
  * may never come back. {@link #stats()}, {@link #used()}, {@link #size()}, {@link #available()} and

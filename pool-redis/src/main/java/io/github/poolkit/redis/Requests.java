@@ -143,16 +143,8 @@ final class Requests {
      * lease of their own (tryAcquire), the permit then only a sign of the grant; else by one (tryAcquirePermit).
      */
     Permit tryNow(long n, boolean handleLess) {
-        Request request = send(n, true, handleLess, false, "try");
-        try {
-            return request.result.get();
-        } catch (InterruptedException e) {
-            // cannot happen: the script run ends within the command timeout, and the result completes with it
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (ExecutionException e) {
-            throw Instance.rethrow(e);
-        }
+        // not interruptible (see Instance.call): its answer alone tells whether it holds permits to return
+        return instance.call(send(n, true, handleLess, false, "try").result);
     }
 
     /**

@@ -290,6 +290,12 @@ elseif op == 'release' then
             result = { 0 }
         end
     else
+        if redis.call('HEXISTS', waiters, id) == 1 then
+            -- a place in line under the holder's id, queued anew by its acquire sent again (see "Operation ids"):
+            -- nobody's, it leaves the line
+            dropWaiter(id)
+            grantWaiters()
+        end
         result = { redis.call('EXISTS', done) } -- 1: this operation released it before
     end
 elseif op == 'releaseFrom' then

@@ -327,6 +327,32 @@ class ResentCallsTest {
         }
     }
 
+    /**
+     * A release while somebody waits, of a holder whose lease was reaped and whose acquire, sent again, queued anew
+     * under its id: that place in line is nobody's, and leaves the line, as a renewal takes it out.
+     */
+    @Test
+    void aReleaseTakesAPlaceInLineUnderItsHoldersIdOutOfTheLine() throws Exception {
+        try (var connection = redis.client().connect()) {
+            SemaphoreScript brief = script(connection, Duration.ofMillis(100));
+            SemaphoreScript script = script(connection, LEASE);
+            List<Object> first = brief.run("acquire", "o:7", "2", "wait").get();
+            assertThat(first.get(0)).isEqualTo(1L);
+            await().atMost(Duration.ofSeconds(5)).until(() -> script.run("state").get().get(1).equals(0L));
+            List<Object> other = script.run("acquire", "o:6", "2", "wait").get();
+            assertThat(other.get(0)).isEqualTo(1L);
+            assertThat(script.run("acquire", "o:7", "2", "wait").get().get(0)).as("queued anew").isEqualTo(2L);
+
+            assertThat(script.runOperation("release", "o:23", "o:7", first.get(1).toString()).get())
+                    .as("the holder's lease had expired").containsExactly(0L);
+            assertThat(redis().zrange(key("queue"), 0, -1)).as("places in line").isEmpty();
+            assertThat(script.run("state").get()).containsExactly(3L, 2L, 0L);
+            assertThat(script.runOperation("release", "o:24", "o:6", other.get(1).toString()).get())
+                    .containsExactly(1L);
+            assertThat(script.run("state").get()).as("nothing granted to nobody").containsExactly(3L, 0L, 0L);
+        }
+    }
+
     private SemaphoreScript script(StatefulRedisConnection<String, String> connection, Duration lease) {
         return new SemaphoreScript(ScriptCalls.of(connection.async()), new SemaphoreKeys(semaphores.name()), 3, lease,
                 Duration.ofSeconds(2), redis.client().getResources().timer());
