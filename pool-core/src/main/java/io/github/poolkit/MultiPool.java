@@ -133,8 +133,10 @@ public final class MultiPool extends PoolExecutorService implements Pool {
      */
     private void place(Runnable task, long timeoutNanos) {
         if (lifecycle.isClosed()) {
-            throw new PoolClosedException("multi-pool '" + name + "' is closed: it takes no new tasks"
-                    + " (reboot() reopens it)");
+            PoolClosedException closed = new PoolClosedException("multi-pool '" + name + "' is closed: it takes no"
+                    + " new tasks (reboot() reopens it)");
+            pools[0].refused(closed); // told to the listeners, which every sub-pool has (counted here by execute)
+            throw closed;
         }
         long start = System.nanoTime();
         if (strategy == LoadBalancing.LEAST_TASKS) {

@@ -28,8 +28,8 @@ import java.util.function.UnaryOperator;
  * with {@link #reconfigure}; {@link #stats()} counts completed, failed and refused tasks.
  *
  * <p>With {@link PoolOptions.Builder#virtualThreads virtualThreads(true)} workers are not pooled: each accepted task
- * starts a fresh virtual thread (which runs that task, then any task it finds queued or a blocked caller brought, and
- * ends), and the capacity bounds the tasks in flight; every other rule is the same.
+ * runs on a fresh virtual thread of its own, which ends with it (a queued task, or a blocked caller's, starts its own
+ * when a slot frees), and the capacity bounds the tasks in flight; every other rule is the same.
  *
  * <pre>{@code
  * try (WorkerPool pool = WorkerPool.create(8, PoolOptions.builder().name("io").build())) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.RepeatedTest;
@@ -60,6 +61,47 @@ class AdaptiveEdgeCasesTest {
         assertThatThrownBy(() -> AdaptiveLimit.aimd(0, 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> AdaptiveLimit.gradient(Integer.MIN_VALUE, 1))
                 .isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * An application's limit that throws an {@code Error} is logged as one that throws an exception is: the worker
+     * still reports its task and lives on, and a refused caller still gets the refusal, which the listener hears.
+     */
+    @Test
+    void aLimitThatThrowsAnErrorReachesNeitherTheWorkerNorTheCaller() throws Exception {
+        AdaptiveLimit failing = new AdaptiveLimit() {
+            @Override
+            public int limit() {
+                return 1;
+            }
+
+            @Override
+            public void onSample(long rttNanos, int inFlight, boolean dropped) {
+                throw new AssertionError("a bug in the application's limit");
+            }
+        };
+        CountDownLatch finished = new CountDownLatch(1);
+        CountDownLatch rejected = new CountDownLatch(1);
+        PoolListener listener = new PoolListener() {
+            @Override
+            public void taskFinished(long waitedNanos, long ranNanos, Throwable failure) {
+                finished.countDown();
+            }
+
+            @Override
+            public void taskRejected(RuntimeException reason) {
+                rejected.countDown();
+            }
+        };
+        try (WorkerPool pool = WorkerPool.create(1, opts(failing).nonblocking(true).listener(listener).build())) {
+            Blocker blocker = Blocker.occupy(pool, 1);
+            assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolOverloadException.class);
+            assertThat(rejected.await(5, TimeUnit.SECONDS)).as("the listener heard the refusal").isTrue();
+            blocker.open();
+            assertThat(finished.await(5, TimeUnit.SECONDS)).as("the listener heard the task end").isTrue();
+            assertThat(pool.stats().completed()).isEqualTo(1);
+            assertThat(pool.stats().rejected()).isEqualTo(1);
+        }
     }
 
     @RepeatedTest(5)

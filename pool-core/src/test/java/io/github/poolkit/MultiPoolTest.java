@@ -650,4 +650,30 @@ class MultiPoolTest {
             pool.close();
         }
     }
+
+    /** A closed multi-pool's refusal is heard by its listeners, as every refusal of a pool is. */
+    @Test
+    void aRefusalOfTheClosedMultiPoolIsHeardByItsListeners() {
+        AtomicInteger heardByOptions = new AtomicInteger();
+        AtomicInteger heardByAdded = new AtomicInteger();
+        PoolOptions options = PoolOptions.builder().listener(new PoolListener() {
+            @Override
+            public void taskRejected(RuntimeException reason) {
+                heardByOptions.incrementAndGet();
+            }
+        }).build();
+        try (MultiPool pool = MultiPool.create(2, 2, LoadBalancing.ROUND_ROBIN, options)) {
+            pool.addListener(new PoolListener() {
+                @Override
+                public void taskRejected(RuntimeException reason) {
+                    heardByAdded.incrementAndGet();
+                }
+            });
+            pool.release();
+            assertThatThrownBy(() -> pool.execute(() -> { })).isInstanceOf(PoolClosedException.class);
+            assertThat(heardByOptions).hasValue(1);
+            assertThat(heardByAdded).hasValue(1);
+            assertThat(pool.stats().rejected()).isEqualTo(1);
+        }
+    }
 }

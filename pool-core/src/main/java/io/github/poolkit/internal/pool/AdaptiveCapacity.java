@@ -72,7 +72,7 @@ final class AdaptiveCapacity {
             if (limit.limit() != pool.capacity()) {
                 follow();
             }
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // an application's limit, as a listener: on a worker or a refusal, never thrown
             LOG.log(System.Logger.Level.WARNING, "the adaptive limit of pool '" + poolName + "' threw", e);
         }
     }
