@@ -77,16 +77,26 @@ abstract class PoolsWriteCheck<T> implements OperationInvokerAdvisor {
 
     /**
      * {@return why the write is refused, or {@code null}}: only a write to a bean this check guards, with fields no
-     * parameter takes, may be; any other goes on to the operation (which may answer 404).
+     * parameter takes, or a field given as {@code null} (which the operation could not tell from one left out), may
+     * be; any other goes on to the operation (which may answer 404).
      */
     private @Nullable InvalidSettingException refusal(String beanName, Map<String, Object> arguments,
             Set<String> known) {
         List<String> unknown = arguments.keySet().stream().filter(field -> !known.contains(field)).toList();
-        if (unknown.isEmpty()) {
+        List<String> nulls = arguments.keySet().stream()
+                .filter(field -> known.contains(field) && arguments.get(field) == null).toList();
+        if (unknown.isEmpty() && nulls.isEmpty()) {
             return null;
         }
         T target = targets.apply(beanName);
-        return (target != null) ? refusal(target, beanName, unknown) : null;
+        if (target == null) {
+            return null;
+        }
+        if (!unknown.isEmpty()) {
+            return refusal(target, beanName, unknown);
+        }
+        return new InvalidSettingException(nulls.get(0), "is null, which is no value: give the new value, or leave "
+                + "the field out to keep it as it is; nothing was changed");
     }
 
     /**

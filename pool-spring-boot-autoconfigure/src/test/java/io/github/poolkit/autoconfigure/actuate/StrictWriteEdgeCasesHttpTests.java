@@ -91,6 +91,15 @@ abstract class StrictWriteEdgeCasesHttpTests {
         assertUnchanged();
     }
 
+    /** A field the target takes, given as {@code null}, is no value: refused, not read as "leave it as it is". */
+    @Test
+    void aFieldTheTargetTakesGivenAsNullIsRefused() throws Exception {
+        assertRefused("/actuator/pools/reports", "{\"capacity\": 3, \"maxWait\": null}", "maxWait");
+        assertRefused("/actuator/pools/reports", "{\"capacity\": null}", "capacity");
+        assertRefused("/actuator/pools/gpu-memory", "{\"size\": null}", "size");
+        assertUnchanged();
+    }
+
     @Test
     void aMalformedBodyChangesNothing() throws Exception {
         HttpResponse<String> response = client.post("/actuator/pools/reports", "{\"capacity\": 3,");
