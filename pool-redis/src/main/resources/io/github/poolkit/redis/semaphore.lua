@@ -35,8 +35,10 @@
 --                a release sent twice never reports an expiry that did not happen, and never releases twice. (The
 --                record outlasts the command timeout: a second run's answer is read no later than that after the
 --                first run.)
---   resize     a run that takes effect sets KEYS[5] to 1 for ARGV[3] ms, and a run that finds it set changes nothing
---                and answers {1}: so a resize sent again after another instance's newer one never undoes it.
+--   resize     a run that takes effect sets KEYS[5] to 1 for a day, and a run that finds it set changes nothing
+--                and answers {1}: so a resize sent again after another instance's newer one never undoes it. Its
+--                effect, not its answer, is what counts, and Lettuce sends a command again until its own timeout
+--                (60 s by default, none when off), far beyond ARGV[3]; resizes are rare, so their records are cheap.
 --   cancel, heartbeat and state are safe to run twice as they are (a second cancel finds nothing and says so; its
 --   answer is not read).
 --
@@ -409,7 +411,7 @@ elseif op == 'resize' then
     if redis.call('EXISTS', done) == 0 then
         size = tonumber(ARGV[4])
         grantWaiters()
-        redis.call('SET', done, 1, 'PX', leaseMs)
+        redis.call('SET', done, 1, 'PX', math.max(leaseMs, 86400000)) -- a day: see "Operation ids"
     end
     result = { 1 }
 elseif op == 'state' then

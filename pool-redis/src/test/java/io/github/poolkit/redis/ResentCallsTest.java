@@ -191,6 +191,28 @@ class ResentCallsTest {
         assertThat(other.size()).as("the newer resize stands").isEqualTo(7);
     }
 
+    /**
+     * Lettuce holds a command that got no answer, and sends it again on reconnecting, for as long as its own timeout
+     * (60 s by default), well past the lease time and the semaphore's command timeout: a resize's record outlives that.
+     */
+    @Test
+    void aResizeSentAgainLongAfterTheLeaseAndCommandTimeoutsDoesNotUndoANewerOne() throws Exception {
+        ScriptLink slow = new ScriptLink();
+        RedisPermitSemaphore resizing = semaphores.open(semaphores.builder().size(3)
+                .leaseTime(Duration.ofMillis(300)).commandTimeout(Duration.ofMillis(300)), slow);
+        CompletableFuture<Void> reconnected = new CompletableFuture<>();
+        slow.sendTwiceWhen(reconnected, "resize");
+        assertThatThrownBy(() -> resizing.resize(5)).isInstanceOf(SemaphoreUnavailableException.class);
+        assertThat(other.size()).as("the first run, answer lost").isEqualTo(5);
+        other.resize(7);
+        // an outage three times both timeouts long, during which nothing changes the size
+        await().during(Duration.ofMillis(900)).atMost(Duration.ofSeconds(5)).until(() -> other.size() == 7);
+        redis().configResetstat();
+        reconnected.complete(null);
+        awaitScriptRuns(1);
+        assertThat(other.size()).as("the newer resize stands").isEqualTo(7);
+    }
+
     @Test
     void anAcquireSentAgainAfterNoScriptThatRunsBehindItsCancelLeavesNothingHeld() throws Exception {
         ScriptLink lost = new ScriptLink();
