@@ -14,7 +14,7 @@ package io.github.poolkit;
  *                  {@code submit}, {@code invokeAll} or {@code invokeAny} that throws counts here too, though its
  *                  exception goes to its future. Such a task is counted before its future completes, so a
  *                  {@code stats()} read after {@code Future.get()} returns sees it; one cancelled before it started
- *                  never ran and is counted nowhere, nor is a future executed again once done
+ *                  never ran and is counted nowhere
  * @param rejected  tasks refused since the pool was created: overload, closed pool, interrupted or timed-out wait
  * @param closed    whether the pool is released
  * @param overdue   tasks reported overdue since the pool was created ({@link PoolListener#taskOverdue}), each once

@@ -282,22 +282,4 @@ class SubmittedTaskCountsTest {
         assertThat(s.failed()).isZero();
         assertThat(witness.finished).as("runs told").hasSize(runs.get());
     }
-
-    /**
-     * A future run again once it is done runs nothing, so it is counted nowhere and the listener hears nothing of it
-     * (nor of a scheduled job's run that found it cancelled or running elsewhere: the same path).
-     */
-    @Test
-    void aFutureRunAgainOnceDoneIsCountedNowhere() throws Exception {
-        Witness witness = new Witness();
-        try (WorkerPool pool = WorkerPool.create(1, witness.options(PoolOptions.builder()))) {
-            Future<String> once = pool.submit(() -> "once");
-            assertThat(once.get(5, TimeUnit.SECONDS)).isEqualTo("once");
-            pool.execute((Runnable) once);
-            Future<String> after = pool.submit(() -> "after"); // on the one worker, after the run of `once` again
-            assertThat(after.get(5, TimeUnit.SECONDS)).isEqualTo("after");
-            assertThat(pool.stats().completed()).isEqualTo(2);
-            assertThat(witness.finished).hasSize(2);
-        }
-    }
 }

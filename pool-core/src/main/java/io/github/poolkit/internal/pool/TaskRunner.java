@@ -98,8 +98,8 @@ final class TaskRunner {
      * completed or failed, and has the listener told ({@link #futureEnded}), before it completes (invariant: whoever
      * sees the future done sees the count and what the listener recorded); a submitted task's exception goes to the
      * future and the listener, not the panic handler (a scheduled job re-throws its own, which then reaches the panic
-     * handler, uncounted here); a run that ran no task (cancelled before it started, done already, or a job running
-     * on another worker) is neither counted nor reported. Any other task costs one type check for this.
+     * handler, uncounted here); cancelled before it started, it never ran and is neither counted nor reported. Any
+     * other task costs one type check for this.
      */
     void run(Worker w, Object carried) {
         TimedTask timed = carried instanceof TimedTask t ? t : null;
@@ -137,9 +137,8 @@ final class TaskRunner {
             w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
         } else {
             Object ended = w.runEnded; // the worker's, not the future's: see CountedRun
-            if (ended == CountedRun.NOT_COUNTED && failure == null) {
-                // it ran no task: cancelled before it started, done already, or a job running on another worker
-                w.uncountStarted();
+            if (ended == CountedRun.NOT_COUNTED && failure == null && future.isCancelled()) {
+                w.uncountStarted(); // cancelled before it started: it never ran
                 ran = false;
             } else if (ended == CountedRun.NOT_COUNTED) {
                 w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);

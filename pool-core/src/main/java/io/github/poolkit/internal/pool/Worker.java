@@ -224,8 +224,8 @@ final class Worker implements Runnable, TaskCounter {
     }
 
     /**
-     * On the worker's own thread: the task that began did not run after all (a pool's own future that was cancelled
-     * before it started, or done already), so it is not counted. Readers that see the start meanwhile see the worker busy for that time.
+     * On the worker's own thread: the task that began did not run after all (a submitted future cancelled before it
+     * started), so it is not counted. Readers that see the start meanwhile see the worker busy for that time.
      */
     void uncountStarted() {
         STARTED.setRelease(this, started - 1);
