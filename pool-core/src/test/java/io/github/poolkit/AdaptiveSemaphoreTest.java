@@ -23,6 +23,26 @@ class AdaptiveSemaphoreTest {
         assertThatThrownBy(() -> WeightedSemaphore.adaptive(null)).isInstanceOf(NullPointerException.class);
     }
 
+    /** An application's limit that throws an {@code Error} on a sample is logged: the permit still closes quietly. */
+    @Test
+    void aLimitThatThrowsAnErrorNeverEscapesTheClose() throws Exception {
+        WeightedSemaphore s = WeightedSemaphore.adaptive(new AdaptiveLimit() {
+            @Override
+            public int limit() {
+                return 2;
+            }
+
+            @Override
+            public void onSample(long rttNanos, int inFlight, boolean dropped) {
+                throw new AssertionError("a bug in the application's limit");
+            }
+        });
+        Permit permit = s.acquirePermit(2);
+        permit.close();
+        assertThat(s.available()).isEqualTo(2);
+        assertThat(s.tryAcquire(2)).isTrue();
+    }
+
     @Test
     void aClosedPermitReportsItsHoldTimeAndThePermitsInUse() throws Exception {
         SettableLimit limit = new SettableLimit(5);

@@ -47,7 +47,7 @@ record Instance(SemaphoreKeys keys, Duration leaseTime, Duration commandTimeout,
      * whatever the caller does, so only its answer tells what it did (an interrupt thrown instead would leave a grant
      * held by nobody, or a release applied but reported as not). An interrupt meanwhile is kept in the thread's status.
      *
-     * @throws SemaphoreUnavailableException if Redis did not answer within the command timeout
+     * @throws SemaphoreUnavailableException if Redis did not answer within the command timeout, or refused the script
      */
     <T> T call(CompletableFuture<T> reply) {
         boolean interrupted = false;
@@ -65,6 +65,24 @@ record Instance(SemaphoreKeys keys, Duration leaseTime, Duration commandTimeout,
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * Waits for the answer of a script that only reads (and at most reaps or stores the size, as any run would):
+     * interruptible, since the caller loses nothing by not hearing it.
+     *
+     * @throws SemaphoreUnavailableException if Redis did not answer within the command timeout, refused the script,
+     *                                       or the thread was interrupted (its interrupt status is kept)
+     */
+    <T> T read(CompletableFuture<T> reply) {
+        try {
+            return reply.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SemaphoreUnavailableException("Cluster semaphore '" + name() + "': interrupted", e);
+        } catch (ExecutionException e) {
+            throw rethrow(e);
         }
     }
 

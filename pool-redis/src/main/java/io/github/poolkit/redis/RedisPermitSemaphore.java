@@ -77,14 +77,15 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@link SemaphoreUnavailableException}. A request that gives up (timeout, interrupt) returns once Redis confirmed that
  * it left the line; if Redis stays silent for the command timeout after that, it throws
  * {@link SemaphoreUnavailableException} rather than returning {@code false}: a timed request ends within its timeout
- * plus the command timeout. The calls that do not wait in line ({@link #tryAcquire(long)},
- * {@link #tryAcquirePermit(long)}, {@link #release(long)}, {@link #resize(long)}, the reads) are not interruptible: the
- * script is sent, so only Redis's answer tells what it did; they keep an interrupt in the thread's status. A request waiting in line without a timeout of its own ({@link #acquire(long)},
- * {@link #acquireAsync(long)}) fails with {@link SemaphoreUnavailableException} once Redis has not confirmed its place
- * for longer than the lease time (Redis drops a place that long without renewal), instead of waiting for a Redis that
- * may never come back. {@link #stats()}, {@link #used()}, {@link #size()}, {@link #available()} and
- * {@link #waiting()} read Redis (one script run each; {@link #stats()} gives all four from one run, at one instant)
- * and throw {@link SemaphoreUnavailableException} when it does not answer.
+ * plus the command timeout. The calls that change the semaphore without waiting in line ({@link #tryAcquire(long)},
+ * {@link #tryAcquirePermit(long)}, {@link #release(long)}, {@link #resize(long)}) are not interruptible: the script is
+ * sent, so only Redis's answer tells what it did; they keep an interrupt in the thread's status (a read that is
+ * interrupted throws {@link SemaphoreUnavailableException}). A request waiting in line without a timeout of its own
+ * ({@link #acquire(long)}, {@link #acquireAsync(long)}) fails with {@link SemaphoreUnavailableException} once Redis
+ * has not confirmed its place for longer than the lease time (Redis drops a place that long without renewal), instead
+ * of waiting for a Redis that may never come back. {@link #stats()}, {@link #used()}, {@link #size()},
+ * {@link #available()} and {@link #waiting()} read Redis (one script run each; {@link #stats()} gives all four from one
+ * run, at one instant) and throw {@link SemaphoreUnavailableException} when it does not answer.
  *
  * <h2>Calls sent twice</h2>
  * Lettuce sends a command again after a reconnect when it had not read the answer, although Redis may have run it.
@@ -334,7 +335,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      */
     @Override
     public SemaphoreStats stats() {
-        List<Object> state = instance.call(instance.script().run("state"));
+        List<Object> state = instance.read(instance.script().run("state"));
         return new SemaphoreStats(SemaphoreScript.asLong(state.get(0)), SemaphoreScript.asLong(state.get(1)),
                 (int) SemaphoreScript.asLong(state.get(2)));
     }

@@ -28,7 +28,7 @@
 --                gave up, and a settled request takes no later answer for its own. Its holder still renews by that id,
 --                though: so heartbeat, release and releaseFrom carry the token the holder knows, and one that finds
 --                another token (or a place in line) under the id reports the holder's lease lost, as expired, instead
---                of taking the stranger for it; heartbeat and release also give the stranger back (a stranger whose
+--                of taking the stranger for it; all three also give the stranger back (a stranger whose
 --                holder has stopped renewing expires after a lease time, as any lease).
 --   release,     a run that takes effect sets KEYS[5] to 1 for ARGV[3] ms (SET PX), and a run that finds nothing to
 --   releaseFrom  release answers {1} when KEYS[5] is set (its first run released it) instead of "no such lease". So
@@ -306,8 +306,9 @@ elseif op == 'releaseFrom' then
     -- again after a timeout, or Lettuce re-sent it after a reconnect) finds its leases changed by the first and changes
     -- nothing: a release is never applied twice; and a second run of the same operation (same op id) answers {1}, as
     -- its first.
-    -- -> {1} done, {0, id} that lease is gone, holds another weight or token, or less than asked of it (nothing
-    --    changed)
+    -- -> {1} done, {0, id} that lease is gone, holds another weight or token, or less than asked of it (none of the
+    --    holder's leases changed; a stranger under that id, a place in line or another token, is given back, as by
+    --    release: see "Operation ids")
     local asked = {} -- id -> the sum of the amounts asked of it, should an id come twice
     for i = 4, #ARGV, 4 do
         local id, known = ARGV[i], tonumber(ARGV[i + 1])
@@ -319,6 +320,13 @@ elseif op == 'releaseFrom' then
         end
         if not value or weight ~= known or known < asked[id] or token ~= tonumber(ARGV[i + 2]) then
             result = { 0, id }
+            if value and token ~= tonumber(ARGV[i + 2]) then
+                dropLease(id, value)
+                grantWaiters()
+            elseif not value and redis.call('HEXISTS', waiters, id) == 1 then
+                dropWaiter(id)
+                grantWaiters()
+            end
             break
         end
     end

@@ -329,10 +329,11 @@ class RedisPermitSemaphoreTest {
             // not the 4 its owner knew of, so nothing changes
             assertThat(script.runOperation("releaseFrom", "o:14", "o:2", "4", t2, "1").get())
                     .containsExactly(0L, "o:2");
-            // nor with a token that is not the lease's
+            // a token that is not the lease's: the lease under the id is not the holder's (a stranger, granted anew
+            // by an acquire sent again after the holder's expired; see semaphore.lua), so it is given back
             assertThat(script.runOperation("releaseFrom", "o:15", "o:2", "3", t1, "1").get())
                     .containsExactly(0L, "o:2");
-            assertThat(script.run("state").get()).containsExactly(10L, 3L, 0L);
+            assertThat(script.run("state").get()).containsExactly(10L, 0L, 0L);
         }
     }
 

@@ -375,6 +375,34 @@ class ResentCallsTest {
         }
     }
 
+    /**
+     * {@code release(n)} ({@code releaseFrom}) of a holder whose lease was reaped, under whose id an acquire sent again
+     * was queued or granted anew: it changes none of the holder's leases (all or nothing), but that place or grant is
+     * nobody's, and leaves the line or goes back, as a renewal or {@code release} takes it.
+     */
+    @Test
+    void aBatchedReleaseTakesAStrangerUnderItsHoldersIdOutOfTheLineOrBack() throws Exception {
+        try (var connection = redis.client().connect()) {
+            SemaphoreScript brief = script(connection, Duration.ofMillis(100));
+            SemaphoreScript script = script(connection, LEASE);
+            List<Object> first = brief.run("acquire", "o:9", "1", "wait").get();
+            await().atMost(Duration.ofSeconds(5)).until(() -> script.run("state").get().get(1).equals(0L));
+            List<Object> full = script.run("acquire", "o:8", "3", "wait").get();
+            assertThat(script.run("acquire", "o:9", "1", "wait").get().get(0)).as("queued anew").isEqualTo(2L);
+            assertThat(script.runOperation("releaseFrom", "o:26", "o:9", "1", first.get(1).toString(), "1").get())
+                    .containsExactly(0L, "o:9");
+            assertThat(redis().zrange(key("queue"), 0, -1)).as("places in line").isEmpty();
+            assertThat(script.run("state").get()).containsExactly(3L, 3L, 0L);
+            assertThat(script.runOperation("release", "o:27", "o:8", full.get(1).toString()).get())
+                    .containsExactly(1L);
+
+            String token = strangerUnder("o:10", brief, script);
+            assertThat(script.runOperation("releaseFrom", "o:28", "o:10", "1", token, "1").get())
+                    .containsExactly(0L, "o:10");
+            assertThat(script.run("state").get()).as("the stranger was given back").containsExactly(3L, 0L, 0L);
+        }
+    }
+
     private SemaphoreScript script(StatefulRedisConnection<String, String> connection, Duration lease) {
         return new SemaphoreScript(ScriptCalls.of(connection.async()), new SemaphoreKeys(semaphores.name()), 3, lease,
                 Duration.ofSeconds(2), redis.client().getResources().timer());

@@ -49,7 +49,7 @@ public final class AdaptiveSize {
         try {
             limit.onSample(Math.max(1, holdNanos), (int) Math.min(Integer.MAX_VALUE, inUse), false);
             LimitFollowing.follow(limit, 0, size, resize); // a negative limit is ignored
-        } catch (RuntimeException e) {
+        } catch (Throwable e) { // an application's limit: never thrown from Permit.close(), as a pool's is not
             LOG.log(System.Logger.Level.WARNING, "the adaptive limit of a semaphore threw", e);
         }
     }

@@ -95,8 +95,8 @@ abstract class PoolsWriteCheck<T> implements OperationInvokerAdvisor {
         if (!unknown.isEmpty()) {
             return refusal(target, beanName, unknown);
         }
-        return new InvalidSettingException(nulls.get(0), "is null, which is no value: give the new value, or leave "
-                + "the field out to keep it as it is; nothing was changed");
+        return new InvalidSettingException(nulls.get(0), "is null, which is no value: leave the field out to keep "
+                + "the setting as it is, or give a value; nothing was changed");
     }
 
     /**
