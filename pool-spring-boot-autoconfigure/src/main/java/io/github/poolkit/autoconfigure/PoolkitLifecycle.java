@@ -150,14 +150,9 @@ public class PoolkitLifecycle
             toReopen = new ArrayList<>(reopen);
             reopen.clear();
         }
-        for (Managed entry : toReopen) {
-            if (entry.pause != null) {
-                entry.pause.resume();
-            }
-            else {
-                ((WorkerPool) entry.target).reboot();
-            }
-        }
+        // every pool first, then the schedulers: a held job that runs at once submits to open pools only
+        toReopen.stream().filter(entry -> entry.pause == null).forEach(entry -> ((WorkerPool) entry.target).reboot());
+        toReopen.stream().filter(entry -> entry.pause != null).forEach(entry -> entry.pause.resume());
         running = true;
     }
 
@@ -219,14 +214,12 @@ public class PoolkitLifecycle
         // work while another drains.
         List<Managed> stopping = snapshot().stream()
                 .filter(entry -> !entry.target.isShutdown() && (close || entry.reopens())).toList();
-        for (Managed entry : stopping) {
-            if (!close && entry.pause != null) {
-                entry.pause.pause();
-            }
-            else {
-                entry.target.shutdown();
-            }
+        // Outside a close, the schedulers are paused before any pool closes: a job that starts meanwhile is held,
+        // never run against a closed pool.
+        if (!close) {
+            stopping.stream().filter(entry -> entry.pause != null).forEach(entry -> entry.pause.pause());
         }
+        stopping.stream().filter(entry -> close || entry.pause == null).forEach(entry -> entry.target.shutdown());
         if (!close) {
             synchronized (this) {
                 reopen.addAll(stopping);

@@ -75,6 +75,36 @@ class StopStartTests {
         });
     }
 
+    /**
+     * A scheduler job held while the context is stopped runs after {@code start()}, and the pools it submits to are
+     * open by then: every pool is reopened before the scheduler resumes (the scheduler bean is made before the named
+     * pools, so in the order of their creation it would resume first).
+     */
+    @RepeatedTest(5)
+    void aHeldJobFindsEveryPoolOpenWhenItRuns() {
+        String[] pools = new String[40];
+        for (int i = 0; i < pools.length; i++) {
+            pools[i] = "poolkit.pools.p" + i + ".capacity=1";
+        }
+        runner.withPropertyValues(pools).run(context -> {
+            DelayScheduler scheduler = context.getBean(DelayScheduler.class);
+            context.stop();
+            AtomicInteger closed = new AtomicInteger();
+            CountDownLatch ran = new CountDownLatch(1);
+            scheduler.execute(() -> {
+                for (int i = pools.length - 1; i >= 0; i--) {
+                    if (context.getBean("p" + i, WorkerPool.class).isClosed()) {
+                        closed.incrementAndGet();
+                    }
+                }
+                ran.countDown();
+            });
+            context.start();
+            assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(closed).as("pools still closed when the held job ran").hasValue(0);
+        });
+    }
+
     @RepeatedTest(3)
     @ExtendWith(OutputCaptureExtension.class)
     void stopInterruptsWhatOutlivesTheDeadlineAndStartStillBringsThemBack(CapturedOutput output) {
