@@ -2,10 +2,13 @@ package io.github.poolkit.autoconfigure.permits;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.ReflectionUtils;
 
 import io.github.poolkit.annotation.Permits;
@@ -14,11 +17,19 @@ import io.github.poolkit.annotation.Permits;
  * Finds the {@link Permits} that guards a method of a bean: the method's own annotation (also when declared on the
  * method it overrides or implements), else, for a public instance method, the annotation on the bean's class (or one
  * of its superclasses or interfaces). Methods of {@code Object} ({@code equals}, {@code hashCode}, {@code toString}
- * and their overrides) are never guarded by a type's annotation.
+ * and their overrides) are never guarded by a type's annotation, nor are the methods Spring MVC and WebFlux call
+ * around a controller's handlers ({@code @ExceptionHandler}, {@code @InitBinder}, {@code @ModelAttribute}): they are
+ * no requests of their own, and an exception handler runs after its request's permits were refused.
  *
  * <p>The pointcut and the interceptor both ask here, so a method is proxied exactly when it is guarded.
  */
 final class PermitsLookup {
+
+    /** Spring web's annotations of the methods it calls around a controller's handlers, by name (an optional jar). */
+    private static final List<String> HANDLER_SUPPORT = List.of(
+            "org.springframework.web.bind.annotation.ExceptionHandler",
+            "org.springframework.web.bind.annotation.InitBinder",
+            "org.springframework.web.bind.annotation.ModelAttribute");
 
     private PermitsLookup() {
     }
@@ -36,6 +47,10 @@ final class PermitsLookup {
         }
         int modifiers = specific.getModifiers();
         if (!Modifier.isPublic(modifiers) || Modifier.isStatic(modifiers) || ReflectionUtils.isObjectMethod(specific)) {
+            return null;
+        }
+        MergedAnnotations annotations = MergedAnnotations.from(specific, SearchStrategy.TYPE_HIERARCHY);
+        if (HANDLER_SUPPORT.stream().anyMatch(annotations::isPresent)) {
             return null;
         }
         return AnnotatedElementUtils.findMergedAnnotation(targetClass, Permits.class);

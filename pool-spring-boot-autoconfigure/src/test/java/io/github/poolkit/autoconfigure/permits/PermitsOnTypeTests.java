@@ -1,6 +1,7 @@
 package io.github.poolkit.autoconfigure.permits;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.CompletableFuture;
 
@@ -9,7 +10,12 @@ import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.web.bind.WebDataBinder;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.InitBinder;
+import org.springframework.web.bind.annotation.ModelAttribute;
 
+import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.annotation.Permits;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
@@ -44,6 +50,26 @@ class PermitsOnTypeTests {
             WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
             assertThat(guarded.own(gpu)).isEqualTo(5);
             assertThat(gpu.used()).isZero();
+        });
+    }
+
+    /**
+     * A controller's own {@code @ExceptionHandler}, {@code @InitBinder} and {@code @ModelAttribute} methods are not
+     * requests: Spring calls them through the proxy while a request is handled (the exception handler after the
+     * guarded call was refused), so the type's annotation does not guard them.
+     */
+    @Test
+    void leavesAControllersHandlerSupportMethodsAlone() {
+        runner.withBean(GuardedController.class).run(context -> {
+            GuardedController controller = context.getBean(GuardedController.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            gpu.acquire(10); // a guarded call would now fail fast
+            assertThat(controller.overloaded(new PoolOverloadException("full"))).isEqualTo("mine");
+            controller.binder(null);
+            assertThat(controller.attribute()).isEqualTo("attribute");
+            assertThatThrownBy(controller::handle).isInstanceOf(PoolOverloadException.class);
+            gpu.release(10);
+            assertThat(controller.handle()).isEqualTo("handled");
         });
     }
 
@@ -123,6 +149,29 @@ class PermitsOnTypeTests {
         @Override
         public String toString() {
             return "guarded";
+        }
+    }
+
+    /** A controller guarded as a whole, with the methods Spring calls around its handlers. */
+    @Permits(value = "gpu", weight = "10")
+    public static class GuardedController {
+
+        public String handle() {
+            return "handled";
+        }
+
+        @ExceptionHandler(PoolOverloadException.class)
+        public String overloaded(PoolOverloadException ex) {
+            return "mine";
+        }
+
+        @InitBinder
+        public void binder(WebDataBinder binder) {
+        }
+
+        @ModelAttribute("attribute")
+        public String attribute() {
+            return "attribute";
         }
     }
 }
