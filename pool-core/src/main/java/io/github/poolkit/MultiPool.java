@@ -144,25 +144,26 @@ public final class MultiPool extends PoolExecutorService implements Pool {
             return;
         }
         int i = Math.floorMod(next.getAndIncrement(), pools.length);
+        // One call, however many tries: the task is decorated once (the sub-pools share the decorator), and the second
+        // try has what is left of the wait the caller entered with, whatever a reconfigure changes meanwhile.
+        long budget = budget(pools[i], timeoutNanos);
+        Runnable decorated = pools[i].decorate(task);
         try {
-            pools[i].execute(task, timeoutNanos);
+            pools[i].executeDecorated(decorated, timeoutNanos);
         } catch (PoolOverloadException overloaded) {
             int j = leastLoadedExcept(i);
             if (j < 0) {
                 throw overloaded;
             }
-            pools[j].execute(task, budgetLeft(pools[i], timeoutNanos, start));
+            pools[j].executeDecorated(decorated,
+                    budget == Long.MAX_VALUE ? budget : budget - (System.nanoTime() - start));
         }
     }
 
-    /**
-     * What is left, after a refusal, of the caller's wait: the shorter of its own limit and {@code maxWait} (which
-     * bounds the whole call, the retry included), less the time spent since {@code start}.
-     */
-    private static long budgetLeft(WorkerPool refused, long timeoutNanos, long start) {
-        Duration maxWait = refused.options().maxWait();
-        long budget = maxWait == null ? timeoutNanos : Math.min(timeoutNanos, Durations.toNanosSaturated(maxWait));
-        return budget == Long.MAX_VALUE ? budget : budget - (System.nanoTime() - start);
+    /** The caller's whole wait: the shorter of its own limit and {@code maxWait}, which bounds the whole call. */
+    private static long budget(WorkerPool first, long timeoutNanos) {
+        Duration maxWait = first.options().maxWait();
+        return maxWait == null ? timeoutNanos : Math.min(timeoutNanos, Durations.toNanosSaturated(maxWait));
     }
 
     /**

@@ -110,11 +110,16 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
         engine.execute(decorate(task), timeoutNanos);
     }
 
+    /** As {@link #execute(Runnable, long)}, for a task {@link #decorate} has decorated already (a second try). */
+    void executeDecorated(Runnable decorated, long timeoutNanos) {
+        engine.execute(decorated, timeoutNanos);
+    }
+
     /**
      * Decorates a task; a future of {@code submit} is decorated in place, so the workers still see and count it, and
      * any other task is kept with its decoration, so that an overdue report still names the task itself.
      */
-    private Runnable decorate(Runnable task) {
+    Runnable decorate(Runnable task) {
         Objects.requireNonNull(task, "task");
         if (decorator == null) {
             return task;

@@ -45,7 +45,8 @@ record WaitRules(boolean nonblocking, int maxBlockingTasks, long maxWaitNanos) {
             return "the pool is nonblocking";
         }
         if (waitNanos == 0) {
-            return waitNanos == maxWaitNanos ? "maxWait is 0 (do not wait)" : "the caller's timeout has run out";
+            return waitNanos == maxWaitNanos ? "maxWait is 0 (do not wait)" : "the call's own time limit has run out"
+                    + " (a timed invokeAll or invokeAny, or a multi-pool's maxWait, spent on its first try)";
         }
         if (maxBlockingTasks > 0 && inLine >= maxBlockingTasks) {
             return inLine + " callers are already blocked (maxBlockingTasks)";
@@ -56,6 +57,7 @@ record WaitRules(boolean nonblocking, int maxBlockingTasks, long maxWaitNanos) {
     /** {@return why a caller that waited {@code waitNanos} in vain was refused} */
     String timedOut(long waitNanos) {
         String waited = Duration.ofNanos(waitNanos).toString().substring(2).toLowerCase();
-        return "the caller waited " + waited + (waitNanos == maxWaitNanos ? " (maxWait)" : " (the caller's timeout)");
+        return "the caller waited " + waited + (waitNanos == maxWaitNanos ? " (maxWait)"
+                : " (the call's own time limit: a timed invokeAll or invokeAny, or a multi-pool's maxWait)");
     }
 }

@@ -1,0 +1,88 @@
+package io.github.poolkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.github.poolkit.MultiPool.LoadBalancing;
+import java.lang.reflect.Field;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Round robin's second try, on another sub-pool, after the first refused the task: it is the same call, so it keeps
+ * the rules the caller entered with and decorates the task once.
+ */
+@Timeout(30)
+class MultiPoolRetryTest {
+
+    /** A caller that entered with {@code maxWait} 0 is not made to wait by a reconfigure that lands between its tries. */
+    @Test
+    void theSecondTryKeepsTheMaxWaitTheCallerEnteredWith() throws Exception {
+        CountDownLatch inRejection = new CountDownLatch(1);
+        CountDownLatch proceed = new CountDownLatch(1);
+        AtomicBoolean first = new AtomicBoolean(true);
+        PoolListener listener = new PoolListener() {
+            @Override
+            public void taskRejected(RuntimeException reason) {
+                if (first.getAndSet(false)) { // the first sub-pool's refusal, on the caller's thread
+                    inRejection.countDown();
+                    Latches.await(proceed);
+                }
+            }
+        };
+        try (MultiPool pool = MultiPool.create(2, 1, LoadBalancing.ROUND_ROBIN,
+                PoolOptions.builder().maxWait(Duration.ZERO).listener(listener).build())) {
+            Blocker blocker = Blocker.occupy(pool, 2);
+            try {
+                CompletableFuture<Void> caller = CompletableFuture.runAsync(() -> pool.execute(() -> { }));
+                assertThat(inRejection.await(5, TimeUnit.SECONDS)).isTrue();
+                pool.reconfigure(pool.options().toBuilder().maxWait(null).build());
+                proceed.countDown();
+                assertThatThrownBy(() -> caller.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                        .hasCauseInstanceOf(PoolOverloadException.class);
+            } finally {
+                blocker.open();
+            }
+        }
+    }
+
+    /** The task decorator wraps each task once per call, also when the first sub-pool refused it. */
+    @Test
+    void aTaskRefusedByTheFirstSubPoolIsDecoratedOnce() throws Exception {
+        AtomicInteger applied = new AtomicInteger();
+        try (MultiPool pool = MultiPool.create(2, 1, LoadBalancing.ROUND_ROBIN, PoolOptions.builder()
+                .maxWait(Duration.ZERO).taskDecorator(task -> {
+                    applied.incrementAndGet();
+                    return task;
+                }).build())) {
+            WorkerPool[] subPools = subPools(pool);
+            Blocker blocker = Blocker.occupy(subPools[0], 1); // sub-pool 0's only worker, held
+            try {
+                CountDownLatch ran = new CountDownLatch(1);
+                pool.execute(ran::countDown); // round robin: sub-pool 0 refuses, sub-pool 1 runs it
+                assertThat(ran.await(5, TimeUnit.SECONDS)).isTrue();
+                await().until(() -> subPools[1].idleWorkers() == 1);
+                CountDownLatch again = new CountDownLatch(1);
+                pool.execute(again::countDown); // sub-pool 1 (its turn)
+                assertThat(again.await(5, TimeUnit.SECONDS)).isTrue();
+                assertThat(applied).as("one wrap per call, of the multi-pool's and of its sub-pools' own").hasValue(3);
+            } finally {
+                blocker.open();
+            }
+        }
+    }
+
+    private static WorkerPool[] subPools(MultiPool pool) throws ReflectiveOperationException {
+        Field pools = MultiPool.class.getDeclaredField("pools");
+        pools.setAccessible(true);
+        return (WorkerPool[]) pools.get(pool);
+    }
+}
