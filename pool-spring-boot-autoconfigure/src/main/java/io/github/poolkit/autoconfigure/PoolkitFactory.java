@@ -266,9 +266,9 @@ final class PoolkitFactory {
         SchedulerPause pause = new SchedulerPause();
         UnaryOperator<Runnable> decorator = built.taskDecorator();
         UnaryOperator<Runnable> gated = (decorator == null) ? pause : task -> pause.apply(decorator.apply(task));
-        DelayScheduler delayScheduler = DelayScheduler.create(scheduler.getWorkers(), built.toBuilder()
-                .taskDecorator(gated).listener(pause.reportingRunsOnly(built.listener())).build());
-        finished.addCustomListener(listener -> delayScheduler.addListener(pause.reportingRunsOnly(listener)));
+        DelayScheduler delayScheduler = DelayScheduler.create(scheduler.getWorkers(),
+                built.toBuilder().taskDecorator(gated).build());
+        finished.addCustomListener(delayScheduler::addListener);
         listeners.attach(DELAY_SCHEDULER, overdueLog.listenerFor(DELAY_SCHEDULER, delayScheduler));
         lifecycle.manage(DELAY_SCHEDULER, delayScheduler, timeout, pause);
         return delayScheduler;

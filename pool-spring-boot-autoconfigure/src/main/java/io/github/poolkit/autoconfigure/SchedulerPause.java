@@ -7,9 +7,6 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 
-import io.github.poolkit.OverdueTask;
-import io.github.poolkit.PoolListener;
-
 /**
  * Pauses and resumes the jobs of a {@code DelayScheduler} that cannot be shut down and started again: the scheduler's
  * task decorator wraps each job in a gate, and while paused, a job whose time comes waits at the gate (on its worker)
@@ -27,11 +24,8 @@ import io.github.poolkit.PoolListener;
  * {@code running} holds exactly the threads that passed the gate and have not finished their job's body, so when
  * {@link #awaitIdle} returns {@code true} after {@link #pause()}, no job runs until {@link #resume()}.
  *
- * <p>A job held at the gate has not started, though its worker has (the scheduler watches the worker's run for
- * overdue tasks): an interrupt of its worker while it waits (the overdue watch's, with {@code interrupt-overdue}) is
- * not for the job, which keeps waiting and runs after {@link #resume()} without it; and a report that such a job is
- * overdue is dropped ({@link #reportingRunsOnly}). {@code held} holds exactly the threads waiting at the gate. The
- * close of a context resumes the gate before it shuts the scheduler down, so no held job waits through a close.
+ * <p>A job whose worker is interrupted while it waits at the gate runs anyway, with its interrupt status set: skipping
+ * it would complete its future as if it had run.
  */
 final class SchedulerPause implements UnaryOperator<Runnable> {
 
@@ -40,7 +34,6 @@ final class SchedulerPause implements UnaryOperator<Runnable> {
     private final Condition idle = lock.newCondition();
     private final Set<Thread> running = new HashSet<>();
     private final Set<Thread> interrupted = new HashSet<>();
-    private final Set<Thread> held = new HashSet<>();
     private boolean paused;
 
     /** Wraps a job in the gate; the wrapper's {@code toString} is the job's. */
@@ -133,58 +126,17 @@ final class SchedulerPause implements UnaryOperator<Runnable> {
             if (paused && ranBefore) {
                 return false;
             }
-            Thread self = Thread.currentThread();
             while (paused) {
-                held.add(self);
                 try {
                     resumed.await();
                 }
                 catch (InterruptedException ex) {
-                    // not for the job, which has not started (see the class description): it keeps waiting
-                }
-                finally {
-                    held.remove(self);
+                    Thread.currentThread().interrupt();
+                    break;
                 }
             }
             running.add(Thread.currentThread());
             return true;
-        }
-        finally {
-            lock.unlock();
-        }
-    }
-
-    /**
-     * @param listener the scheduler's listener
-     * @return a listener that tells {@code listener} everything but the reports of jobs held at this gate, which are
-     *         waiting, not running
-     */
-    PoolListener reportingRunsOnly(PoolListener listener) {
-        return new PoolListener() {
-            @Override
-            public void taskFinished(long waitedNanos, long ranNanos, Throwable failure) {
-                listener.taskFinished(waitedNanos, ranNanos, failure);
-            }
-
-            @Override
-            public void taskRejected(RuntimeException reason) {
-                listener.taskRejected(reason);
-            }
-
-            @Override
-            public void taskOverdue(OverdueTask task) {
-                if (!holds(task.thread())) {
-                    listener.taskOverdue(task);
-                }
-            }
-        };
-    }
-
-    /** @return whether a thread of that name waits at the gate (the scheduler's workers have names of their own) */
-    private boolean holds(String threadName) {
-        lock.lock();
-        try {
-            return held.stream().anyMatch(thread -> thread.getName().equals(threadName));
         }
         finally {
             lock.unlock();

@@ -105,35 +105,6 @@ class StopStartTests {
         });
     }
 
-    /**
-     * A job held at the paused scheduler's gate is not running: it is never reported overdue, and the overdue watch's
-     * interrupt does not let it through; it runs after {@code start()}, without that interrupt.
-     */
-    @Test
-    @ExtendWith(OutputCaptureExtension.class)
-    void aHeldJobIsNeitherReportedOverdueNorInterruptedIntoRunning(CapturedOutput output) {
-        runner.withPropertyValues("poolkit.scheduler.run-timeout=100ms", "poolkit.scheduler.interrupt-overdue=true")
-                .run(context -> {
-                    DelayScheduler scheduler = context.getBean(DelayScheduler.class);
-                    context.stop();
-                    CountDownLatch ran = new CountDownLatch(1);
-                    AtomicInteger interrupted = new AtomicInteger();
-                    scheduler.execute(() -> {
-                        if (Thread.currentThread().isInterrupted()) {
-                            interrupted.incrementAndGet();
-                        }
-                        ran.countDown();
-                    });
-                    // several run-timeouts long, and overdue checks with them
-                    await().during(Duration.ofMillis(600)).atMost(Duration.ofSeconds(5))
-                            .until(() -> ran.getCount() == 1);
-                    context.start();
-                    assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
-                    assertThat(interrupted).hasValue(0);
-                    assertThat(output).doesNotContain("overdue");
-                });
-    }
-
     @RepeatedTest(3)
     @ExtendWith(OutputCaptureExtension.class)
     void stopInterruptsWhatOutlivesTheDeadlineAndStartStillBringsThemBack(CapturedOutput output) {
