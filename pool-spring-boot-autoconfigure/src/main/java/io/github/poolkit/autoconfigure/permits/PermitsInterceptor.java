@@ -99,20 +99,11 @@ final class PermitsInterceptor implements MethodInterceptor {
                     guard.release(permit, acquiredAt);
                 }
             });
-            return callersView(result);
         }
-        guard.release(permit, acquiredAt);
+        else {
+            guard.release(permit, acquiredAt);
+        }
         return result;
-    }
-
-    /**
-     * The stage the caller gets: for a {@code CompletableFuture}, a copy that completes with it, so that a caller who
-     * cancels or times out what it got (or a WebFlux client that goes away) does not complete the method's own future,
-     * on which the release waits: cancelling never stops the work behind it, which must keep its permits until it
-     * ends. Any other stage, or a subclass of {@code CompletableFuture} the copy could not stand for, is the method's.
-     */
-    private static Object callersView(Object result) {
-        return (result.getClass() == CompletableFuture.class) ? ((CompletableFuture<?>) result).copy() : result;
     }
 
     private PermitsGuard guardOf(Method method, Class<?> targetClass) {
