@@ -45,7 +45,9 @@ public interface PermitSemaphore {
      * @param n the number of permits, {@code 0 <= n <= size()}
      * @return a future completed with the permit when granted; cancelling it (or completing it otherwise) while the
      *         request waits withdraws the request
-     * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()}
+     * @throws IllegalArgumentException if {@code n < 0} or {@code n > size()}; a semaphore whose size lives in a
+     *                                  shared store (a cluster semaphore) learns that {@code n > size()} only from the
+     *                                  store's answer, and fails the future with it instead
      */
     CompletableFuture<Permit> acquireAsync(long n);
 

@@ -66,7 +66,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * changes it for all. If Redis loses the semaphore's keys, the next instance to touch it stores its size again.
  *
  * <h2>Cost</h2>
- * An uncontended acquire is one script run (one round trip), as is a release; the script makes three and four Redis
+ * An uncontended acquire is one script run (one round trip), as is a release; the script makes three and five Redis
  * calls for them (the leases are fields of the semaphore's {@code meta} hash). Waiting requests hold no thread
  * ({@link #acquireAsync(long)}) and are woken by a message on this instance's own pub/sub channel, never by polling; a
  * message lost to a reconnect is made up for by one script run on re-subscribing, any other by the heartbeat. Runs reap
@@ -89,9 +89,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *
  * <h2>Calls sent twice</h2>
  * Lettuce sends a command again after a reconnect when it had not read the answer, although Redis may have run it.
- * Every acquire, release and {@link #release(long)} therefore carries an id unique to that operation, and Redis
- * remembers what each did (a grant or a place in line under the request's id; a record of each release for the lease
- * time): a second run of the same operation answers as the first did and changes nothing. A request is never counted
+ * Every acquire, release, {@link #release(long)} and {@link #resize(long)} therefore carries an id unique to that
+ * operation, and Redis remembers what each did (a grant or a place in line under the request's id; a record of each
+ * release for the longer of the lease time and the command timeout, of each resize for a day): a second run of the same operation answers as the first did and changes nothing. A request is never counted
  * twice nor both granted and queued, and a release sent twice never reports a lease as expired that it released
  * itself. An acquire sent again after its grant expired is granted anew under the same id: renewals and releases carry
  * the fencing token the holder knows, so the holder is told of the loss and that new grant, held by nobody, goes back.

@@ -20,10 +20,11 @@ import java.lang.annotation.Target;
  * <ul>
  *   <li>A plain method: acquired before it runs (the calling thread waits), released when it returns or throws.</li>
  *   <li>A method returning a {@link java.util.concurrent.CompletionStage}: acquired before it runs, released when
- *       that stage completes.</li>
+ *       that stage completes (a caller that cancels a returned {@code CompletableFuture} completes it, and so gives
+ *       the permits back, although work started for it runs on).</li>
  *   <li>A method returning a Reactor {@code Mono} or {@code Flux} (Reactor on the class path): the method runs at
  *       once and returns its publisher; the permits are acquired when that publisher is <em>subscribed</em>, with
- *       {@code acquireAsync} (no thread waits), and released exactly once when the subscription completes, errors or
+ *       {@code acquireAsync} ({@code tryAcquireAsync} when {@code maxWait} is 0; no thread waits), and released exactly once when the subscription completes, errors or
  *       is cancelled, also when it is cancelled while still waiting in line. Each subscription holds its own permits.
  *       A subscription that had to wait continues on Reactor's parallel scheduler.</li>
  * </ul>
@@ -31,7 +32,9 @@ import java.lang.annotation.Target;
  * <h2>On a type</h2>
  * On a class (or an interface it implements, or a superclass), the annotation guards each public instance method of
  * the bean, inherited ones included, but not {@code equals}, {@code hashCode}, {@code toString} nor other methods of
- * {@code Object}. A method's own {@code @Permits} wins over the type's.
+ * {@code Object}, nor a controller's {@code @ExceptionHandler}, {@code @InitBinder} and {@code @ModelAttribute}
+ * methods (a handler that also names its model attribute is guarded). A method's own {@code @Permits} wins over the
+ * type's.
  *
  * <h2>When the permits do not come</h2>
  * When they do not come within {@code maxWait} (or the weight exceeds the semaphore's size) the work does not run

@@ -150,9 +150,15 @@ public class PoolkitLifecycle
             toReopen = new ArrayList<>(reopen);
             reopen.clear();
         }
-        // every pool first, then the schedulers: a held job that runs at once submits to open pools only
-        toReopen.stream().filter(entry -> entry.pause == null).forEach(entry -> ((WorkerPool) entry.target).reboot());
-        toReopen.stream().filter(entry -> entry.pause != null).forEach(entry -> entry.pause.resume());
+        // every pool first, then the schedulers: a held job that runs at once submits to open pools only; and the
+        // schedulers resume even if a pool cannot reopen (a close the application started waits for it)
+        try {
+            toReopen.stream().filter(entry -> entry.pause == null)
+                    .forEach(entry -> ((WorkerPool) entry.target).reboot());
+        }
+        finally {
+            toReopen.stream().filter(entry -> entry.pause != null).forEach(entry -> entry.pause.resume());
+        }
         running = true;
     }
 

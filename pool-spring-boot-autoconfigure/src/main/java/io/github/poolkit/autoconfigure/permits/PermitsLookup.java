@@ -31,6 +31,9 @@ final class PermitsLookup {
             "org.springframework.web.bind.annotation.InitBinder",
             "org.springframework.web.bind.annotation.ModelAttribute");
 
+    /** A handler's annotation (also behind {@code @GetMapping} and the like). */
+    private static final String REQUEST_MAPPING = "org.springframework.web.bind.annotation.RequestMapping";
+
     private PermitsLookup() {
     }
 
@@ -50,7 +53,8 @@ final class PermitsLookup {
             return null;
         }
         MergedAnnotations annotations = MergedAnnotations.from(specific, SearchStrategy.TYPE_HIERARCHY);
-        if (HANDLER_SUPPORT.stream().anyMatch(annotations::isPresent)) {
+        // a handler is guarded, even one whose @ModelAttribute names the attribute its result goes in
+        if (!annotations.isPresent(REQUEST_MAPPING) && HANDLER_SUPPORT.stream().anyMatch(annotations::isPresent)) {
             return null;
         }
         return AnnotatedElementUtils.findMergedAnnotation(targetClass, Permits.class);

@@ -48,8 +48,9 @@ class ClusterSemaphoresRegistrar implements ImportBeanDefinitionRegistrar, Envir
                 return;
             }
             if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
-                logger.info("Bean '" + name + "' is already defined; poolkit leaves it alone and ignores the cluster"
-                        + " semaphore configured for that name");
+                logger.warn("poolkit.semaphores." + name + " is ignored: the name '" + name + "' is taken by the"
+                        + " application's bean '" + name + "', which poolkit leaves alone; rename the key to get a"
+                        + " cluster semaphore bean of that name");
                 return;
             }
             RootBeanDefinition definition = new RootBeanDefinition(RedisPermitSemaphore.class);

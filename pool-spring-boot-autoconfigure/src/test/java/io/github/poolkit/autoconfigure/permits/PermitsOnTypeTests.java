@@ -12,6 +12,7 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.web.bind.WebDataBinder;
 import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.InitBinder;
 import org.springframework.web.bind.annotation.ModelAttribute;
 
@@ -68,6 +69,7 @@ class PermitsOnTypeTests {
             controller.binder(null);
             assertThat(controller.attribute()).isEqualTo("attribute");
             assertThatThrownBy(controller::handle).isInstanceOf(PoolOverloadException.class);
+            assertThatThrownBy(controller::namedHandler).isInstanceOf(PoolOverloadException.class);
             gpu.release(10);
             assertThat(controller.handle()).isEqualTo("handled");
         });
@@ -157,6 +159,13 @@ class PermitsOnTypeTests {
 
         public String handle() {
             return "handled";
+        }
+
+        /** A handler all the same: its {@code @ModelAttribute} only names where its result goes. */
+        @GetMapping("/named")
+        @ModelAttribute("named")
+        public String namedHandler() {
+            return "named";
         }
 
         @ExceptionHandler(PoolOverloadException.class)

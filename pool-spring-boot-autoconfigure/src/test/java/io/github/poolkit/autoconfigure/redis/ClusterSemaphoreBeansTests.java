@@ -32,6 +32,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -41,6 +42,8 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterR
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.NestedExceptionUtils;
 import reactor.core.publisher.Mono;
@@ -64,6 +67,17 @@ class ClusterSemaphoreBeansTests {
                 .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
                         "poolkit.semaphores.gpu-memory.scope=cluster", "poolkit.semaphores.gpu-memory.size=8",
                         "poolkit.semaphores.gpu-memory.lease-time=5s", "poolkit.semaphores.local-one.size=2");
+    }
+
+    /** The application's own bean of that name wins, and the ignored key is named at WARN, as for a local entry. */
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void theApplicationsOwnBeanOfThatNameWinsAndTheKeyIsNamed(CapturedOutput output) {
+        runner.withBean("gpu-memory", WeightedSemaphore.class, () -> new WeightedSemaphore(3)).run(context -> {
+            assertThat(context.getBean("gpu-memory")).isInstanceOf(WeightedSemaphore.class);
+            assertThat(output).contains("WARN").contains("poolkit.semaphores.gpu-memory is ignored: the name "
+                    + "'gpu-memory' is taken by the application's bean 'gpu-memory'");
+        });
     }
 
     @Test
