@@ -186,6 +186,25 @@ class SampleApplicationEndToEndTest {
         assertThat(api.post("/api/render?sizeMb=1&millis=10").status()).isEqualTo(202);
     }
 
+    /**
+     * The 429's {@code Retry-After} is the starter's estimate from the hold times measured (1.5 s here), not a fixed
+     * second: a client that waits that long finds the budget free.
+     */
+    @Test
+    void aRefusedRenderIsToldToRetryAfterTheMeasuredHoldTime() {
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(semaphore("image-rendering").path("used").asLong()).isZero());
+        assertThat(api.post("/api/render?sizeMb=512&millis=1500").status()).isEqualTo(202);
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(semaphore("image-rendering").path("used").asLong()).isZero());
+        assertThat(api.post("/api/render?sizeMb=512&millis=1500").status()).isEqualTo(202);
+        Answer refused = api.post("/api/render?sizeMb=512&millis=10");
+        assertProblem(refused, 429);
+        assertThat(Long.parseLong(refused.retryAfter())).as("1.5 s held, rounded up").isEqualTo(2);
+        await().atMost(PATIENCE).untilAsserted(() ->
+                assertThat(semaphore("image-rendering").path("used").asLong()).isZero());
+    }
+
     // ---- reminders ------------------------------------------------------------------------------------------
 
     @Test

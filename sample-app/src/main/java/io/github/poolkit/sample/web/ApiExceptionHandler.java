@@ -4,6 +4,7 @@ import java.util.concurrent.RejectedExecutionException;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -12,19 +13,34 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
+import io.github.poolkit.PoolOverloadException;
+import io.github.poolkit.autoconfigure.permits.RetryAfterEstimator;
+
 /**
  * Turns every error of the sample's REST API into an RFC 9457 problem document ({@code application/problem+json})
  * with the right status, and never into a stack trace.
  *
  * <p>Spring MVC's own exceptions (unreadable JSON, a parameter of the wrong type, an unknown URL) are handled by the
  * {@link ResponseEntityExceptionHandler} base class, which already produces {@link ProblemDetail} bodies. This class
- * adds the sample's three outcomes ({@code 400}, {@code 404}, {@code 429}) and a last-resort {@code 500} whose body
- * says nothing about the internals; the exception itself goes to the log.
+ * adds the sample's outcomes ({@code 400}, {@code 404}, {@code 429}, {@code 503}) and a last-resort {@code 500} whose
+ * body says nothing about the internals; the exception itself goes to the log.
  */
 @RestControllerAdvice
 public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+
+    private final ObjectProvider<RetryAfterEstimator> estimator;
+
+    /**
+     * Creates the handler.
+     *
+     * @param estimator the poolkit starter's estimate of a refused client's wait, from what the pools and semaphores
+     *                  measured (absent without Spring MVC's {@code @Permits} support: then one second)
+     */
+    public ApiExceptionHandler(ObjectProvider<RetryAfterEstimator> estimator) {
+        this.estimator = estimator;
+    }
 
     /**
      * Answers bad input with {@code 400 Bad Request}.
@@ -64,20 +80,40 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
     }
 
     /**
-     * Answers a refusal by poolkit with {@code 429 Too Many Requests} and {@code Retry-After: 1}: a pool that refused
-     * a task, or the render budget's {@code @Permits} whose permits did not come in time
-     * ({@link io.github.poolkit.PoolOverloadException} names the semaphore, the weight and the wait). The sample maps
-     * it here because its catch-all handler below would otherwise turn it into a {@code 500}; an application without
-     * such a handler gets the same answer from the poolkit starter.
+     * Answers an overload by poolkit with {@code 429 Too Many Requests} and the {@code Retry-After} the starter
+     * estimates from the measured run and hold times: a pool that refused a task, or the render budget's
+     * {@code @Permits} whose permits did not come in time ({@link PoolOverloadException}, also as the cause of
+     * Spring's {@code TaskRejectedException}, names the semaphore, the weight and the wait). Any other refusal (a pool
+     * that is shutting down, a wait that was interrupted) is {@code 503 Service Unavailable}. The sample maps these
+     * here because its catch-all handler below would otherwise turn them into a {@code 500}; an application without
+     * such a handler gets the same {@code 429} from the poolkit starter.
      *
      * @param e the refusal
      * @return the problem document and the header
      */
     @ExceptionHandler(RejectedExecutionException.class)
     public ResponseEntity<ProblemDetail> rejected(RejectedExecutionException e) {
+        PoolOverloadException overload = overloadIn(e);
+        if (overload == null) {
+            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                    .body(ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage()));
+        }
+        RetryAfterEstimator estimate = estimator.getIfAvailable();
+        long seconds = (estimate != null) ? estimate.retryAfterSeconds(overload) : RetryAfterEstimator.MIN_SECONDS;
         return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
-                .header(HttpHeaders.RETRY_AFTER, "1")
+                .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
                 .body(ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, e.getMessage()));
+    }
+
+    /** {@return the overload in {@code e}'s cause chain (a few causes deep), or {@code null}} */
+    private static PoolOverloadException overloadIn(Throwable e) {
+        Throwable cause = e;
+        for (int depth = 0; cause != null && depth < 8; depth++, cause = cause.getCause()) {
+            if (cause instanceof PoolOverloadException overload) {
+                return overload;
+            }
+        }
+        return null;
     }
 
     /**

@@ -3,8 +3,11 @@ package io.github.poolkit.sample.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.concurrent.RejectedExecutionException;
 
+import io.github.poolkit.PoolClosedException;
 import io.github.poolkit.PoolOverloadException;
+import io.github.poolkit.autoconfigure.permits.RetryAfterEstimator;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
@@ -13,6 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.core.task.TaskRejectedException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
@@ -23,7 +28,9 @@ import org.springframework.http.ResponseEntity;
  */
 class ApiExceptionHandlerTest {
 
-    private final ApiExceptionHandler handler = new ApiExceptionHandler();
+    /** No estimator (as without Spring MVC's {@code @Permits} support): one second. */
+    private final ApiExceptionHandler handler = new ApiExceptionHandler(
+            new StaticListableBeanFactory().getBeanProvider(RetryAfterEstimator.class));
 
     private final Logger handlerLog = (Logger) LoggerFactory.getLogger(ApiExceptionHandler.class);
     private final ListAppender<ILoggingEvent> logged = new ListAppender<>();
@@ -78,6 +85,15 @@ class ApiExceptionHandlerTest {
         assertThat(answer.getBody().getDetail()).isEqualTo("busy");
         assertThat(handler.overloaded(new OverloadedException("busy", Duration.ZERO, null))
                 .getHeaders().getFirst(HttpHeaders.RETRY_AFTER)).isEqualTo("1");
+    }
+
+    @Test
+    void anOverloadBehindSpringsTaskRejectedIs429AndAnyOtherRefusalIs503() {
+        assertThat(handler.rejected(new TaskRejectedException("@Async", new PoolOverloadException("full")))
+                .getStatusCode().value()).isEqualTo(429);
+        assertThat(handler.rejected(new PoolClosedException("closed")).getStatusCode().value()).isEqualTo(503);
+        assertThat(handler.rejected(new RejectedExecutionException("interrupted", new InterruptedException()))
+                .getStatusCode().value()).isEqualTo(503);
     }
 
     @Test
