@@ -72,7 +72,7 @@ final class TimedInvocation {
     /** As {@link java.util.concurrent.ExecutorService#invokeAll(Collection, long, TimeUnit)}. */
     static <T> List<Future<T>> invokeAll(TimedExecutor executor, Collection<? extends Callable<T>> tasks,
                                          long timeout, TimeUnit unit) throws InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout);
+        long deadline = System.nanoTime() + Math.max(0, unit.toNanos(timeout)); // a negative timeout is spent
         List<Future<T>> futures = new ArrayList<>(tasks.size());
         for (Callable<T> task : tasks) {
             futures.add(new SubmittedTask<>(task)); // overdue reports name the task, not the future
@@ -108,7 +108,7 @@ final class TimedInvocation {
     /** As {@link java.util.concurrent.ExecutorService#invokeAny(Collection, long, TimeUnit)}. */
     static <T> T invokeAny(TimedExecutor executor, Collection<? extends Callable<T>> tasks, long timeout,
                            TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        return invokeAny(executor, tasks, System.nanoTime() + unit.toNanos(timeout), true);
+        return invokeAny(executor, tasks, System.nanoTime() + Math.max(0, unit.toNanos(timeout)), true);
     }
 
     /**

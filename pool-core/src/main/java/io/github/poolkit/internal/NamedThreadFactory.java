@@ -45,7 +45,20 @@ public final class NamedThreadFactory implements ThreadFactory {
             t.setDaemon(false); // not inherited from a daemon creator
             return t;
         }
-        Thread t = Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(r);
+        return housekeeping(name, r);
+    }
+
+    /**
+     * Makes one of poolkit's housekeeping threads (a daemon, not started), named {@code name}: it serves the pool or
+     * the JVM rather than the thread that happens to make it, so it keeps neither that thread's context class loader
+     * (an application's, which a redeploy would then leak) nor its inheritable thread-locals.
+     *
+     * @param name the thread's name
+     * @param task what it runs
+     * @return the thread, not started
+     */
+    public static Thread housekeeping(String name, Runnable task) {
+        Thread t = Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(task);
         t.setContextClassLoader(NamedThreadFactory.class.getClassLoader());
         return t;
     }

@@ -7,11 +7,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -141,6 +145,46 @@ class DelaySchedulerAbuseTest {
         assertThat(scheduler.shutdownNow()).isEmpty();
         assertThat(scheduler.isTerminated()).isTrue();
         assertThat(scheduler.awaitTermination(Long.MIN_VALUE, TimeUnit.NANOSECONDS)).isTrue();
+    }
+
+    /**
+     * A timeout of {@code Long.MIN_VALUE} is as spent as one of 0: a timed {@code get} fails, {@code awaitTermination}
+     * answers and a timed {@code invokeAll} runs nothing, at once, as {@code FutureTask} and
+     * {@code AbstractExecutorService} do (not after a wait that a wrapped deadline made endless).
+     */
+    @Test
+    @Timeout(10)
+    void theMostNegativeTimeoutIsSpentAtOnce() throws Exception {
+        scheduler = DelayScheduler.create(1);
+        ScheduledFuture<?> later = scheduler.schedule(() -> { }, 1, TimeUnit.HOURS);
+        assertThatThrownBy(() -> later.get(Long.MIN_VALUE, TimeUnit.NANOSECONDS))
+                .isInstanceOf(TimeoutException.class);
+        AtomicInteger ran = new AtomicInteger();
+        List<Future<Integer>> futures = scheduler.invokeAll(List.of(ran::incrementAndGet, ran::incrementAndGet),
+                Long.MIN_VALUE, TimeUnit.NANOSECONDS);
+        assertThat(futures).allMatch(Future::isCancelled);
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(1);
+        scheduler.execute(() -> {
+            running.countDown();
+            awaitQuietly(release);
+        });
+        assertThat(running.await(5, TimeUnit.SECONDS)).isTrue();
+        scheduler.shutdown();
+        try {
+            assertThat(scheduler.awaitTermination(Long.MIN_VALUE, TimeUnit.NANOSECONDS)).isFalse();
+        } finally {
+            release.countDown();
+        }
+        assertThat(ran).hasValue(0);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     @Test

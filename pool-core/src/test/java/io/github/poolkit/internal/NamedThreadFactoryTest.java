@@ -5,7 +5,11 @@ import org.junit.jupiter.api.Timeout;
 
 import java.net.URL;
 import java.net.URLClassLoader;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicReference;
+
+import io.github.poolkit.DelayScheduler;
+import io.github.poolkit.PoolOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -35,6 +39,44 @@ class NamedThreadFactoryTest {
         }
     }
 
+    /**
+     * The JVM-wide clock of the overdue watch and each scheduler's timer are made the same way (the clock by whoever
+     * first reads it: a request thread submitting to a pool with a queue-timeout, say).
+     */
+    @Test
+    void aHousekeepingThreadOfItsOwnNameKeepsNeitherEither() throws Exception {
+        try (URLClassLoader application = new URLClassLoader(new URL[0], null)) {
+            Thread made = makeOnAThreadOf(application, r -> NamedThreadFactory.housekeeping("poolkit-clock", r));
+
+            assertThat(made.getName()).isEqualTo("poolkit-clock");
+            assertThat(made.isDaemon()).isTrue();
+            assertThat(made.getContextClassLoader()).isSameAs(NamedThreadFactory.class.getClassLoader());
+            assertThat(run(made)).isNull();
+        }
+    }
+
+    /** A scheduler made on an application's request thread: its timer thread keeps neither, as its workers do not. */
+    @Test
+    void aSchedulersTimerThreadKeepsNeitherEither() throws Exception {
+        try (URLClassLoader application = new URLClassLoader(new URL[0], null)) {
+            AtomicReference<DelayScheduler> made = new AtomicReference<>();
+            Thread creator = new Thread(() -> {
+                REQUEST.set("request-42");
+                made.set(DelayScheduler.create(1, PoolOptions.builder().name("timer-owner").build()));
+            });
+            creator.setContextClassLoader(application);
+            creator.start();
+            creator.join();
+            try (DelayScheduler scheduler = made.get()) {
+                Thread timer = Thread.getAllStackTraces().keySet().stream()
+                        .filter(thread -> thread.getName().equals("timer-owner-timer")).findFirst().orElseThrow();
+                assertThat(timer.isDaemon()).isTrue();
+                assertThat(timer.getContextClassLoader()).isSameAs(NamedThreadFactory.class.getClassLoader());
+                assertThat(scheduler.isShutdown()).isFalse();
+            }
+        }
+    }
+
     @Test
     void aWorkerThreadInheritsBothAsTheJdksDefaultFactoryDoesAndIsNeverADaemon() throws Exception {
         try (URLClassLoader application = new URLClassLoader(new URL[0], null)) {
@@ -51,7 +93,7 @@ class NamedThreadFactoryTest {
      * Makes a thread (not started) on a daemon thread whose context class loader is {@code application} and which has
      * set an inheritable thread-local, as a request thread of an application would.
      */
-    private Thread makeOnAThreadOf(ClassLoader application, NamedThreadFactory factory) throws InterruptedException {
+    private Thread makeOnAThreadOf(ClassLoader application, ThreadFactory factory) throws InterruptedException {
         AtomicReference<Thread> made = new AtomicReference<>();
         Thread creator = new Thread(() -> {
             REQUEST.set("request-42");

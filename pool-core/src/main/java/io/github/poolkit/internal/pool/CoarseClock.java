@@ -1,5 +1,7 @@
 package io.github.poolkit.internal.pool;
 
+import io.github.poolkit.internal.NamedThreadFactory;
+
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -23,9 +25,7 @@ final class CoarseClock {
     private static volatile long now = System.nanoTime();
 
     static {
-        Thread ticker = new Thread(CoarseClock::tickForever, "poolkit-clock");
-        ticker.setDaemon(true);
-        ticker.start();
+        NamedThreadFactory.housekeeping("poolkit-clock", CoarseClock::tickForever).start();
     }
 
     private CoarseClock() {

@@ -14,6 +14,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 
+import io.github.poolkit.internal.NamedThreadFactory;
+
 /**
  * The engine of a delay scheduler: the pending jobs, ordered by deadline in a {@link TimerHeap}, and one timer thread
  * that waits for the first deadline and hands each due job to an executor (the scheduler's worker pool). The executor
@@ -99,7 +101,7 @@ public final class JobTimer {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.decorator = decorator;
         this.end = new TimerEnd(executor);
-        this.thread = Thread.ofPlatform().name(name + "-timer").daemon(true).unstarted(this::timerLoop);
+        this.thread = NamedThreadFactory.housekeeping(name + "-timer", this::timerLoop);
     }
 
     /**

@@ -340,7 +340,8 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
      */
     @Override
     public V get(long timeout, TimeUnit unit) throws InterruptedException, ExecutionException, TimeoutException {
-        return report(awaitDone(true, unit.toNanos(timeout)));
+        // a negative timeout is spent: never a deadline that wraps round to a distant future
+        return report(awaitDone(true, Math.max(0, unit.toNanos(timeout))));
     }
 
     /**

@@ -44,7 +44,7 @@ final class TimerEnd {
      * @throws InterruptedException if interrupted while waiting
      */
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        long nanos = unit.toNanos(timeout);
+        long nanos = Math.max(0, unit.toNanos(timeout)); // a negative timeout is spent: no deadline that wraps round
         long deadline = System.nanoTime() + nanos;
         return done.await(nanos, TimeUnit.NANOSECONDS)
                 && executor.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
