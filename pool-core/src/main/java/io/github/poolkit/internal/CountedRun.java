@@ -5,7 +5,9 @@ package io.github.poolkit.internal;
  * completes (a submitted task, {@link SubmittedTask}; a scheduled job): whoever sees the future done also sees the
  * count. The worker runs it with {@link #runCounted} and keeps how the run ended itself ({@link #RETURNED}, what the
  * task threw, or {@link #NOT_COUNTED}), never on the future: a periodic job may start its next run on another worker
- * before this one has read how its run ended. The worker counts the task itself only if the future did not.
+ * before this one has read how its run ended. For the same reason the worker a run counts on belongs to that run
+ * only: a periodic job's runs never share it through a field of the job, which the end of one run could clear under
+ * the next. The worker counts the task itself only if the future did not.
  */
 public interface CountedRun extends Runnable {
 
@@ -16,28 +18,12 @@ public interface CountedRun extends Runnable {
     Object RETURNED = new Object();
 
     /**
-     * Runs the future on a pool's worker, which counts the task as it ends, before the future completes. The protocol,
-     * the same for every such future: the worker is set ({@link #countOn}, which also forgets how an earlier run
-     * ended), the future runs, and the worker is cleared even if the run throws.
+     * Runs the future on a pool's worker, which counts the task as it ends ({@link TaskCounter#countEnded}), before
+     * the future completes; a run that runs no task (the future done, cancelled, or running elsewhere) counts nothing.
      *
      * @param counter the worker, on its own thread
      */
-    default void runCounted(TaskCounter counter) {
-        countOn(counter);
-        try {
-            run();
-        } finally {
-            countOn(null);
-        }
-    }
-
-    /**
-     * Sets the worker that counts the next end of the task ({@code null}: none), and forgets how an earlier run ended.
-     * Only {@link #runCounted} calls it, on the worker's thread.
-     *
-     * @param counter the worker, or {@code null} once the run is over
-     */
-    void countOn(TaskCounter counter);
+    void runCounted(TaskCounter counter);
 
     /** {@return whether the future was cancelled} */
     boolean isCancelled();

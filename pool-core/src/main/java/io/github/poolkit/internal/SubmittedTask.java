@@ -82,9 +82,15 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping, Counted
         }
     }
 
+    /** Runs once, so the worker can be a field: set for the run, cleared even if it throws. */
     @Override
-    public final void countOn(TaskCounter counter) {
+    public final void runCounted(TaskCounter counter) {
         this.counter = counter;
+        try {
+            run();
+        } finally {
+            this.counter = null;
+        }
     }
 
     /** Counts the task as returned (when run counted), then completes the future. */

@@ -94,9 +94,6 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     private Object outcome;
     private volatile Thread runner;
     private volatile Waiters waiters;
-    /** The worker in {@link #runCounted} and whether this run counted its task; that worker's thread only. */
-    private TaskCounter counter;
-    private Object ended = NOT_COUNTED;
 
     /** The lock and condition of the threads waiting in {@code get}, made when the first one comes. */
     private static final class Waiters {
@@ -158,20 +155,13 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         return period;
     }
 
+    /**
+     * Runs the job as {@link #run()} does, counting the run on {@code counter}: passed down the run, never kept in a
+     * field, since the next run may start on another worker before this one's call returns (see CountedRun).
+     */
     @Override
-    public void countOn(TaskCounter counter) {
-        this.counter = counter;
-        if (counter != null) {
-            ended = NOT_COUNTED;
-        }
-    }
-
-    /** Counts the run on the worker of {@link #runCounted}, if any: {@code failure} null if it returned. */
-    private void count(Throwable failure) {
-        TaskCounter c = counter;
-        if (c != null && c.countEnded(failure)) {
-            ended = failure == null ? RETURNED : failure;
-        }
+    public void runCounted(TaskCounter counter) {
+        run(counter);
     }
 
     /**
@@ -183,6 +173,11 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
      */
     @Override
     public void run() {
+        run(null);
+    }
+
+    /** {@link #run()}, counting on {@code counter} if not {@code null} (a pool's worker). */
+    private void run(TaskCounter counter) {
         if (period != 0 && timer.isShutdown()) {
             cancel(false);
             return;
@@ -207,16 +202,17 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
             return;
         }
         Throwable failure = null;
+        boolean counted = false;
         try {
             body.run();
-            count(null); // before the future completes: whoever sees it done sees the count
+            counted = counter != null && counter.countEnded(null); // before the future completes, which then shows it
             if (period == 0) {
                 complete(NORMAL, callable ? outcome : null);
             }
         } catch (Throwable t) {
             Throwable cause = t instanceof CallFailure f ? f.getCause() : t;
-            if (ended == NOT_COUNTED) {
-                count(cause);
+            if (!counted && counter != null) {
+                counter.countEnded(cause);
             }
             if (complete(EXCEPTIONAL, cause)) {
                 failure = cause;

@@ -25,6 +25,39 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @Timeout(10)
 class JobTimerTest {
 
+    /**
+     * A periodic job's run counts on the worker running it even when another worker's run of the same job ends (or,
+     * here, starts and finds it running) meanwhile: each run keeps its worker to itself, so no run's end clears the
+     * worker of another (which left that run counted nowhere: the pool's count then fell back on guesses).
+     */
+    @Test
+    void eachRunOfAPeriodicJobCountsOnItsOwnWorker() throws Exception {
+        ThreadPoolExecutor idle = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+        JobTimer timer = JobTimer.start("overlap", idle, null);
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        ScheduledJob<Void> job = timer.schedule(() -> {
+            entered.countDown();
+            try {
+                go.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, TimeUnit.HOURS.toNanos(1), TimeUnit.HOURS.toNanos(1));
+        AtomicInteger countedByB = new AtomicInteger();
+        AtomicInteger countedByA = new AtomicInteger();
+        Thread b = new Thread(() -> job.runCounted(failure -> countedByB.incrementAndGet() > 0));
+        b.start();
+        assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+        job.runCounted(failure -> countedByA.incrementAndGet() > 0); // running on B: runs nothing, counts nothing
+        go.countDown();
+        b.join(5_000);
+        assertThat(countedByB).hasValue(1);
+        assertThat(countedByA).hasValue(0);
+        timer.shutdownNow();
+        idle.shutdownNow();
+    }
+
     @Test
     void aTimerWhoseThreadDiesStopsAndCancelsEverythingLeft() throws Exception {
         ThreadPoolExecutor broken = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>()) {
