@@ -363,7 +363,9 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
      * @return the cancelled jobs that never started (each is its own, now cancelled, {@link ScheduledFuture}): the
      *         pending ones (with any due job the timer had not yet handed to the pool, or was handing over but that
      *         had not started), then those taken from the pool's queue; each once. Every job accepted before this call
-     *         is either in this list or run (or running), never both
+     *         is either in this list or run (or running), never both, but for one case: a periodic job that a worker
+     *         had just taken from the queue but not started is cancelled by that worker instead, unrun and not
+     *         listed (as {@code ScheduledThreadPoolExecutor} does); a one-shot job in that place still runs
      */
     @Override
     public List<Runnable> shutdownNow() {
