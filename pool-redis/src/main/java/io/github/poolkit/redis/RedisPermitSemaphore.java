@@ -91,8 +91,9 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * Lettuce sends a command again after a reconnect when it had not read the answer, although Redis may have run it.
  * Every acquire, release, {@link #release(long)} and {@link #resize(long)} therefore carries an id unique to that
  * operation, and Redis remembers what each did (a grant or a place in line under the request's id; a record of each
- * release for the longer of the lease time and the command timeout, of each resize for a day): a second run of the same operation answers as the first did and changes nothing. A request is never counted
- * twice nor both granted and queued, and a release sent twice never reports a lease as expired that it released
+ * release for the longer of the lease time and the command timeout, of each resize for a day): a second run of the
+ * same operation answers as the first did and changes nothing. A request is never counted twice nor both granted and
+ * queued, and a release sent twice never reports a lease as expired that it released
  * itself. An acquire sent again after its grant expired is granted anew under the same id: renewals and releases carry
  * the fencing token the holder knows, so the holder is told of the loss and that new grant, held by nobody, goes back.
  *

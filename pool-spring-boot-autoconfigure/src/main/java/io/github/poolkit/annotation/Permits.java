@@ -24,9 +24,10 @@ import java.lang.annotation.Target;
  *       the permits back, although work started for it runs on).</li>
  *   <li>A method returning a Reactor {@code Mono} or {@code Flux} (Reactor on the class path): the method runs at
  *       once and returns its publisher; the permits are acquired when that publisher is <em>subscribed</em>, with
- *       {@code acquireAsync} ({@code tryAcquireAsync} when {@code maxWait} is 0; no thread waits), and released exactly once when the subscription completes, errors or
- *       is cancelled, also when it is cancelled while still waiting in line. Each subscription holds its own permits.
- *       A subscription that had to wait continues on Reactor's parallel scheduler.</li>
+ *       {@code acquireAsync} ({@code tryAcquireAsync} when {@code maxWait} is 0; no thread waits), and released
+ *       exactly once when the subscription completes, errors or is cancelled, also when it is cancelled while still
+ *       waiting in line. Each subscription holds its own permits. A subscription that had to wait continues on
+ *       Reactor's parallel scheduler.</li>
  * </ul>
  *
  * <h2>On a type</h2>

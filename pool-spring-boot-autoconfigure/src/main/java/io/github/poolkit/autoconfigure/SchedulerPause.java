@@ -13,9 +13,9 @@ import java.util.function.UnaryOperator;
  * until {@link #resume()}, so no job is lost; but a run of a repeating job that has run before is skipped instead, so
  * that a long pause (a checkpoint restored days later) does not leave a fixed-rate job a backlog of missed runs to
  * catch up one after another. (The gate cannot tell a repeating job before its second run: one whose first run falls
- * due while paused waits like a one-shot job, then catches up.) {@link PoolkitLifecycle} pauses the
- * scheduler on {@code stop()} and resumes it on {@code start()}; on a context close while stopped it shuts the scheduler
- * down and then resumes it, so held jobs run (or are taken back) like any other.
+ * due while paused waits like a one-shot job, then catches up.) {@link PoolkitLifecycle} pauses the scheduler on
+ * {@code stop()} and resumes it on {@code start()}; on a context close while stopped it shuts the scheduler down and
+ * then resumes it, so held jobs run (or are taken back) like any other.
  *
  * <p>Invariants, all guarded by {@code lock}: a job body runs only while not paused at the moment it passed the gate
  * (a skipped run never enters the body); {@code interrupted} holds the threads of {@code running} that
