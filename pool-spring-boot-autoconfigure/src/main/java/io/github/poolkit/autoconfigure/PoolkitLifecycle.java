@@ -39,8 +39,9 @@ import io.github.poolkit.WorkerPool;
  *
  * <p><b>Stop and start (pause and resume, as for checkpoint and restore).</b> {@code stop()} outside a close does the
  * same for the pools, which {@code start()} then reopens with {@code reboot()}. The scheduler cannot be reopened, so
- * it is paused instead ({@link SchedulerPause}): jobs that fall due wait until {@code start()} (repeats of a
- * repeating job are skipped); running jobs get the same deadline and are interrupted at it. A pool the application released itself is left alone, also by
+ * it is paused instead ({@link SchedulerPause}), before any pool closes, and resumed after every pool reopened: jobs
+ * that fall due wait until {@code start()} (repeats of a repeating job are skipped); running jobs get the same
+ * deadline and are interrupted at it. A pool the application released itself is left alone, also by
  * {@code start()}. A context closed while stopped closes what is still open (the scheduler, pools created since).
  *
  * <p>The phase, {@link #PHASE}, is below those of Spring Boot's web server (graceful shutdown at

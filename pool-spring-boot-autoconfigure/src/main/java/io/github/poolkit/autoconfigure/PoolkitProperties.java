@@ -24,9 +24,9 @@ import org.springframework.boot.context.properties.NestedConfigurationProperty;
  * <p>Invalid values are ignored by this bean's own binding ({@code ignoreInvalidFields}): start-up never reaches it
  * with one (the check above runs first and stops start-up), but Spring Cloud binds it again on every refresh, and a
  * value that does not convert would then fail the whole refresh before poolkit's refresh listener could log it and
- * apply the rest. A bean reads this object when it is created (at start-up, or at first use for a lazy one); a refresh changes
- * the beans that exist only through that listener, while a lazy bean first used after a refresh is made from the
- * values bound then (an unconvertible one left at its value before).
+ * apply the rest. A bean reads this object when it is created (at start-up, or at first use for a lazy one); a
+ * refresh changes the beans that exist only through that listener, while a lazy bean first used after a refresh is
+ * made from the values bound then (an unconvertible one left at its value before).
  */
 @ConfigurationProperties(prefix = "poolkit", ignoreInvalidFields = true)
 public class PoolkitProperties {
