@@ -69,17 +69,7 @@ class AdaptiveEdgeCasesTest {
      */
     @Test
     void aLimitThatThrowsAnErrorReachesNeitherTheWorkerNorTheCaller() throws Exception {
-        AdaptiveLimit failing = new AdaptiveLimit() {
-            @Override
-            public int limit() {
-                return 1;
-            }
-
-            @Override
-            public void onSample(long rttNanos, int inFlight, boolean dropped) {
-                throw new AssertionError("a bug in the application's limit");
-            }
-        };
+        AdaptiveLimit failing = new BrokenLimit(1);
         CountDownLatch finished = new CountDownLatch(1);
         CountDownLatch rejected = new CountDownLatch(1);
         PoolListener listener = new PoolListener() {

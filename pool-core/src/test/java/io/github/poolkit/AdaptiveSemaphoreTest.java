@@ -26,17 +26,7 @@ class AdaptiveSemaphoreTest {
     /** An application's limit that throws an {@code Error} on a sample is logged: the permit still closes quietly. */
     @Test
     void aLimitThatThrowsAnErrorNeverEscapesTheClose() throws Exception {
-        WeightedSemaphore s = WeightedSemaphore.adaptive(new AdaptiveLimit() {
-            @Override
-            public int limit() {
-                return 2;
-            }
-
-            @Override
-            public void onSample(long rttNanos, int inFlight, boolean dropped) {
-                throw new AssertionError("a bug in the application's limit");
-            }
-        });
+        WeightedSemaphore s = WeightedSemaphore.adaptive(new BrokenLimit(2));
         Permit permit = s.acquirePermit(2);
         permit.close();
         assertThat(s.available()).isEqualTo(2);
