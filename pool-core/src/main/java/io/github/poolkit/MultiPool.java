@@ -453,7 +453,8 @@ public final class MultiPool extends PoolExecutorService implements Pool {
 
     @Override
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        long deadline = System.nanoTime() + unit.toNanos(timeout); // toNanos saturates
+        // toNanos saturates; a negative timeout is spent, never a deadline that wraps round to a distant future
+        long deadline = System.nanoTime() + Math.max(0, unit.toNanos(timeout));
         for (WorkerPool p : pools) {
             if (!p.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS)) {
                 return false;

@@ -80,6 +80,20 @@ class MultiPoolRetryTest {
         }
     }
 
+    /** A timeout of {@code Long.MIN_VALUE} is spent at once, as one of 0 is, while a worker still runs. */
+    @Test
+    void theMostNegativeTimeoutIsSpentAtOnce() throws Exception {
+        try (MultiPool pool = MultiPool.create(2, 1, LoadBalancing.ROUND_ROBIN)) {
+            Blocker blocker = Blocker.occupy(pool, 1);
+            try {
+                pool.release();
+                assertThat(pool.awaitTermination(Long.MIN_VALUE, TimeUnit.NANOSECONDS)).isFalse();
+            } finally {
+                blocker.open();
+            }
+        }
+    }
+
     private static WorkerPool[] subPools(MultiPool pool) throws ReflectiveOperationException {
         Field pools = MultiPool.class.getDeclaredField("pools");
         pools.setAccessible(true);

@@ -55,9 +55,13 @@ class NamedThreadFactoryTest {
         }
     }
 
-    /** A scheduler made on an application's request thread: its timer thread keeps neither, as its workers do not. */
+    /**
+     * A scheduler made on an application's request thread: its timer thread, which starts the workers of due jobs,
+     * keeps the application's class loader (the scheduler is the application's, and so are its jobs) but not the
+     * request's inheritable thread-locals, so neither a worker it starts.
+     */
     @Test
-    void aSchedulersTimerThreadKeepsNeitherEither() throws Exception {
+    void aSchedulersTimerThreadKeepsItsMakersClassLoaderButNotItsThreadLocals() throws Exception {
         try (URLClassLoader application = new URLClassLoader(new URL[0], null)) {
             AtomicReference<DelayScheduler> made = new AtomicReference<>();
             Thread creator = new Thread(() -> {
@@ -71,8 +75,15 @@ class NamedThreadFactoryTest {
                 Thread timer = Thread.getAllStackTraces().keySet().stream()
                         .filter(thread -> thread.getName().equals("timer-owner-timer")).findFirst().orElseThrow();
                 assertThat(timer.isDaemon()).isTrue();
-                assertThat(timer.getContextClassLoader()).isSameAs(NamedThreadFactory.class.getClassLoader());
-                assertThat(scheduler.isShutdown()).isFalse();
+                assertThat(timer.getContextClassLoader()).isSameAs(application);
+                AtomicReference<Object> seenByJob = new AtomicReference<>("not run");
+                AtomicReference<ClassLoader> loaderOfJob = new AtomicReference<>();
+                scheduler.schedule(() -> {
+                    seenByJob.set(REQUEST.get());
+                    loaderOfJob.set(Thread.currentThread().getContextClassLoader());
+                }, 20, java.util.concurrent.TimeUnit.MILLISECONDS).get(5, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(seenByJob.get()).as("a request's thread-local, on a worker the timer started").isNull();
+                assertThat(loaderOfJob.get()).isSameAs(application);
             }
         }
     }

@@ -14,8 +14,6 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 
-import io.github.poolkit.internal.NamedThreadFactory;
-
 /**
  * The engine of a delay scheduler: the pending jobs, ordered by deadline in a {@link TimerHeap}, and one timer thread
  * that waits for the first deadline and hands each due job to an executor (the scheduler's worker pool). The executor
@@ -101,7 +99,11 @@ public final class JobTimer {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.decorator = decorator;
         this.end = new TimerEnd(executor);
-        this.thread = NamedThreadFactory.housekeeping(name + "-timer", this::timerLoop);
+        // The creator's context class loader is kept (the application's: the timer starts the pool's workers, which
+        // take it on), its inheritable thread-locals are not (a request's, say, which workers would take on too).
+        this.thread = Thread.ofPlatform().name(name + "-timer").daemon(true).inheritInheritableThreadLocals(false)
+                .unstarted(this::timerLoop);
+        thread.setContextClassLoader(Thread.currentThread().getContextClassLoader()); // not inherited without them
     }
 
     /**
