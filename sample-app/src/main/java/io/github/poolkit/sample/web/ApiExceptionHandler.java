@@ -36,7 +36,7 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
      * Creates the handler.
      *
      * @param estimator the poolkit starter's estimate of a refused client's wait, from what the pools and semaphores
-     *                  measured (absent without Spring MVC's {@code @Permits} support: then one second)
+     *                  measured (one second when there is no single one)
      */
     public ApiExceptionHandler(ObjectProvider<RetryAfterEstimator> estimator) {
         this.estimator = estimator;
@@ -98,11 +98,11 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                     .body(ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, e.getMessage()));
         }
-        RetryAfterEstimator estimate = estimator.getIfAvailable();
+        RetryAfterEstimator estimate = estimator.getIfUnique();
         long seconds = (estimate != null) ? estimate.retryAfterSeconds(overload) : RetryAfterEstimator.MIN_SECONDS;
         return ResponseEntity.status(HttpStatus.TOO_MANY_REQUESTS)
                 .header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
-                .body(ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, e.getMessage()));
+                .body(ProblemDetail.forStatusAndDetail(HttpStatus.TOO_MANY_REQUESTS, overload.getMessage()));
     }
 
     /** {@return the overload in {@code e}'s cause chain (a few causes deep), or {@code null}} */

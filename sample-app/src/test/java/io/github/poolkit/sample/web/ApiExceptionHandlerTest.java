@@ -89,8 +89,10 @@ class ApiExceptionHandlerTest {
 
     @Test
     void anOverloadBehindSpringsTaskRejectedIs429AndAnyOtherRefusalIs503() {
-        assertThat(handler.rejected(new TaskRejectedException("@Async", new PoolOverloadException("full")))
-                .getStatusCode().value()).isEqualTo(429);
+        ResponseEntity<ProblemDetail> overload = handler.rejected(
+                new TaskRejectedException("@Async", new PoolOverloadException("full")));
+        assertThat(overload.getStatusCode().value()).isEqualTo(429);
+        assertThat(overload.getBody().getDetail()).as("the overload's own words").isEqualTo("full");
         assertThat(handler.rejected(new PoolClosedException("closed")).getStatusCode().value()).isEqualTo(503);
         assertThat(handler.rejected(new RejectedExecutionException("interrupted", new InterruptedException()))
                 .getStatusCode().value()).isEqualTo(503);
