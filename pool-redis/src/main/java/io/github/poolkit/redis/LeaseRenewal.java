@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -17,10 +18,13 @@ import java.util.logging.Logger;
  *
  * <p>Invariants:
  * <ul>
- *   <li>At most one heartbeat script is unanswered at a time ({@code beating}); a silent Redis is therefore noticed
- *       within one period after a lease time of silence, whatever the command timeout.</li>
+ *   <li>At most one heartbeat script is waited for at a time ({@code beating}, until its answer or its command
+ *       timeout); a silent Redis is therefore noticed within one period after a lease time of silence, whatever the
+ *       command timeout.</li>
  *   <li>A lease's or a place's {@code confirmed} time is when a renewal (or the acquire) that Redis answered was
- *       <em>sent</em>: Redis ran it after that, so the lease lasts at least a lease time from then.</li>
+ *       <em>sent</em>: Redis ran it after that, so the lease lasts at least a lease time from then. An answer that
+ *       comes after the command timeout counts too (Redis did renew), and confirmed times only move forward, as
+ *       answers may cross.</li>
  *   <li>A lease held by a {@code Permit} that Redis has not confirmed for longer than the lease time is lost now
  *       (its holder is told once) and never renewed again; a handle-less lease has nobody to tell and is renewed until
  *       a renewal finds it gone.</li>
@@ -106,7 +110,11 @@ final class LeaseRenewal {
             return;
         }
         long sent = System.nanoTime();
-        instance.script().run("heartbeat", args.toArray(String[]::new)).whenComplete((reply, failure) -> {
+        // An answer that comes after the command timeout failed the call still tells what Redis did: it renewed
+        // (Lettuce keeps the call and Redis runs it), so it counts, or a slow link would lose leases Redis renews.
+        CompletableFuture<List<Object>> answer = instance.script().run("heartbeat",
+                late -> renewed(late, held, queued, sent), args.toArray(String[]::new));
+        answer.whenComplete((reply, failure) -> {
             try {
                 if (failure != null) {
                     LOG.log(Level.FINE, "Cluster semaphore '" + instance.name() + "': heartbeat failed; retrying",
@@ -131,7 +139,7 @@ final class LeaseRenewal {
             }
         }
         for (Lease lease : held) {
-            if (!gone.contains(lease.id)) {
+            if (!gone.contains(lease.id) && sent - lease.confirmedNanos > 0) { // answers may cross: never backwards
                 lease.confirmedNanos = sent;
             }
         }

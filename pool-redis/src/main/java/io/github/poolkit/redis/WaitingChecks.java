@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -77,7 +78,9 @@ final class WaitingChecks {
         queued.forEach(request -> args.add(request.id));
         long sent = System.nanoTime();
         try {
-            instance.script().run("heartbeat", args.toArray(String[]::new)).whenComplete((reply, failure) -> {
+            CompletableFuture<List<Object>> answer = instance.script().run("heartbeat",
+                    late -> renewed(late, queued, sent), args.toArray(String[]::new)); // a late answer still tells
+            answer.whenComplete((reply, failure) -> {
                 if (failure != null) {
                     checkFailed(failure);
                 } else {

@@ -36,6 +36,27 @@ class LostLeaseTest {
     @RegisterExtension
     final SemaphoreInstances semaphores = new SemaphoreInstances(redis);
 
+    /**
+     * Renewals that Redis runs but whose answers come after the command timeout (a slow link, a busy connection) still
+     * count: Redis renewed the lease, so the holder keeps it; it is not told it lost it, and the permits stay its own.
+     */
+    @Test
+    void renewalsAnsweredAfterTheCommandTimeoutKeepTheLease() throws Exception {
+        ScriptLink slow = new ScriptLink();
+        RedisPermitSemaphore holder = semaphores.open(semaphores.builder().size(1).leaseTime(Duration.ofMillis(2000))
+                .commandTimeout(Duration.ofMillis(300)), slow);
+        RedisPermitSemaphore other = semaphores.open(1, Duration.ofMillis(2000), Duration.ofSeconds(2));
+        slow.answerLate("heartbeat", Duration.ofMillis(500));
+        try (Permit permit = holder.acquirePermit(1)) {
+            // longer than the lease time, in which every renewal answers 200 ms after its call timed out
+            await().during(Duration.ofMillis(3500)).atMost(Duration.ofSeconds(10))
+                    .until(() -> permit.isValid() && !other.tryAcquire(1));
+            assertThat(permit.lost().toCompletableFuture()).isNotDone();
+        }
+        assertThat(other.tryAcquire(1)).isTrue();
+        other.release(1);
+    }
+
     @Test
     void redisFrozenPastTheLeaseTimeTellsTheHolderAndThePermitsAreNeverGrantedTwice() throws Exception {
         Duration lease = Duration.ofMillis(900);

@@ -34,6 +34,8 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
     private volatile long sentAgainAfterMillis;
     private volatile CompletableFuture<Void> sentAgainWhen;
     private volatile String scriptLostFor;
+    private volatile String answeredLate;
+    private volatile long answeredLateMillis;
     private volatile CompletableFuture<Void> evalGate;
     private final AtomicInteger heartbeatsFailed = new AtomicInteger();
     private volatile BiConsumer<String[], List<Object>> watcher = (argv, answer) -> { };
@@ -138,6 +140,15 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
         }
     }
 
+    /**
+     * From now on each call of {@code op} runs at once, and its answer reaches the instance {@code delay} after Redis
+     * gave it (a slow link, or the instance's own calls queued on its one connection).
+     */
+    void answerLate(String op, Duration delay) {
+        answeredLateMillis = delay.toMillis();
+        answeredLate = op;
+    }
+
     /** {@return how many calls of {@code op} wait for the connection to come back} */
     int waitingCalls(String op) {
         synchronized (link) {
@@ -197,6 +208,10 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
             return watched(argv, answer);
         }
         answer = call.get();
+        if (op.equals(answeredLate)) {
+            answer = answer.toCompletableFuture().thenApplyAsync(value -> value,
+                    CompletableFuture.delayedExecutor(answeredLateMillis, TimeUnit.MILLISECONDS));
+        }
         if (sentTwice.contains(op)) {
             // the first answer is lost on the way back; the same call is sent again once it has run
             long after = sentAgainAfterMillis;
