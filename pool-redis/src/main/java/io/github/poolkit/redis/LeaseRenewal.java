@@ -76,12 +76,14 @@ final class LeaseRenewal {
             if (beating.compareAndSet(false, true)) {
                 try {
                     beat();
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | Error e) {
                     beating.set(false); // nothing was sent: the next tick sends one
                     throw e;
                 }
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // never out of the tick: the scheduler would cancel it for good, silently, and with it every renewal and
+            // every check for silence (leases expiring in Redis while their holders think them valid)
             LOG.log(Level.WARNING, "Cluster semaphore '" + instance.name() + "': heartbeat failed; retrying", e);
         }
     }

@@ -11,7 +11,6 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
@@ -268,15 +267,15 @@ final class Requests {
 
     /**
      * Completes a request on the completions executor if it is asynchronous, else here; inline too when the executor
-     * refuses (shut down, full), as a lost lease's signal does: a result never completed would leave its caller
-     * waiting forever and its grant held, and renewed, by nobody.
+     * refuses or throws (shut down, full, broken), as a lost lease's signal does: a result never completed would leave
+     * its caller waiting forever and its grant held, and renewed, by nobody.
      */
     private void completeAsAsked(Request request, Runnable complete) {
         if (request.async) {
             try {
                 instance.completions().execute(complete);
                 return;
-            } catch (RejectedExecutionException e) {
+            } catch (RuntimeException e) {
                 // completed inline below
             }
         }

@@ -163,6 +163,45 @@ class LostLeaseTest {
     }
 
     /** An executor that throws (not only one that refuses) when the loss is signalled: the actions run anyway. */
+    /**
+     * An executor for completions that throws (not only one that refuses): a granted {@code acquireAsync} completes
+     * anyway, on the thread that learned of the grant, rather than never, with its grant held and renewed by nobody.
+     */
+    @Test
+    void anAsyncGrantCompletesEvenWhenTheExecutorThrows() throws Exception {
+        Executor broken = task -> {
+            throw new IllegalStateException("executor broken");
+        };
+        RedisPermitSemaphore holder = semaphores.open(semaphores.builder().size(1)
+                .leaseTime(Duration.ofMillis(600)).commandTimeout(Duration.ofSeconds(2)).completions(broken));
+        RedisPermitSemaphore other = semaphores.open(1, Duration.ofMillis(600), Duration.ofSeconds(2));
+        Permit now = holder.acquireAsync(1).get(5, TimeUnit.SECONDS); // granted by the acquire's own answer
+        CompletableFuture<Permit> later = holder.acquireAsync(1); // queued, granted by message once `now` closes
+        now.close();
+        try (Permit granted = later.get(5, TimeUnit.SECONDS)) {
+            assertThat(granted.isValid()).isTrue();
+            assertThat(other.used()).isEqualTo(1);
+        }
+        assertThat(other.used()).isZero();
+    }
+
+    /** An {@code Error} in one heartbeat does not end the heartbeat: the renewals go on, and the lease stays held. */
+    @Test
+    void anErrorInOneHeartbeatDoesNotStopTheRenewals() throws Exception {
+        ScriptLink link = new ScriptLink();
+        RedisPermitSemaphore holder = semaphores.open(semaphores.builder().size(1).leaseTime(Duration.ofMillis(900))
+                .commandTimeout(Duration.ofSeconds(2)), link);
+        RedisPermitSemaphore other = semaphores.open(1, Duration.ofMillis(900), Duration.ofSeconds(2));
+        try (Permit permit = holder.acquirePermit(1)) {
+            link.throwOnceOn("heartbeat");
+            // three lease times: the lease expires in Redis unless the renewals go on after the failed one
+            await().during(Duration.ofMillis(2700)).atMost(Duration.ofSeconds(10))
+                    .until(() -> permit.isValid() && !other.tryAcquire(1));
+        }
+        assertThat(other.tryAcquire(1)).isTrue();
+        other.release(1);
+    }
+
     @Test
     void theActionsRunEvenWhenTheExecutorThrows() throws Exception {
         ExecutorService pool = Executors.newSingleThreadExecutor();

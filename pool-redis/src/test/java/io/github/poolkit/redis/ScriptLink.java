@@ -35,6 +35,7 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
     private volatile CompletableFuture<Void> sentAgainWhen;
     private volatile String scriptLostFor;
     private volatile String answeredLate;
+    private volatile String throwsOnce;
     private volatile long answeredLateMillis;
     private volatile CompletableFuture<Void> evalGate;
     private final AtomicInteger heartbeatsFailed = new AtomicInteger();
@@ -144,6 +145,11 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
      * From now on each call of {@code op} runs at once, and its answer reaches the instance {@code delay} after Redis
      * gave it (a slow link, or the instance's own calls queued on its one connection).
      */
+    /** The next call of {@code op} throws an {@code Error} where it is made, as a bug or an exhausted JVM could. */
+    void throwOnceOn(String op) {
+        throwsOnce = op;
+    }
+
     void answerLate(String op, Duration delay) {
         answeredLateMillis = delay.toMillis();
         answeredLate = op;
@@ -197,6 +203,10 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
 
     private CompletionStage<List<Object>> send(String[] argv, Supplier<CompletionStage<List<Object>>> call) {
         String op = argv[0];
+        if (op.equals(throwsOnce)) {
+            throwsOnce = null;
+            throw new AssertionError("an Error thrown by the link, once (ScriptLink)");
+        }
         if (cut || (heartbeatsDropped && op.equals("heartbeat"))) {
             if (!cut) {
                 heartbeatsFailed.incrementAndGet();
