@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -268,18 +269,26 @@ final class Requests {
     /**
      * Completes a request on the completions executor if it is asynchronous, else here; inline too when the executor
      * refuses or throws (shut down, full, broken), as a lost lease's signal does: a result never completed would leave
-     * its caller waiting forever and its grant held, and renewed, by nobody.
+     * its caller waiting forever and its grant held, and renewed, by nobody. The completion runs once even when an
+     * executor threw after it had taken it (a run that finds the result completed gives its grant up: a second run
+     * would give up the lease of the permit the first handed over).
      */
     private void completeAsAsked(Request request, Runnable complete) {
-        if (request.async) {
-            try {
-                instance.completions().execute(complete);
-                return;
-            } catch (RuntimeException e) {
-                // completed inline below
-            }
+        if (!request.async) {
+            complete.run();
+            return;
         }
-        complete.run();
+        AtomicBoolean ran = new AtomicBoolean();
+        Runnable once = () -> {
+            if (ran.compareAndSet(false, true)) {
+                complete.run();
+            }
+        };
+        try {
+            instance.completions().execute(once);
+        } catch (RuntimeException | Error e) { // refused, or broken (maybe after taking it): here, once
+            once.run();
+        }
     }
 
     private SemaphoreUnavailableException closedFailure() {

@@ -185,6 +185,33 @@ class LostLeaseTest {
         assertThat(other.used()).isZero();
     }
 
+    /**
+     * An executor for completions that takes the task and then throws (as {@code ForkJoinPool} does when its thread
+     * factory fails): the grant's completion runs once, so the permit it hands over keeps its lease, renewed.
+     */
+    @Test
+    void anAsyncGrantKeepsItsLeaseWhenTheExecutorTakesTheTaskAndThrows() throws Exception {
+        ExecutorService pool = Executors.newSingleThreadExecutor();
+        Executor takesAndThrows = task -> {
+            pool.execute(task);
+            throw new IllegalStateException("took the task, then broke");
+        };
+        try {
+            RedisPermitSemaphore holder = semaphores.open(semaphores.builder().size(1).leaseTime(Duration.ofMillis(600))
+                    .commandTimeout(Duration.ofSeconds(2)).completions(takesAndThrows));
+            RedisPermitSemaphore other = semaphores.open(1, Duration.ofMillis(600), Duration.ofSeconds(2));
+            try (Permit permit = holder.acquireAsync(1).get(5, TimeUnit.SECONDS)) {
+                // three lease times: the lease expires in Redis unless it is still renewed
+                await().during(Duration.ofMillis(1800)).atMost(Duration.ofSeconds(10))
+                        .until(() -> permit.isValid() && !other.tryAcquire(1));
+            }
+            assertThat(other.tryAcquire(1)).isTrue();
+            other.release(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     /** An {@code Error} in one heartbeat does not end the heartbeat: the renewals go on, and the lease stays held. */
     @Test
     void anErrorInOneHeartbeatDoesNotStopTheRenewals() throws Exception {
