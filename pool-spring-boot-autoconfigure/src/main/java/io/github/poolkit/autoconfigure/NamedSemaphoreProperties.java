@@ -15,7 +15,8 @@ public class NamedSemaphoreProperties {
 
     /**
      * Total weight of the permits; must not be negative (and at most 2^53 - 1 with scope cluster). Default:
-     * poolkit.semaphore.size.
+     * poolkit.semaphore.size. With scope cluster, the size the first instance stores in Redis: a changed value takes
+     * effect through POST /actuator/pools/{name} or a live refresh, not a restart.
      */
     private Long size;
 

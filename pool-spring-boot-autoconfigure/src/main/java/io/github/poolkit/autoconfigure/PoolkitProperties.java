@@ -42,7 +42,10 @@ public class PoolkitProperties {
     @NestedConfigurationProperty
     private final SemaphoreProperties semaphore = new SemaphoreProperties();
 
-    /** More WeightedSemaphore beans, one per key (the bean name); unset keys are inherited from poolkit.semaphore. */
+    /**
+     * More semaphore beans, one per key (the bean name): a WeightedSemaphore, or a RedisPermitSemaphore with scope
+     * cluster; only an unset size is inherited, from poolkit.semaphore.size.
+     */
     private final Map<String, NamedSemaphoreProperties> semaphores = new LinkedHashMap<>();
 
     /** The DelayScheduler, bean "delayScheduler". */

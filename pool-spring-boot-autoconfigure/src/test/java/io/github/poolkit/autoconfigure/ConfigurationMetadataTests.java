@@ -42,6 +42,10 @@ class ConfigurationMetadataTests {
             assertThat((String) properties.get(key).get("description")).as(key).isNotBlank();
         });
         assertThat(properties).containsKeys("poolkit.pools", "poolkit.semaphores");
+        // the health contributor's own switch, documented with it, as Spring Boot's modules describe theirs
+        assertThat(properties.get("management.health.pools.enabled")).as("management.health.pools.enabled")
+                .containsEntry("defaultValue", true).containsEntry("type", "java.lang.Boolean");
+        assertThat((String) properties.get("poolkit.semaphores").get("description")).contains("only an unset size");
         assertThat((String) properties.get("poolkit.pool.virtual-threads").get("description")).startsWith("Whether")
                 .contains("spring.threads.virtual.enabled");
         assertThat(properties.get("poolkit.pool.virtual-threads")).doesNotContainKey("defaultValue");
