@@ -62,4 +62,20 @@ public final class NamedThreadFactory implements ThreadFactory {
         t.setContextClassLoader(NamedThreadFactory.class.getClassLoader());
         return t;
     }
+
+    /**
+     * Makes a daemon thread (not started), named {@code name}, that serves one of the application's pools and starts
+     * its workers (a scheduler's timer): it keeps its maker's context class loader, the application's, which those
+     * workers take on and their tasks may need, but not its maker's inheritable thread-locals (a request's, say),
+     * which they would take on too.
+     *
+     * @param name the thread's name
+     * @param task what it runs
+     * @return the thread, not started
+     */
+    public static Thread applicationDaemon(String name, Runnable task) {
+        Thread t = Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(task);
+        t.setContextClassLoader(Thread.currentThread().getContextClassLoader()); // not inherited without them
+        return t;
+    }
 }

@@ -14,6 +14,8 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.UnaryOperator;
 
+import io.github.poolkit.internal.NamedThreadFactory;
+
 /**
  * The engine of a delay scheduler: the pending jobs, ordered by deadline in a {@link TimerHeap}, and one timer thread
  * that waits for the first deadline and hands each due job to an executor (the scheduler's worker pool). The executor
@@ -99,16 +101,12 @@ public final class JobTimer {
         this.executor = Objects.requireNonNull(executor, "executor");
         this.decorator = decorator;
         this.end = new TimerEnd(executor);
-        // The creator's context class loader is kept (the application's: the timer starts the pool's workers, which
-        // take it on), its inheritable thread-locals are not (a request's, say, which workers would take on too).
-        this.thread = Thread.ofPlatform().name(name + "-timer").daemon(true).inheritInheritableThreadLocals(false)
-                .unstarted(this::timerLoop);
-        thread.setContextClassLoader(Thread.currentThread().getContextClassLoader()); // not inherited without them
+        this.thread = NamedThreadFactory.applicationDaemon(name + "-timer", this::timerLoop);
     }
 
     /**
      * Creates a timer and starts its thread, a platform daemon thread named {@code <name>-timer} (daemon, so that a
-     * forgotten scheduler does not keep the JVM alive; its jobs run on the executor's threads).
+     * forgotten scheduler does not keep the JVM alive; its jobs run on the executor's threads, which it may start).
      *
      * @param name     the scheduler's name, used in the thread's name and in messages
      * @param executor where due jobs run; its {@code execute} must never block; the timer owns it and shuts it down
