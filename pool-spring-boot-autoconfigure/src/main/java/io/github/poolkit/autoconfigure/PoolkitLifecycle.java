@@ -119,8 +119,15 @@ public class PoolkitLifecycle
         add(new Managed("Scheduler", name, scheduler, timeout, pause));
     }
 
-    private synchronized void add(Managed entry) {
-        managed.add(entry);
+    private void add(Managed entry) {
+        boolean late;
+        synchronized (this) {
+            managed.add(entry);
+            late = closing && !running;
+        }
+        if (late) { // made once a close stopped the others (a lazy bean a draining task asked for): it takes no task
+            entry.target.shutdown();
+        }
     }
 
     private synchronized List<Managed> snapshot() {

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
@@ -58,6 +59,39 @@ class PoolkitLifecycleTests {
             assertThat(done).hasValue(4);
             assertThat(pool.isTerminated()).isTrue();
         });
+    }
+
+    /**
+     * A lazy pool first asked for by a task that runs while the context closes (draining its own pool) takes no tasks,
+     * as every other pool stopped taking them when the close began: it would otherwise run them outside the close's
+     * deadline, its interrupt and its report.
+     */
+    @Test
+    void aLazyPoolMadeDuringTheCloseTakesNoTasks() {
+        runner.withPropertyValues("poolkit.pools.late.capacity=1")
+                .withBean(LazyInitializationBeanFactoryPostProcessor.class).run(context -> {
+                    WorkerPool pool = context.getBean(WorkerPool.class);
+                    PoolkitLifecycle lifecycle = context.getBean(PoolkitLifecycle.class);
+                    CompletableFuture<String> lateAnswer = new CompletableFuture<>();
+                    CountDownLatch started = new CountDownLatch(1);
+                    pool.execute(() -> {
+                        started.countDown();
+                        while (lifecycle.isRunning()) { // until the close has begun stopping the pools
+                            Thread.onSpinWait();
+                        }
+                        try {
+                            context.getBean("late", WorkerPool.class).execute(() -> { });
+                            lateAnswer.complete("accepted");
+                        }
+                        catch (RuntimeException ex) {
+                            lateAnswer.complete(ex.getClass().getSimpleName());
+                        }
+                    });
+                    assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+                    assertThat(context.getBeanFactory().containsSingleton("late")).as("not made yet").isFalse();
+                    context.close();
+                    assertThat(lateAnswer.get(10, TimeUnit.SECONDS)).isEqualTo("PoolClosedException");
+                });
     }
 
     @Test
