@@ -146,7 +146,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         int i = Math.floorMod(next.getAndIncrement(), pools.length);
         // One call, however many tries: the task is decorated once (the sub-pools share the decorator), and the second
         // try has what is left of the wait the caller entered with, whatever a reconfigure changes meanwhile.
-        long budget = budget(pools[i], timeoutNanos);
+        PoolOptions entered = pools[i].options(); // one read here; what it means is worked out on a refusal only
         Runnable decorated = pools[i].decorate(task);
         try {
             pools[i].executeDecorated(decorated, timeoutNanos);
@@ -155,14 +155,15 @@ public final class MultiPool extends PoolExecutorService implements Pool {
             if (j < 0) {
                 throw overloaded;
             }
+            long budget = budget(entered, timeoutNanos);
             pools[j].executeDecorated(decorated,
                     budget == Long.MAX_VALUE ? budget : budget - (System.nanoTime() - start));
         }
     }
 
     /** The caller's whole wait: the shorter of its own limit and {@code maxWait}, which bounds the whole call. */
-    private static long budget(WorkerPool first, long timeoutNanos) {
-        Duration maxWait = first.options().maxWait();
+    private static long budget(PoolOptions entered, long timeoutNanos) {
+        Duration maxWait = entered.maxWait();
         return maxWait == null ? timeoutNanos : Math.min(timeoutNanos, Durations.toNanosSaturated(maxWait));
     }
 

@@ -58,9 +58,7 @@ public final class NamedThreadFactory implements ThreadFactory {
      * @return the thread, not started
      */
     public static Thread housekeeping(String name, Runnable task) {
-        Thread t = Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(task);
-        t.setContextClassLoader(NamedThreadFactory.class.getClassLoader());
-        return t;
+        return daemon(name, task, NamedThreadFactory.class.getClassLoader());
     }
 
     /**
@@ -74,8 +72,13 @@ public final class NamedThreadFactory implements ThreadFactory {
      * @return the thread, not started
      */
     public static Thread applicationDaemon(String name, Runnable task) {
+        return daemon(name, task, Thread.currentThread().getContextClassLoader());
+    }
+
+    /** A daemon without its maker's inheritable thread-locals (nor, then, its class loader): {@code loader} instead. */
+    private static Thread daemon(String name, Runnable task, ClassLoader loader) {
         Thread t = Thread.ofPlatform().name(name).daemon(true).inheritInheritableThreadLocals(false).unstarted(task);
-        t.setContextClassLoader(Thread.currentThread().getContextClassLoader()); // not inherited without them
+        t.setContextClassLoader(loader);
         return t;
     }
 }
