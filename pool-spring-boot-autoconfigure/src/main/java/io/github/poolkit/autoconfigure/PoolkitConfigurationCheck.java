@@ -222,9 +222,8 @@ final class PoolkitConfigurationCheck {
             Class<?> type = target.getType().resolve(Object.class);
             String key = name.toString();
             if (isGroup(type)) {
-                add(problems, new InvalidPoolkitPropertyException(key, property.getValue(),
-                        "a group of keys (" + key + ".<key>) takes no value of its own" + origin(property),
-                        "remove the value of " + key + " and set the keys under it instead"));
+                // the property's own name: an empty group (YAML's "pool:" with nothing under it) fails its parent
+                add(problems, PoolkitKeys.groupValue(property.getName().toString(), property));
             }
             else {
                 add(problems, new InvalidPoolkitPropertyException(key, property.getValue(),

@@ -14,7 +14,6 @@ import org.springframework.boot.context.properties.bind.DataObjectPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationProperty;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
-import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySources;
 import org.springframework.boot.context.properties.source.IterableConfigurationPropertySource;
 import org.springframework.boot.origin.Origin;
@@ -70,25 +69,83 @@ public final class PoolkitKeys {
     }
 
     /**
+     * Finds the unknown keys, and the values given to a group of keys next to keys under it: Spring Boot does not bind
+     * the keys under a group that has a value of its own, even an empty one, and says nothing.
+     * ({@code poolkit.pools.reports=true} beside {@code poolkit.pools.reports.capacity=4}; or a pool declared in YAML
+     * with nothing under it, {@code reports:}, whose capacity an environment variable sets.) A group's value alone
+     * fails the binding, which reports it, except an empty one: that is how YAML declares an entry with every default.
+     *
      * @param environment the application's environment
-     * @return one problem per unknown key, in the order of the property sources, each key once
+     * @return one problem per such key, in the order of the property sources, each key once
      */
     List<InvalidPoolkitPropertyException> unknownKeys(Environment environment) {
         Map<ConfigurationPropertyName, InvalidPoolkitPropertyException> problems = new LinkedHashMap<>();
-        for (ConfigurationPropertySource source : ConfigurationPropertySources.get(environment)) {
-            if (!(source instanceof IterableConfigurationPropertySource iterable)) {
-                continue;
+        List<IterableConfigurationPropertySource> sources = new ArrayList<>();
+        ConfigurationPropertySources.get(environment).forEach(source -> {
+            if (source instanceof IterableConfigurationPropertySource iterable) {
+                sources.add(iterable);
             }
+        });
+        for (IterableConfigurationPropertySource source : sources) {
             boolean environmentVariables = source.getUnderlyingSource() instanceof SystemEnvironmentPropertySource;
-            iterable.stream().filter(PoolkitKeys::isPoolkitKey).filter(name -> !problems.containsKey(name))
+            source.stream().filter(PoolkitKeys::isPoolkitKey).filter(name -> !problems.containsKey(name))
                     .forEach(name -> {
-                        Suggestion suggestion = nearest(name, environmentVariables);
-                        if (suggestion != null) {
-                            problems.put(name, unknown(name, source.getConfigurationProperty(name), suggestion));
+                        ConfigurationProperty property = source.getConfigurationProperty(name);
+                        Node node = root.find(new Elements(name), 1, environmentVariables);
+                        if (node == null) {
+                            problems.put(name, unknown(name, property, nearest(name, environmentVariables)));
+                        }
+                        else if (node.isGroup() && property != null) {
+                            ConfigurationProperty under = firstKeyUnder(sources, name);
+                            if (under != null) {
+                                problems.put(name, valueBesideKeys(name.toString(), property, under, node));
+                            }
                         }
                     });
         }
         return new ArrayList<>(problems.values());
+    }
+
+    /**
+     * The problem of a value given to a group of keys, such as {@code poolkit.pool=5}.
+     *
+     * @param key      the group's key
+     * @param property where the value was found
+     * @return the problem, naming the fix
+     */
+    static InvalidPoolkitPropertyException groupValue(String key, ConfigurationProperty property) {
+        return new InvalidPoolkitPropertyException(key, property.getValue(), "a group of keys (" + key
+                + ".<key>) takes no value of its own" + where(property),
+                "remove the value of " + key + " and set the keys under it instead");
+    }
+
+    private static InvalidPoolkitPropertyException valueBesideKeys(String key, ConfigurationProperty property,
+            ConfigurationProperty under, Node node) {
+        if (!String.valueOf(property.getValue()).isBlank()) {
+            return groupValue(key, property);
+        }
+        String example = node.names().contains("enabled") ? " (such as enabled: true)" : "";
+        return new InvalidPoolkitPropertyException(key, property.getValue(), "this group of keys is given an empty"
+                + " value" + where(property) + ", as YAML does for a key with nothing under it, and Spring Boot then"
+                + " ignores the keys under it given elsewhere, such as " + under.getName() + where(under),
+                "where " + key + " is declared, set one of its keys" + example + " instead of leaving it empty");
+    }
+
+    private static String where(ConfigurationProperty property) {
+        Origin origin = Origin.from(property);
+        return (origin != null) ? " (set in " + origin + ")" : "";
+    }
+
+    /** {@return a key under {@code group} in any source, {@code null} when there is none} */
+    private static ConfigurationProperty firstKeyUnder(List<IterableConfigurationPropertySource> sources,
+            ConfigurationPropertyName group) {
+        for (IterableConfigurationPropertySource source : sources) {
+            ConfigurationPropertyName name = source.stream().filter(group::isAncestorOf).findFirst().orElse(null);
+            if (name != null) {
+                return source.getConfigurationProperty(name);
+            }
+        }
+        return null;
     }
 
     private static boolean isPoolkitKey(ConfigurationPropertyName name) {
@@ -102,7 +159,7 @@ public final class PoolkitKeys {
      */
     Suggestion nearest(ConfigurationPropertyName name, boolean environmentVariables) {
         Elements elements = new Elements(name);
-        if (root.matches(elements, 1, environmentVariables)) {
+        if (root.find(elements, 1, environmentVariables) != null) {
             return null;
         }
         Candidate nearest = root.nearest(elements, 1);
@@ -114,8 +171,7 @@ public final class PoolkitKeys {
     private static InvalidPoolkitPropertyException unknown(ConfigurationPropertyName name,
             ConfigurationProperty property, Suggestion suggestion) {
         Object value = (property != null) ? property.getValue() : "";
-        Origin origin = Origin.from(property);
-        String where = (origin != null) ? " (set in " + origin + ")" : "";
+        String where = (property != null) ? where(property) : "";
         String siblings = suggestion.siblings.isEmpty() ? ""
                 : "; the keys under " + suggestion.parent + " are " + String.join(", ", suggestion.siblings);
         return new InvalidPoolkitPropertyException(name.toString(), value,
@@ -225,30 +281,38 @@ public final class PoolkitKeys {
             return names;
         }
 
+        /** {@return whether this node holds keys (named ones or free names), as opposed to a value} */
+        boolean isGroup() {
+            return entries != null || values != null;
+        }
+
         /**
-         * Tells whether the elements from {@code index} on form a known key (or a group of keys) under this node. With
+         * Finds the known key (or group of keys) that the elements from {@code index} on form under this node. With
          * {@code environmentVariables}, a key's words may span several elements.
+         *
+         * @return the key's node, {@code null} when the elements form no known key
          */
-        boolean matches(Elements elements, int index, boolean environmentVariables) {
+        Node find(Elements elements, int index, boolean environmentVariables) {
             if (index == elements.size()) {
-                return true;
+                return this;
             }
             if (values != null) {
-                return values.matches(elements, index + 1, environmentVariables);
+                return values.find(elements, index + 1, environmentVariables);
             }
             if (entries == null) {
-                return false;
+                return null;
             }
             StringBuilder joined = new StringBuilder();
             int last = environmentVariables ? elements.size() : index + 1;
             for (int end = index; end < last; end++) {
                 joined.append(elements.uniform(end));
                 Entry entry = entries.get(joined.toString());
-                if (entry != null && entry.node.matches(elements, end + 1, environmentVariables)) {
-                    return true;
+                Node found = (entry != null) ? entry.node.find(elements, end + 1, environmentVariables) : null;
+                if (found != null) {
+                    return found;
                 }
             }
-            return false;
+            return null;
         }
 
         /**

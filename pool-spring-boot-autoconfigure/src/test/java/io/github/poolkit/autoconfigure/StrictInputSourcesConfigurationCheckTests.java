@@ -181,6 +181,57 @@ class StrictInputSourcesConfigurationCheckTests {
                 .contains("Value:    10ms");
     }
 
+    @Test
+    void aValueGivenToAGroupOfKeysNextToKeysUnderItIsReported() {
+        // the binder binds the keys under the group and drops the group's own value without a word
+        FailureAnalysis analysis = analyze(runner, "poolkit.pools.reports=true", "poolkit.pools.reports.capacity=4",
+                "poolkit.pool=5", "poolkit.pool.capacity=3", "poolkit.semaphores=gpu", "poolkit.semaphores.gpu.size=2");
+        assertThat(analysis.getDescription()).contains("3 properties").contains("Property: poolkit.pools.reports\n")
+                .contains("Property: poolkit.pool\n").contains("Property: poolkit.semaphores\n")
+                .contains("takes no value of its own");
+        assertThat(analysis.getAction()).contains("remove the value of poolkit.pools.reports and set the keys under");
+    }
+
+    @Test
+    void aValueGivenToAGroupByAnEnvironmentVariableNextToKeysUnderItIsReported() {
+        FailureAnalysis analysis = analyze(withVariables(Map.of("POOLKIT_POOLS_REPORTS", "true",
+                "POOLKIT_POOLS_REPORTS_CAPACITY", "4")));
+        assertThat(analysis.getDescription()).contains("Property: poolkit.pools.reports\n")
+                .contains("takes no value of its own").contains("POOLKIT_POOLS_REPORTS");
+    }
+
+    @Test
+    void anEmptyGroupIsNamedAsItself() {
+        // YAML's "pool:" with nothing under it (its keys commented out): Spring Boot cannot bind an empty value there
+        FailureAnalysis analysis = analyze(runner, "poolkit.scheduler=");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.scheduler\n")
+                .contains("takes no value of its own");
+        assertThat(analysis.getAction()).contains("remove the value of poolkit.scheduler and set the keys under it");
+    }
+
+    @Test
+    void aPoolDeclaredEmptyInYamlWhoseKeysAreSetElsewhereIsReported() {
+        // Spring Boot binds the empty "reports:" as every default and drops the capacity given on the command line
+        FailureAnalysis analysis = analyzeStartup("--spring.config.name=strict-input-empty-pool",
+                "--poolkit.pools.reports.capacity=4");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.pools.reports\n")
+                .contains("strict-input-empty-pool.yml").contains("such as poolkit.pools.reports.capacity")
+                .contains("commandLineArgs");
+        assertThat(analysis.getAction()).contains("set one of its keys (such as enabled: true)");
+        FailureAnalysis variables = analyze(withVariables(Map.of("POOLKIT_POOLS_REPORTS_CAPACITY", "4"))
+                .withPropertyValues("poolkit.pools.reports="));
+        assertThat(variables.getDescription()).contains("Property: poolkit.pools.reports\n")
+                .contains("POOLKIT_POOLS_REPORTS_CAPACITY");
+    }
+
+    @Test
+    void aPoolDeclaredWithOneKeyTakesTheKeysSetElsewhere() {
+        withVariables(Map.of("POOLKIT_POOLS_REPORTS_CAPACITY", "4")).withPropertyValues(
+                "poolkit.pools.reports.enabled=true", "poolkit.pools.reports.max-wait=", "poolkit.pool.capacity=3")
+                .run(context -> assertThat(context).hasNotFailed().getBean("reports", WorkerPool.class)
+                        .extracting(WorkerPool::capacity).isEqualTo(4));
+    }
+
     private ApplicationContextRunner withVariables(Map<String, Object> variables) {
         return runner.withInitializer(context -> context.getEnvironment().getPropertySources().addFirst(
                 new SystemEnvironmentPropertySource(StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME,
