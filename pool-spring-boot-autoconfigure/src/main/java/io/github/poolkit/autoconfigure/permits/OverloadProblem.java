@@ -20,16 +20,20 @@ final class OverloadProblem {
     private OverloadProblem() {
     }
 
+    /** What Reactor's {@code retryWhen} fails with once its retries run out, the last failure as its cause. */
+    private static final String RETRY_EXHAUSTED = "reactor.core.Exceptions$RetryExhaustedException";
+
     /**
      * Finds the overload a failure reports: the failure itself when it is a {@link PoolOverloadException}, or the
      * first one in the cause chain of a {@link RejectedExecutionException} (such as Spring's
-     * {@code TaskRejectedException} from {@code @Async} on a full non-blocking pool).
+     * {@code TaskRejectedException} from {@code @Async} on a full non-blocking pool) or of Reactor's
+     * {@code RetryExhaustedException} (a refused {@code Mono} retried with {@code retryWhen} until the retries ran out).
      *
      * @param failure what reached the web layer
      * @return the overload, or {@code null} when the failure is not one
      */
     static @Nullable PoolOverloadException find(Throwable failure) {
-        if (!(failure instanceof RejectedExecutionException)) {
+        if (!(failure instanceof RejectedExecutionException) && !failure.getClass().getName().equals(RETRY_EXHAUSTED)) {
             return null;
         }
         Set<Throwable> seen = Collections.newSetFromMap(new IdentityHashMap<>());

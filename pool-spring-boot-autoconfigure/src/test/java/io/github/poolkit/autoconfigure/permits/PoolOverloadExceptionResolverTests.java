@@ -1,6 +1,7 @@
 package io.github.poolkit.autoconfigure.permits;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,8 @@ import org.springframework.mock.web.MockHttpServletResponse;
 import io.github.poolkit.PoolClosedException;
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WeightedSemaphore;
+import reactor.core.publisher.Mono;
+import reactor.util.retry.Retry;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -88,10 +91,23 @@ class PoolOverloadExceptionResolverTests {
     }
 
     @Test
+    void answersAnOverloadRetriedByReactorUntilTheRetriesRanOut() throws Exception {
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        PoolOverloadException overload = new PoolOverloadException("3 permits of semaphore 'gpu'");
+        Exception exhausted = assertThrows(IllegalStateException.class,
+                () -> Mono.error(overload).retryWhen(Retry.max(1)).block());
+        assertThat(resolver.resolveException(new MockHttpServletRequest("GET", "/render"), response, null,
+                exhausted)).isNotNull();
+        assertThat(response.getStatus()).isEqualTo(429);
+        assertThat(response.getContentAsString()).contains("3 permits of semaphore 'gpu'");
+    }
+
+    @Test
     void leavesOtherExceptionsToTheRest() {
         for (Exception other : List.of(new RejectedExecutionException("closed"),
                 new TaskRejectedException("closed", new PoolClosedException("pool 'reports' is closed")),
-                new IllegalStateException(new PoolOverloadException("not a rejection at the top")))) {
+                new IllegalStateException(new PoolOverloadException("not a rejection at the top")),
+                reactor.core.Exceptions.retryExhausted("Retries exhausted: 1/1", new IllegalStateException("other")))) {
             MockHttpServletResponse response = new MockHttpServletResponse();
             assertThat(resolver.resolveException(new MockHttpServletRequest(), response, null, other)).isNull();
             assertThat(response.getStatus()).isEqualTo(200);
