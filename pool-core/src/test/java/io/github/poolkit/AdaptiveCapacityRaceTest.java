@@ -23,6 +23,8 @@ class AdaptiveCapacityRaceTest {
         private final AtomicReference<Thread> paused = new AtomicReference<>();
         private final ThreadLocal<int[]> reads = ThreadLocal.withInitial(() -> new int[1]);
         final AtomicInteger samples = new AtomicInteger();
+        /** The thread of the latest sample. */
+        final AtomicReference<Thread> sampler = new AtomicReference<>();
         final CountDownLatch pausing = new CountDownLatch(1);
         final CountDownLatch resume = new CountDownLatch(1);
 
@@ -50,6 +52,7 @@ class AdaptiveCapacityRaceTest {
 
         @Override
         public void onSample(long rttNanos, int inFlight, boolean dropped) {
+            sampler.set(Thread.currentThread());
             samples.incrementAndGet();
         }
     }
@@ -73,6 +76,10 @@ class AdaptiveCapacityRaceTest {
             int before = limit.samples.get();
             pool.execute(() -> { }); // B, on another worker: 2 == capacity 2, nothing to do
             await().until(() -> limit.samples.get() == before + 1);
+            Thread b = limit.sampler.get();
+            // B counts its sample before it compares the limit with the capacity: wait until it has done both, so
+            // that it cannot compare after A's stale tune below (and correct it, hiding a regression)
+            await().until(() -> !inAdaptiveCapacity(b));
             limit.resume.countDown();
             Thread a = limit.paused.get();
             await().until(() -> !inAdaptiveCapacity(a)); // A has left its sample, whatever it did there

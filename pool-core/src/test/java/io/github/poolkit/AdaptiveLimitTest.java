@@ -4,6 +4,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -208,6 +209,42 @@ class AdaptiveLimitTest {
             a.onSample(0, 1, true);
         }
         assertThat(a.limit()).isEqualTo(1);
+    }
+
+    /**
+     * Calls that return at once (cache hits, a task that fails at once, a cancelled future that returns at once) do not
+     * drag the baseline down so far that ordinary calls read as congestion.
+     */
+    @Test
+    void aFewCallsThatReturnAtOnceDoNotPullTheGradientLimitDown() {
+        AdaptiveLimit g = AdaptiveLimit.gradient(1, 64);
+        saturated(g, 5000, 10 * MS);
+        assertThat(g.limit()).isEqualTo(64);
+        saturated(g, 3, 1000);
+        assertThat(saturated(g, 5000, 10 * MS)).allSatisfy(l -> assertThat(l).isGreaterThan(48));
+    }
+
+    /** What the documentation recommends for work with a steady share of calls that return at once. */
+    @Test
+    void theAimdLimitHoldsWhenOneCallInTwentyReturnsAtOnce() {
+        AdaptiveLimit limit = AdaptiveLimit.aimd(1, 64);
+        Random random = new Random(1); // the same calls every run
+        List<Integer> limits = new ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            limit.onSample(random.nextInt(20) == 0 ? 1000 : 10 * MS, limit.limit(), false);
+            limits.add(limit.limit());
+        }
+        assertThat(limits.subList(50_000, 100_000)).allSatisfy(l -> assertThat(l).isEqualTo(64));
+    }
+
+    @Test
+    void aResourceThatBecameFasterForGoodIsBelievedWithinAFewRoundTrips() {
+        AdaptiveLimit g = AdaptiveLimit.gradient(1, 64);
+        saturated(g, 5000, 10 * MS);
+        // ten times faster: the short-term average falls by up to 1/16 per sample and the baseline follows it down, so
+        // the limit never reads the change as congestion, and later slowdowns are measured against the new time
+        assertThat(saturated(g, 200, MS)).allSatisfy(l -> assertThat(l).isEqualTo(64));
+        assertThat(saturated(g, 200, 3 * MS).getLast()).isLessThan(64);
     }
 
     @Test

@@ -69,7 +69,7 @@ class AdaptiveSemaphoreRaceTest {
         Permit b = s.acquirePermit(1);
         limit.set(10);
         Thread closerA = Thread.ofPlatform().unstarted(a::close);
-        limit.pause(closerA, 2); // A's 1st read: released() sees 10 != 5; the 2nd, in follow(), pauses holding 10
+        limit.pause(closerA, 1); // A's 1st read, in follow(): pauses holding 10, before it resizes
         closerA.start();
         Latches.await(limit.paused);
         limit.set(5); // the limit went back down (as a later sample would have moved it)
