@@ -76,8 +76,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <h2>Listener</h2>
  * A {@link SemaphoreListener} given at construction hears once of every settled request (granted, timed out,
- * interrupted, cancelled, refused), with the time it waited; a semaphore without one does not read the clock on its
- * fast paths.
+ * interrupted, cancelled, refused), with the time it waited; without one, the fast paths do not read the clock.
  *
  * <p>Thread-safe. When nobody waits, {@code acquire}, both {@code tryAcquire} forms and {@code release} take no lock
  * and allocate nothing: one CAS each, as in {@link java.util.concurrent.Semaphore}. A thread that must wait allocates
@@ -237,16 +236,17 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * the request is granted, in FIFO order with all other requests (at once if nobody waits and {@code n} permits
      * are free).
      *
-     * <p>Giving up: cancelling the future (or completing it in any other way, e.g. through
-     * {@link CompletableFuture#orTimeout}) before the grant withdraws the request and leaves the permits in use
-     * unchanged; if it was first in line, the requests behind it that now fit are granted at once. If the grant and
-     * the cancellation race and the cancellation wins, the granted permits are released again, so none leak. If the
-     * grant wins, the future holds a {@link Permit} the caller must close. Cancelling a stage derived from the future
-     * (e.g. via {@code thenApply}) does not withdraw the request. If the semaphore shrinks below {@code n} while the
-     * request waits, the future completes exceptionally with {@link IllegalArgumentException}.
+     * <p>Giving up: cancelling the future (or completing it in any other way, e.g. through {@link
+     * CompletableFuture#orTimeout}) before the grant withdraws the request and leaves the permits in use unchanged; if
+     * it was first in line, the requests behind it that now fit are granted at once. If the grant and the cancellation
+     * race and the cancellation wins, the granted permits are released again, so none leak. If the grant wins, the
+     * future holds a {@link Permit} the caller must close. Cancelling a stage derived from the future (e.g. via {@code
+     * thenApply}) does not withdraw the request. If the semaphore shrinks below {@code n} while the request waits, the
+     * future completes exceptionally with {@link IllegalArgumentException}.
      *
-     * <p>Dependent stages registered without an {@code Async} suffix may run in the thread whose release granted the
-     * request (after the releasing stage, once such grants nest 32 deep), or in the caller's if granted at once.
+     * <p>Stages registered without an {@code Async} suffix run in the thread whose release granted the request (after
+     * the releasing stage, once such grants nest 32 deep), in the caller's if granted at once, or in the default async
+     * pool of {@link CompletableFuture} when a blocked caller ahead gave up (its timed wait ran out, an interrupt).
      *
      * @param n the number of permits, {@code 0 <= n <= size()}
      * @return a future completed with the granted permits

@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -216,6 +218,91 @@ class WeightedSemaphoreAsyncTest {
         semaphore.release(1);
         assertThat(sawIt.get(10, TimeUnit.SECONDS)).isTrue();
         second.get(10, TimeUnit.SECONDS).close();
+        assertState(semaphore, 0, 0);
+    }
+    /**
+     * A blocked caller whose timed wait runs out lets the requests behind it through, but does not run their stages
+     * before it returns: that would make its wait last as long as their code.
+     */
+    @Test
+    void aTimedWaitThatRunsOutDoesNotRunTheStagesOfThoseBehindIt() throws Exception {
+        WeightedSemaphore semaphore = new WeightedSemaphore(3);
+        semaphore.acquire(2);
+        WeightedSemaphoreCaller head = WeightedSemaphoreCaller.start(() -> semaphore.tryAcquire(3, Duration.ofMillis(50)));
+        awaitTrue(() -> semaphore.waiting() == 1);
+        CountDownLatch headReturned = new CountDownLatch(1);
+        CompletableFuture<Boolean> stage = semaphore.acquireAsync(1).thenApply(permit -> {
+            try {
+                return headReturned.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return false;
+            } finally {
+                permit.close();
+            }
+        });
+        try {
+            assertThat(head.outcome().get(10, TimeUnit.SECONDS)).isFalse(); // not stuck in the stage
+        } finally {
+            headReturned.countDown();
+        }
+        assertThat(stage.get(10, TimeUnit.SECONDS)).as("the stage ran on, after the caller returned").isTrue();
+        semaphore.release(2);
+        assertState(semaphore, 0, 0);
+    }
+
+    /**
+     * A release that grants an asynchronous request and, behind it, a blocked thread wakes the thread first: a stage
+     * of the earlier request that waits for what the thread does once granted does not keep it parked.
+     */
+    @Test
+    void aThreadGrantedBehindAnAsyncRequestIsWokenBeforeItsStagesRun() throws Exception {
+        WeightedSemaphore semaphore = new WeightedSemaphore(2);
+        semaphore.acquire(2);
+        CountDownLatch threadGranted = new CountDownLatch(1);
+        CompletableFuture<Boolean> stage = semaphore.acquireAsync(1).thenApply(permit -> {
+            try {
+                return threadGranted.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return false;
+            } finally {
+                permit.close();
+            }
+        });
+        WeightedSemaphoreCaller thread = WeightedSemaphoreCaller.start(() -> {
+            semaphore.acquire(1);
+            threadGranted.countDown();
+            semaphore.release(1);
+            return true;
+        });
+        awaitTrue(() -> semaphore.waiting() == 2);
+        semaphore.release(2); // grants both; the stage runs here, waiting for the thread
+        assertThat(stage.get(10, TimeUnit.SECONDS)).as("the stage saw the thread's grant").isTrue();
+        assertThat(thread.outcome().get(10, TimeUnit.SECONDS)).isTrue();
+        assertState(semaphore, 0, 0);
+    }
+
+    /**
+     * A wake that throws (a listener's {@link VirtualMachineError}, which the semaphore does not swallow) does not
+     * leave the rest of its batch granted but never told.
+     */
+    @Test
+    void aWakeThatThrowsStillWakesTheRestOfItsBatch() throws Exception {
+        AtomicBoolean thrown = new AtomicBoolean();
+        WeightedSemaphore semaphore = new WeightedSemaphore(2, (n, waitedNanos, outcome) -> {
+            if (waitedNanos > 0 && !thrown.getAndSet(true)) {
+                throw new StackOverflowError("listener");
+            }
+        });
+        semaphore.acquire(2);
+        CompletableFuture<Permit> first = semaphore.acquireAsync(1);
+        CompletableFuture<Permit> second = semaphore.acquireAsync(1);
+        assertThatThrownBy(() -> semaphore.release(2)).isInstanceOf(StackOverflowError.class);
+        assertThat(first).isCompleted();
+        assertThat(second).as("woken although the first wake threw").isCompleted();
+        first.join().close();
+        second.join().close();
         assertState(semaphore, 0, 0);
     }
 }

@@ -63,6 +63,11 @@ public final class AsyncWaiter extends SemaphoreWaiter {
         NestedWakes.run(this::complete);
     }
 
+    @Override
+    boolean wakeRunsCallersCode() {
+        return true;
+    }
+
     private void complete() {
         long n = permits();
         if (isRefused()) {

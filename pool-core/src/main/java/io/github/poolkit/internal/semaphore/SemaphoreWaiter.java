@@ -112,4 +112,10 @@ abstract class SemaphoreWaiter {
      * lock held (so that a woken requester does not immediately block on it, and so that no user code runs under it).
      */
     public abstract void wake();
+
+    /**
+     * {@return whether {@link #wake()} runs the requester's own code (the dependent stages of an asynchronous request's
+     * future), rather than only unparking a blocked thread}
+     */
+    abstract boolean wakeRunsCallersCode();
 }

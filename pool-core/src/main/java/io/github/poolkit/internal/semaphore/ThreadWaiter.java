@@ -33,6 +33,11 @@ public final class ThreadWaiter extends SemaphoreWaiter {
         LockSupport.unpark(thread);
     }
 
+    @Override
+    boolean wakeRunsCallersCode() {
+        return false;
+    }
+
     /**
      * A blocking acquire that the lock-free fast path did not grant: the argument checks, then the interrupt, then
      * one more fast try, then the line.
