@@ -13,12 +13,12 @@ public class AdaptiveProperties {
      */
     private PoolkitProperties.Algorithm algorithm;
 
-    /** The smallest the limit gets; must be at least 1. Default: 1. */
+    /** The smallest the limit gets; must be at least 1, and needs an algorithm (not none) to act. Default: 1. */
     private Integer min;
 
     /**
-     * The largest the limit gets; must be at least min. Default: the pool's capacity (256 when unset), or the
-     * semaphore's size.
+     * The largest the limit gets; must be at least min, and needs an algorithm (not none) to act. Default: the
+     * pool's capacity (256 when unset), or the semaphore's size.
      */
     private Integer max;
 

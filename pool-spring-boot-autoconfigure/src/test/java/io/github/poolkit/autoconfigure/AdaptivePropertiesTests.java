@@ -107,6 +107,33 @@ class AdaptivePropertiesTests {
     }
 
     @Test
+    void boundsWithoutAnAlgorithmAreReportedNotIgnored() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.pools.reports.adaptive.min=2",
+                "poolkit.semaphores.gpu.size=10", "poolkit.semaphores.gpu.adaptive.max=8");
+        assertThat(analysis.getDescription()).contains("2 properties")
+                .contains("Property: poolkit.pools.reports.adaptive.min").contains("without an algorithm is ignored")
+                .contains("Property: poolkit.semaphores.gpu.adaptive.max");
+        assertThat(analysis.getAction())
+                .contains("set poolkit.pools.reports.adaptive.algorithm to gradient or aimd, or remove "
+                        + "poolkit.pools.reports.adaptive.min")
+                .contains("set poolkit.semaphores.gpu.adaptive.algorithm to gradient or aimd");
+    }
+
+    @Test
+    void boundsBesideAnExplicitNoneAreCheckedOnTheirOwnAndMayStay() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.semaphores.gpu.size=10",
+                "poolkit.semaphores.gpu.adaptive.algorithm=none", "poolkit.semaphores.gpu.adaptive.min=0");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.semaphores.gpu.adaptive.min")
+                .contains("min must be at least 1");
+        // a named pool opts out of the algorithm it inherits, keeping the inherited bounds
+        runner.withPropertyValues("poolkit.pool.adaptive.algorithm=gradient", "poolkit.pool.adaptive.min=2",
+                "poolkit.pool.adaptive.max=8", "poolkit.pools.reports.capacity=4",
+                "poolkit.pools.reports.adaptive.algorithm=none")
+                .run(context -> assertThat(context).hasNotFailed().getBean("reports", WorkerPool.class)
+                        .extracting(WorkerPool::capacity).isEqualTo(4));
+    }
+
+    @Test
     void anInheritedBadMinIsReportedUnderThePrimaryKey() {
         FailureAnalysis analysis = analyze(runner, "poolkit.pool.enabled=false",
                 "poolkit.pool.adaptive.algorithm=gradient", "poolkit.pool.adaptive.min=-1",

@@ -1,7 +1,9 @@
 package io.github.poolkit.autoconfigure.actuate;
 
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
@@ -19,6 +21,7 @@ import io.github.poolkit.Pool;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolStats;
 import io.github.poolkit.SemaphoreStats;
+import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.autoconfigure.ExposedOptions;
 import io.github.poolkit.autoconfigure.PoolBeanListeners;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
@@ -67,7 +70,24 @@ public class PoolMetrics implements MeterBinder {
     public void bindTo(MeterRegistry registry) {
         beans.pools().forEach((name, pool) -> bindPool(registry, name, pool));
         beans.schedulers().forEach((name, scheduler) -> bindScheduler(registry, name, scheduler));
-        beans.semaphores().forEach((name, semaphore) -> bindSemaphore(registry, name, semaphore));
+        Map<String, PermitSemaphore> semaphores = beans.semaphores();
+        Map<String, PermitSemaphore> shared = new LinkedHashMap<>(semaphores);
+        shared.values().removeIf(WeightedSemaphore.class::isInstance);
+        // one read of all the semaphores shared through a store, at once: with the store down, a scrape (which
+        // samples the gauges name by name: used of each, then waiting of each...) waits one timeout, not one per gauge
+        StatsSnapshot<Map<String, Supplier<SemaphoreStats>>> sharedReads = new StatsSnapshot<>(
+                () -> SemaphoreReads.statsOf(shared), SNAPSHOT_AGE);
+        snapshots.add(sharedReads);
+        semaphores.forEach((name, semaphore) -> {
+            if (shared.containsKey(name)) {
+                bindSemaphore(registry, name, () -> sharedReads.get().get(name).get());
+            }
+            else {
+                StatsSnapshot<SemaphoreStats> stats = new StatsSnapshot<>(semaphore::stats, SNAPSHOT_AGE);
+                snapshots.add(stats);
+                bindSemaphore(registry, name, stats::get);
+            }
+        });
     }
 
     private void bindPool(MeterRegistry registry, String name, Pool pool) {
@@ -139,9 +159,7 @@ public class PoolMetrics implements MeterBinder {
     }
 
     /** A semaphore's gauges share one {@link PermitSemaphore#stats()} per scrape: one script run for a cluster one. */
-    private void bindSemaphore(MeterRegistry registry, String name, PermitSemaphore semaphore) {
-        StatsSnapshot<SemaphoreStats> stats = new StatsSnapshot<>(semaphore::stats, SNAPSHOT_AGE);
-        snapshots.add(stats);
+    private void bindSemaphore(MeterRegistry registry, String name, Supplier<SemaphoreStats> stats) {
         semaphoreGauge(registry, "poolkit.semaphore.used", "Weight held", name, stats, SemaphoreStats::used);
         semaphoreGauge(registry, "poolkit.semaphore.waiting", "Requests waiting in line", name, stats,
                 SemaphoreStats::waiting);
@@ -195,8 +213,9 @@ public class PoolMetrics implements MeterBinder {
     }
 
     private static void semaphoreGauge(MeterRegistry registry, String meter, String description, String name,
-            StatsSnapshot<SemaphoreStats> stats, ToDoubleFunction<SemaphoreStats> value) {
+            Supplier<SemaphoreStats> stats, ToDoubleFunction<SemaphoreStats> value) {
+        // the supplier is this gauge's own (a lambda nobody else holds): held strongly, or it would be collected
         Gauge.builder(meter, stats, s -> value.applyAsDouble(s.get())).description(description).tag("name", name)
-                .register(registry);
+                .strongReference(true).register(registry);
     }
 }

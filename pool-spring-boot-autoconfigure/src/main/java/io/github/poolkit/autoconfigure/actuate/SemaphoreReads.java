@@ -1,18 +1,22 @@
 package io.github.poolkit.autoconfigure.actuate;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.github.poolkit.PermitSemaphore;
+import io.github.poolkit.SemaphoreStats;
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SemaphoreDescriptor;
 
 /**
- * Reads the states of several semaphores for the {@code pools} endpoint and the health contributor: a
+ * Reads the states of several semaphores for the {@code pools} endpoint, the health contributor and the meters: a
  * {@link WeightedSemaphore} (in this JVM, a few field reads) on the calling thread, and each other one (shared through
  * a store, such as a cluster semaphore on Redis) on a virtual thread of its own, all at once. So with the store down,
  * a read of the whole list waits one command timeout, not one per semaphore.
@@ -28,21 +32,52 @@ final class SemaphoreReads {
      */
     static SortedMap<String, SemaphoreDescriptor> readAll(Map<String, PermitSemaphore> semaphores) {
         SortedMap<String, SemaphoreDescriptor> read = new TreeMap<>();
-        Map<String, Future<SemaphoreDescriptor>> shared = new TreeMap<>();
+        Map<String, PermitSemaphore> shared = new LinkedHashMap<>();
         semaphores.forEach((name, semaphore) -> {
             if (semaphore instanceof WeightedSemaphore) {
                 read.put(name, SemaphoreDescriptor.of(semaphore));
             }
             else {
-                shared.put(name, null);
+                shared.put(name, semaphore);
             }
         });
-        if (!shared.isEmpty()) {
-            try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
-                shared.replaceAll((name, none) -> readers.submit(() -> SemaphoreDescriptor.of(semaphores.get(name))));
-            } // waits for every read; each ends within its semaphore's own timeout, failures kept in its entry
-            shared.forEach((name, entry) -> read.put(name, entry.resultNow()));
-        }
+        read.putAll(inParallel(shared, SemaphoreDescriptor::of));
         return read;
+    }
+
+    /**
+     * @param shared semaphores shared through a store, by bean name
+     * @return each one's {@link PermitSemaphore#stats()}, read all at once: a supplier of the figures, or one that
+     *         throws what the read threw
+     */
+    static Map<String, Supplier<SemaphoreStats>> statsOf(Map<String, PermitSemaphore> shared) {
+        return inParallel(shared, semaphore -> {
+            try {
+                SemaphoreStats stats = semaphore.stats();
+                return () -> stats;
+            }
+            catch (RuntimeException failure) {
+                return () -> {
+                    throw failure;
+                };
+            }
+        });
+    }
+
+    /**
+     * @param read what to read of one semaphore; it keeps a failure in its result rather than throw
+     * @return the results by bean name, once every read has ended (each within its semaphore's own timeout)
+     */
+    private static <R> Map<String, R> inParallel(Map<String, PermitSemaphore> semaphores,
+            Function<PermitSemaphore, R> read) {
+        Map<String, Future<R>> reads = new LinkedHashMap<>();
+        if (!semaphores.isEmpty()) {
+            try (ExecutorService readers = Executors.newVirtualThreadPerTaskExecutor()) {
+                semaphores.forEach((name, semaphore) -> reads.put(name, readers.submit(() -> read.apply(semaphore))));
+            }
+        }
+        Map<String, R> results = new LinkedHashMap<>();
+        reads.forEach((name, result) -> results.put(name, result.resultNow()));
+        return results;
     }
 }

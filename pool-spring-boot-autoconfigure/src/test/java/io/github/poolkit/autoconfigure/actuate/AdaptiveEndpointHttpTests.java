@@ -79,13 +79,19 @@ class AdaptiveEndpointHttpTests {
 
     @Test
     void theCapacityMovesWithTheLimitAsTasksFinish() throws Exception {
-        int tasks = 300;
-        CountDownLatch done = new CountDownLatch(tasks);
-        for (int i = 0; i < tasks; i++) {
-            reports.execute(done::countDown);
+        AdaptiveLimit limit = reports.options().adaptiveCapacity();
+        int before = reports.capacity();
+        // samples as fast as the pool's own tasks, with the whole limit in use: the gradient limit grows
+        for (int i = 0; i < 5_000 && limit.limit() <= before + 2; i++) {
+            limit.onSample(1, limit.limit(), false);
         }
+        assertThat(limit.limit()).as("the limit grew").isGreaterThan(before + 2);
+        CountDownLatch done = new CountDownLatch(1);
+        reports.execute(done::countDown); // its sample makes the pool follow the limit
         done.await();
-        await().until(() -> client.getJson("/actuator/pools/reports").get("capacity").asInt() == reports.capacity());
+        await().until(() -> reports.capacity() == limit.limit());
+        assertThat(reports.capacity()).as("the capacity followed").isGreaterThan(before);
+        assertThat(client.getJson("/actuator/pools/reports").get("capacity").asInt()).isEqualTo(reports.capacity());
         try (Permit permit = gpuMemory.acquirePermit(1024)) {
             assertThat(permit.permits()).isEqualTo(1024);
         }

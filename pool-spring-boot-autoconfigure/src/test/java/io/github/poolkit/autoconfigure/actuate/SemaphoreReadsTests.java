@@ -2,18 +2,28 @@ package io.github.poolkit.autoconfigure.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Comparator;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import io.github.poolkit.SemaphoreStats;
 import io.github.poolkit.autoconfigure.FlakySemaphore;
@@ -21,8 +31,8 @@ import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SemaphoreDescriptor;
 
 /**
- * The {@code pools} endpoint and health read shared semaphores (a store's, such as Redis's) at the same time, not one
- * after another, so that with the store down a read waits one command timeout, not one per semaphore. Here the reads
+ * The {@code pools} endpoint, health and meters read shared semaphores (a store's, such as Redis's) at the same time,
+ * not one after another, so that with the store down a read waits one command timeout, not one per semaphore. Here the reads
  * of two shared semaphores each wait, at a barrier, for the other to have begun: read one after another, the first
  * would give up there.
  */
@@ -63,10 +73,40 @@ class SemaphoreReadsTests {
         });
     }
 
+    /**
+     * A scrape samples the gauges name by name (the used weight of each semaphore, then the waiting of each...): the
+     * first gauge of a shared semaphore reads all of them at once, and every other gauge of that scrape reuses it.
+     */
+    @Test
+    void aScrapeReadsTheSharedSemaphoresAtOnceAndEachOnce() {
+        runner.withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+                SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
+                PoolMetricsAutoConfiguration.class)).run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    Gated gpu = context.getBean("gpu", Gated.class);
+                    Gated quota = context.getBean("quota", Gated.class);
+                    int gpuBefore = gpu.reads.get();
+                    int quotaBefore = quota.reads.get();
+                    Map<String, Double> scrape = new TreeMap<>();
+                    registry.getMeters().stream().filter(meter -> meter instanceof Gauge)
+                            .filter(meter -> meter.getId().getName().startsWith("poolkit.semaphore."))
+                            .sorted(Comparator.comparing((Meter meter) -> meter.getId().getName())
+                                    .thenComparing(meter -> meter.getId().getTag("name")))
+                            .forEach(meter -> scrape.put(meter.getId().getName() + "{" + meter.getId().getTag("name")
+                                    + "}", ((Gauge) meter).value()));
+                    assertThat(scrape).containsEntry("poolkit.semaphore.size{gpu}", 4.0)
+                            .containsEntry("poolkit.semaphore.available{quota}", 6.0)
+                            .containsEntry("poolkit.semaphore.used{quota}", 0.0);
+                    assertThat(gpu.reads.get() - gpuBefore).as("reads of gpu in one scrape").isOne();
+                    assertThat(quota.reads.get() - quotaBefore).as("reads of quota in one scrape").isOne();
+                });
+    }
+
     /** A shared semaphore whose read waits until another one is being read too. */
     static final class Gated extends FlakySemaphore {
 
         private final CyclicBarrier bothReading;
+        final AtomicInteger reads = new AtomicInteger();
 
         Gated(long size, CyclicBarrier bothReading) {
             super(size);
@@ -75,6 +115,7 @@ class SemaphoreReadsTests {
 
         @Override
         public SemaphoreStats stats() {
+            reads.incrementAndGet();
             try {
                 bothReading.await(5, TimeUnit.SECONDS);
             }
