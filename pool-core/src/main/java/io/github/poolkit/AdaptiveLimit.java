@@ -51,7 +51,8 @@ public interface AdaptiveLimit {
      * one, so it settles where latency starts to grow.
      *
      * <p>Rules. The short-term round-trip time is an exponential average of the samples (weight 1/8), each sample
-     * counted as at most twice the average so that a lone outlier cannot move it far. The baseline
+     * counted as at least a quarter and at most twice the average so that a lone outlier cannot move it far (a call
+     * that returned at once, such as a cache hit, included). The baseline
      * starts at the first sample, follows the short-term time down quickly (weight 1/4), and up slowly (1/64) only
      * while the limit is at {@code min} or less than half of it is in use: otherwise a rising latency is taken to be
      * caused by the limit, not by the resource. The comparisons below are with a reference: the baseline plus a third
@@ -63,7 +64,9 @@ public interface AdaptiveLimit {
      * {@code gradient = max(0.5, 1.2 * reference / short)} (about {@code L * gradient} per round trip, at most halving
      * it). {@code limit()} is
      * {@code L} rounded down, within [{@code min}, {@code max}]. Dropped samples do not move it: a rejection only says
-     * the limit was reached, which is its job.
+     * the limit was reached, which is its job. An adaptive {@link WeightedSemaphore} feeds a closed {@link Permit} of
+     * {@code n} permits as one sample worth {@code n} of those steps ({@code L += n / L}, {@code gradient^(n/L)}; at
+     * most {@code L}), since only about {@code L / n} such samples arrive per round trip.
      *
      * @param min the smallest limit, {@code >= 1}
      * @param max the largest limit, {@code >= min}
@@ -79,7 +82,9 @@ public interface AdaptiveLimit {
      * (about one per round trip) while samples are neither dropped nor slower than twice the baseline round-trip
      * time and at least half the limit is in use, and is multiplied by 0.9 on each drop or slowdown. The short-term
      * round-trip time and its baseline are kept as for {@link #gradient(int, int)}; dropped samples do not enter them.
-     * {@code limit()} is the limit rounded down, within [{@code min}, {@code max}]. Where the pool turns callers away
+     * {@code limit()} is the limit rounded down, within [{@code min}, {@code max}]. A semaphore's {@link Permit} of
+     * {@code n} permits grows it by {@code n / limit} (at most one), as for {@link #gradient(int, int)}; a slowdown
+     * still takes a tenth off per sample. Where the pool turns callers away
      * ({@code nonblocking}, {@code maxWait}), each rejection is a drop, so under sustained overload this limit stays
      * near {@code min}: prefer it where a rejection means the protected resource is saturated.
      *

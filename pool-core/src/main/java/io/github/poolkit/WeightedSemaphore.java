@@ -196,7 +196,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
         }
         long inUse = used();
         release(n);
-        adaptive.released(System.nanoTime() - acquiredNanos, inUse);
+        adaptive.released(System.nanoTime() - acquiredNanos, inUse, n);
     }
 
     /**

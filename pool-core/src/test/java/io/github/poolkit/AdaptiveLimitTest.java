@@ -2,11 +2,13 @@ package io.github.poolkit;
 
 import org.junit.jupiter.api.Test;
 
+import io.github.poolkit.internal.limit.WeightedSamples;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
@@ -245,6 +247,29 @@ class AdaptiveLimitTest {
         // the limit never reads the change as congestion, and later slowdowns are measured against the new time
         assertThat(saturated(g, 200, MS)).allSatisfy(l -> assertThat(l).isEqualTo(64));
         assertThat(saturated(g, 200, 3 * MS).getLast()).isLessThan(64);
+    }
+
+    /**
+     * A semaphore's permit of n permits is one sample worth n steps: about L / n such samples arrive per round trip,
+     * so the limit moves about as fast per round trip as with n times as many single-permit samples.
+     */
+    @Test
+    void aSampleOfWeightNMovesTheLimitAsNSamplesOfOneDo() {
+        for (boolean gradient : new boolean[] {false, true}) {
+            AdaptiveLimit weighted = gradient ? AdaptiveLimit.gradient(1024, 16384) : AdaptiveLimit.aimd(1024, 16384);
+            AdaptiveLimit single = gradient ? AdaptiveLimit.gradient(1024, 16384) : AdaptiveLimit.aimd(1024, 16384);
+            for (int i = 0; i < 400; i++) {
+                ((WeightedSamples) weighted).onSample(10 * MS, weighted.limit(), false, 256);
+                for (int j = 0; j < 256; j++) {
+                    single.onSample(10 * MS, single.limit(), false);
+                }
+            }
+            assertThat(weighted.limit()).as("weighted, gradient " + gradient).isGreaterThan(1100)
+                    .isCloseTo(single.limit(), within(2));
+        }
+        AdaptiveLimit huge = AdaptiveLimit.gradient(4, 64);
+        ((WeightedSamples) huge).onSample(10 * MS, 4, false, Long.MAX_VALUE);
+        assertThat(huge.limit()).as("one sample is at most a round trip's worth: +1").isEqualTo(5);
     }
 
     @Test

@@ -4,7 +4,10 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import io.github.poolkit.internal.limit.WeightedSamples;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,6 +55,34 @@ class AdaptiveSemaphoreTest {
         one.close();
         assertThat(s.size()).isEqualTo(4);
         assertThat(limit.samples()).extracting(SettableLimit.Sample::inFlight).containsExactly(3, 1);
+    }
+
+    /** poolkit's own limits hear a closed permit's weight; see {@code AdaptiveLimitTest} for what they do with it. */
+    @Test
+    void aClosedPermitOfNPermitsIsOneSampleOfWeightNForTheBuiltInLimits() throws Exception {
+        List<Long> weights = new CopyOnWriteArrayList<>();
+        List<Integer> plain = new CopyOnWriteArrayList<>();
+        class Weighed implements AdaptiveLimit, WeightedSamples {
+            @Override
+            public int limit() {
+                return 10;
+            }
+
+            @Override
+            public void onSample(long rttNanos, int inFlight, boolean dropped) {
+                plain.add(inFlight);
+            }
+
+            @Override
+            public void onSample(long rttNanos, long inFlight, boolean dropped, long weight) {
+                weights.add(weight);
+            }
+        }
+        WeightedSemaphore s = WeightedSemaphore.adaptive(new Weighed());
+        s.acquirePermit(3).close();
+        s.acquirePermit(7).close();
+        assertThat(weights).containsExactly(3L, 7L);
+        assertThat(plain).as("no plain sample besides").isEmpty();
     }
 
     @Test

@@ -9,10 +9,11 @@ import io.github.poolkit.AdaptiveLimit;
  * first by a timed sample:
  * <pre>
  *   dropped, or short-term rtt &gt; SLOWDOWN * baseline:   L *= BACKOFF                (0.9)
- *   else, with inFlight * 2 &gt;= L:                     L += 1 / L                    (about +1 per round trip)
+ *   else, with inFlight * 2 &gt;= L:                     L += units / L                (about +1 per round trip)
  *   L = clamp(L, min, max); limit() = floor(L)
  * </pre>
- * A dropped sample needs no timing and never enters the averages; a sample that was not dropped and has none
+ * {@code units} is 1, or a semaphore's {@code Permit}'s permits ({@link WeightedSamples}); the back-off stays per
+ * sample. A dropped sample needs no timing and never enters the averages; a sample that was not dropped and has none
  * ({@code rtt <= 0}) changes nothing.
  *
  * <p>Thread-safe, as {@link GradientLimit}: a small lock per sample, a volatile read for {@link #limit()} (see
@@ -36,7 +37,7 @@ public final class AimdLimit extends EstimatedLimit {
     }
 
     @Override
-    double next(double l, boolean inUse, long rttNanos, boolean dropped) {
+    double next(double l, boolean inUse, long rttNanos, boolean dropped, double units) {
         boolean slow = false;
         if (!dropped) {
             RttBaseline rtt = timed(rttNanos, l, inUse);
@@ -45,6 +46,6 @@ public final class AimdLimit extends EstimatedLimit {
         if (dropped || slow) {
             return l * BACKOFF;
         }
-        return inUse ? l + 1.0 / l : l;
+        return inUse ? l + units / l : l;
     }
 }

@@ -20,7 +20,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * operations only (the pool and the semaphore take it only when they are adaptive); {@link #limit()} is a volatile
  * read of the last {@code floor(L)}, written under the lock.
  */
-abstract class EstimatedLimit implements AdaptiveLimit {
+abstract class EstimatedLimit implements AdaptiveLimit, WeightedSamples {
 
     private final String name;
     private final boolean backsOffOnDrop;
@@ -52,9 +52,11 @@ abstract class EstimatedLimit implements AdaptiveLimit {
      * @param inUse    whether at least half of it was in use
      * @param rttNanos the sample's round-trip time, {@code > 0} unless dropped
      * @param dropped  whether the work was dropped (only for a limit that backs off on drops)
+     * @param units    how many units of the limit the work held, {@code 1 <= units <= max(1, l)}: the size of a step
+     *                 that assumes about {@code L} samples per round trip is multiplied by it
      * @return the next {@code L}, before it is clamped to the bounds
      */
-    abstract double next(double l, boolean inUse, long rttNanos, boolean dropped);
+    abstract double next(double l, boolean inUse, long rttNanos, boolean dropped, double units);
 
     /**
      * Adds a timed sample to the round-trip times, within {@link #next}: the baseline may rise only while the limit is
@@ -74,13 +76,19 @@ abstract class EstimatedLimit implements AdaptiveLimit {
 
     @Override
     public final void onSample(long rttNanos, int inFlight, boolean dropped) {
+        onSample(rttNanos, inFlight, dropped, 1);
+    }
+
+    @Override
+    public final void onSample(long rttNanos, long inFlight, boolean dropped, long weight) {
         if (dropped ? !backsOffOnDrop : rttNanos <= 0) {
             return;
         }
         lock.lock();
         try {
             double l = estimate;
-            estimate = bounds.clamp(next(l, inFlight * 2.0 >= l, rttNanos, dropped));
+            double units = Math.clamp(weight, 1, Math.max(1, l)); // one sample is at most a round trip's worth
+            estimate = bounds.clamp(next(l, inFlight * 2.0 >= l, rttNanos, dropped, units));
             limit = (int) estimate;
         } finally {
             lock.unlock();

@@ -10,8 +10,8 @@ import io.github.poolkit.AdaptiveLimit;
  * updated first:
  * <pre>
  *   ratio = short / reference          (the baseline, plus a third of the samples' noise: see RttBaseline)
- *   ratio &gt; TOLERANCE (1.2):                          L *= max(0.5, TOLERANCE / ratio) ^ (1 / L)  (cut)
- *   ratio &lt;= GROWTH_BOUND (1.1), inFlight * 2 &gt;= L:  L += 1 / L  (about +1 per round trip)
+ *   ratio &gt; TOLERANCE (1.2):                          L *= max(0.5, TOLERANCE / ratio) ^ (units / L)  (cut)
+ *   ratio &lt;= GROWTH_BOUND (1.1), inFlight * 2 &gt;= L:  L += units / L  (about +1 per round trip)
  *   otherwise (between the two, or little in use):  L unchanged  (hold)
  *   L = clamp(L, min, max); limit() = floor(L)
  * </pre>
@@ -24,8 +24,9 @@ import io.github.poolkit.AdaptiveLimit;
  * {@code L} keeps the change per round trip independent of the limit and of the load, which keeps the limit from
  * overshooting before the latency its growth causes is measured. (Growing by {@code sqrt(L)} per round trip instead
  * overshot the knee of a simulated downstream enough to cost 10% of its throughput and 60% more p99 latency.)
- * Dropped samples and samples without timing change nothing. {@link StrictMath} makes the sequence of limits the same
- * on every JVM.
+ * A semaphore's {@code Permit} of {@code n} permits is one sample of {@code units = n} ({@link WeightedSamples}): only
+ * about {@code L / n} of them arrive per round trip, so each takes {@code n} steps' worth. Dropped samples and
+ * samples without timing change nothing. {@link StrictMath} makes the sequence of limits the same on every JVM.
  *
  * <p>Thread-safe: a sample updates the state under a small lock held for a few arithmetic operations (the pool and the
  * semaphore take it only when they are adaptive); {@link #limit()} is a volatile read (see {@code EstimatedLimit}).
@@ -48,12 +49,12 @@ public final class GradientLimit extends EstimatedLimit {
     }
 
     @Override
-    double next(double l, boolean inUse, long rttNanos, boolean dropped) {
+    double next(double l, boolean inUse, long rttNanos, boolean dropped, double units) {
         RttBaseline rtt = timed(rttNanos, l, inUse);
         double ratio = rtt.shortRtt() / rtt.reference();
         if (ratio > TOLERANCE) {
-            return l * StrictMath.pow(Math.max(0.5, TOLERANCE / ratio), 1.0 / l);
+            return l * StrictMath.pow(Math.max(0.5, TOLERANCE / ratio), units / l);
         }
-        return inUse && ratio <= GROWTH_BOUND ? l + 1.0 / l : l;
+        return inUse && ratio <= GROWTH_BOUND ? l + units / l : l;
     }
 }

@@ -3,6 +3,7 @@ package io.github.poolkit.internal.semaphore;
 import io.github.poolkit.AdaptiveLimit;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.internal.limit.LimitFollowing;
+import io.github.poolkit.internal.limit.WeightedSamples;
 import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 
@@ -40,14 +41,20 @@ public final class AdaptiveSize {
     }
 
     /**
-     * Feeds one sample: permits held for {@code holdNanos}, with {@code inUse} permits in use before their release.
+     * Feeds one sample: {@code n} permits held for {@code holdNanos}, with {@code inUse} permits in use before their
+     * release. poolkit's own limits weigh it by {@code n} ({@link WeightedSamples}); another gets one plain sample.
      *
      * @param holdNanos how long the permits were held
      * @param inUse     the permits in use before the release, the released ones included
+     * @param n         the permits released
      */
-    public void released(long holdNanos, long inUse) {
+    public void released(long holdNanos, long inUse, long n) {
         try {
-            limit.onSample(Math.max(1, holdNanos), (int) Math.min(Integer.MAX_VALUE, inUse), false);
+            if (limit instanceof WeightedSamples weighted) {
+                weighted.onSample(Math.max(1, holdNanos), inUse, false, n);
+            } else {
+                limit.onSample(Math.max(1, holdNanos), (int) Math.min(Integer.MAX_VALUE, inUse), false);
+            }
             LimitFollowing.follow(limit, 0, size, resize); // a negative limit is ignored
         } catch (Throwable e) { // an application's limit: never thrown from Permit.close(), as a pool's is not
             LOG.log(System.Logger.Level.WARNING, "the adaptive limit of a semaphore threw", e);
