@@ -8,7 +8,6 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.web.bind.WebDataBinder;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -85,41 +84,6 @@ class PermitsOnTypeTests {
             assertThat(guarded.toString()).isEqualTo("guarded");
             gpu.release(10);
         });
-    }
-
-    @Test
-    void worksWithoutReactorOnTheClassPath() {
-        new ApplicationContextRunner()
-                .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class,
-                        PermitsAutoConfiguration.class))
-                .withPropertyValues("poolkit.semaphores.gpu.size=10").withBean(WithoutReactor.class)
-                .withClassLoader(new FilteredClassLoader("reactor.", "org.reactivestreams.")).run(context -> {
-            assertThat(context).hasNotFailed();
-            WithoutReactor guarded = context.getBean(WithoutReactor.class);
-            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
-            assertThat(guarded.plain(gpu)).isEqualTo(2);
-            CompletableFuture<String> result = new CompletableFuture<>();
-            assertThat(guarded.stage(result)).isSameAs(result);
-            assertThat(gpu.used()).isEqualTo(2);
-            result.complete("done");
-            assertThat(gpu.used()).isZero();
-        });
-    }
-
-    /**
-     * Nothing of Reactor in its signatures; public, so that its proxy class can be defined in the filtering class
-     * loader.
-     */
-    @Permits(value = "gpu", weight = "2")
-    public static class WithoutReactor {
-
-        public long plain(WeightedSemaphore gpu) {
-            return gpu.used();
-        }
-
-        public CompletableFuture<String> stage(CompletableFuture<String> result) {
-            return result;
-        }
     }
 
     /** Every public method holds 2 permits of "gpu", unless it says otherwise. */
