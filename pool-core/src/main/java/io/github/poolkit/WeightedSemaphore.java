@@ -245,8 +245,8 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * future completes exceptionally with {@link IllegalArgumentException}.
      *
      * <p>Stages registered without an {@code Async} suffix run in the thread whose release granted the request (after
-     * the releasing stage, once such grants nest 32 deep), in the caller's if granted at once, or in the default async
-     * pool of {@link CompletableFuture} when a blocked caller ahead gave up (its timed wait ran out, an interrupt).
+     * the releasing stage, once such grants nest 32 deep), in the caller's if granted at once, or on a virtual thread
+     * of their own when a blocked caller ahead gave up (its timed wait ran out, or it was interrupted while waiting).
      *
      * @param n the number of permits, {@code 0 <= n <= size()}
      * @return a future completed with the granted permits

@@ -243,7 +243,7 @@ class AdaptiveLimitTest {
     void aResourceThatBecameFasterForGoodIsBelievedWithinAFewRoundTrips() {
         AdaptiveLimit g = AdaptiveLimit.gradient(1, 64);
         saturated(g, 5000, 10 * MS);
-        // ten times faster: the short-term average falls by up to 1/16 per sample and the baseline follows it down, so
+        // ten times faster: the short-term average falls by up to 3/32 per sample and the baseline follows it down, so
         // the limit never reads the change as congestion, and later slowdowns are measured against the new time
         assertThat(saturated(g, 200, MS)).allSatisfy(l -> assertThat(l).isEqualTo(64));
         assertThat(saturated(g, 200, 3 * MS).getLast()).isLessThan(64);

@@ -10,8 +10,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
@@ -220,6 +220,7 @@ class WeightedSemaphoreAsyncTest {
         second.get(10, TimeUnit.SECONDS).close();
         assertState(semaphore, 0, 0);
     }
+
     /**
      * A blocked caller whose timed wait runs out lets the requests behind it through, but does not run their stages
      * before it returns: that would make its wait last as long as their code.
@@ -228,10 +229,13 @@ class WeightedSemaphoreAsyncTest {
     void aTimedWaitThatRunsOutDoesNotRunTheStagesOfThoseBehindIt() throws Exception {
         WeightedSemaphore semaphore = new WeightedSemaphore(3);
         semaphore.acquire(2);
-        WeightedSemaphoreCaller head = WeightedSemaphoreCaller.start(() -> semaphore.tryAcquire(3, Duration.ofMillis(50)));
+        WeightedSemaphoreCaller head = WeightedSemaphoreCaller.start(
+                () -> semaphore.tryAcquire(3, Duration.ofSeconds(1)));
         awaitTrue(() -> semaphore.waiting() == 1);
         CountDownLatch headReturned = new CountDownLatch(1);
+        List<Thread> ranOn = new ArrayList<>();
         CompletableFuture<Boolean> stage = semaphore.acquireAsync(1).thenApply(permit -> {
+            ranOn.add(Thread.currentThread());
             try {
                 return headReturned.await(10, TimeUnit.SECONDS);
             } catch (InterruptedException ex) {
@@ -241,12 +245,14 @@ class WeightedSemaphoreAsyncTest {
                 permit.close();
             }
         });
+        assertThat(semaphore.waiting()).as("queued behind the head, before its wait runs out").isEqualTo(2);
         try {
             assertThat(head.outcome().get(10, TimeUnit.SECONDS)).isFalse(); // not stuck in the stage
         } finally {
             headReturned.countDown();
         }
         assertThat(stage.get(10, TimeUnit.SECONDS)).as("the stage ran on, after the caller returned").isTrue();
+        assertThat(ranOn).singleElement().satisfies(thread -> assertThat(thread.isVirtual()).isTrue());
         semaphore.release(2);
         assertState(semaphore, 0, 0);
     }

@@ -68,8 +68,8 @@ public record AdaptiveSettings(String algorithm, @Nullable Integer min, @Nullabl
     /**
      * Checks the bounds of an adaptive limit.
      *
-     * @param algorithm   the algorithm, {@code null} or {@code NONE} for a fixed limit (whose bounds must then be unset
-     *                    or, with {@code NONE}, valid on their own)
+     * @param algorithm   the algorithm, {@code null} or {@code NONE} for a fixed limit (with {@code NONE}, the bounds are
+     *                    still checked on their own)
      * @param min         {@code adaptive.min}, or {@code null} when unset (then 1)
      * @param minProperty where {@code min} was (or would be) set
      * @param max         {@code adaptive.max}, or {@code null} when unset (then {@code defaultMax})
@@ -81,19 +81,13 @@ public record AdaptiveSettings(String algorithm, @Nullable Integer min, @Nullabl
      */
     static @Nullable AdaptiveSettings resolve(@Nullable Algorithm algorithm, @Nullable Integer min, String minProperty,
             @Nullable Integer max, String maxProperty, long defaultMax, String defaultWhat) {
-        if (algorithm == null || algorithm == Algorithm.NONE) {
-            // bounds without an algorithm would be ignored; with an explicit none (a pool that opts out of the
-            // algorithm it inherits) they may stay, but not hold values no limit could take
-            String bound = (min != null) ? minProperty : maxProperty;
-            String algorithmProperty = bound.substring(0, bound.lastIndexOf('.')) + ".algorithm";
-            check(algorithm != null || (min == null && max == null), bound, (min != null) ? min : max,
-                    "an adaptive bound without an algorithm is ignored: the limit stays fixed",
-                    "set " + algorithmProperty + " to gradient or aimd, or remove " + bound);
+        if (algorithm == null) {
+            return null; // bounds set without an algorithm anywhere are the start-up check's (they may be inherited)
         }
         int lower = (min != null) ? min : 1;
         check(lower >= 1, minProperty, lower, "an adaptive limit's min must be at least 1",
                 "set " + minProperty + " to 1 or more");
-        if (algorithm == null || algorithm == Algorithm.NONE) {
+        if (algorithm == Algorithm.NONE) { // a pool opting out of what it inherits: the bounds may stay, if valid
             check(max == null || max >= lower, maxProperty, max, "an adaptive limit's max must be at least its min ("
                     + lower + ")", "set " + maxProperty + " to " + lower + " or more, or lower " + minProperty);
             return null;

@@ -70,6 +70,7 @@ final class PoolkitConfigurationCheck {
         boolean virtualThreadsByDefault = binder.bind("spring.threads.virtual.enabled", Boolean.class)
                 .orElse(false);
         poolProblems(properties, virtualThreadsByDefault).forEach(problem -> add(problems, problem));
+        idleBounds(properties).forEach(problem -> add(problems, problem));
         semaphoreProblems(properties, classLoader).forEach(problem -> add(problems, problem));
         if (properties.getScheduler().isEnabled()) {
             PoolkitFactory.schedulerProblems(properties).forEach(problem -> add(problems, problem));
@@ -165,6 +166,40 @@ final class PoolkitConfigurationCheck {
         }
         catch (InvalidPoolkitPropertyException ex) {
             problems.add(ex);
+        }
+    }
+
+    /**
+     * Adaptive bounds that no algorithm uses, which would be ignored without a word: set on an entry without an
+     * algorithm of its own or inherited, or on {@code poolkit.pool.adaptive} when no pool has an algorithm (a named
+     * pool that sets one inherits them). Beside an explicit {@code none} they may stay (checked by the entry).
+     */
+    private static List<InvalidPoolkitPropertyException> idleBounds(PoolkitProperties properties) {
+        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
+        AdaptiveProperties primary = properties.getPool().getAdaptive();
+        boolean inherited = properties.getPools().values().stream()
+                .anyMatch(pool -> pool.getAdaptive().getAlgorithm() != null);
+        if (!inherited) {
+            idleBounds(problems, "poolkit.pool.adaptive.", primary);
+        }
+        if (primary.getAlgorithm() == null) {
+            properties.getPools().forEach((name, pool) -> idleBounds(problems,
+                    "poolkit.pools." + name + ".adaptive.", pool.getAdaptive()));
+        }
+        idleBounds(problems, "poolkit.semaphore.adaptive.", properties.getSemaphore().getAdaptive());
+        properties.getSemaphores().forEach((name, semaphore) -> idleBounds(problems,
+                "poolkit.semaphores." + name + ".adaptive.", semaphore.getAdaptive()));
+        return problems;
+    }
+
+    private static void idleBounds(List<InvalidPoolkitPropertyException> problems, String prefix,
+            AdaptiveProperties adaptive) {
+        Integer bound = (adaptive.getMin() != null) ? adaptive.getMin() : adaptive.getMax();
+        if (adaptive.getAlgorithm() == null && bound != null) {
+            String key = prefix + ((adaptive.getMin() != null) ? "min" : "max");
+            problems.add(new InvalidPoolkitPropertyException(key, bound, "an adaptive bound without an algorithm is"
+                    + " ignored: the limit stays fixed", "set " + prefix + "algorithm to gradient or aimd, or remove "
+                    + key));
         }
     }
 

@@ -95,7 +95,7 @@ public final class PoolkitKeys {
                         if (node == null) {
                             problems.put(name, unknown(name, property, nearest(name, environmentVariables)));
                         }
-                        else if (node.isGroup() && property != null) {
+                        else if (node.isGroup() && property != null && dropsKeysUnder(node, property.getValue())) {
                             ConfigurationProperty under = firstKeyUnder(sources, name);
                             if (under != null) {
                                 problems.put(name, valueBesideKeys(name.toString(), property, under, node));
@@ -117,6 +117,21 @@ public final class PoolkitKeys {
         return new InvalidPoolkitPropertyException(key, property.getValue(), "a group of keys (" + key
                 + ".<key>) takes no value of its own" + where(property),
                 "remove the value of " + key + " and set the keys under it instead");
+    }
+
+    /**
+     * Whether Spring Boot drops the keys under a group that holds this value: any value, an empty one included, except
+     * an empty one on a map of free names ({@code poolkit.pools:} with its pools commented out), whose names it binds
+     * whatever the map's own value. An empty map or list (a JSON source's {@code {}}) is no value.
+     */
+    private static boolean dropsKeysUnder(Node node, Object value) {
+        if (value instanceof Map<?, ?> map) {
+            return !map.isEmpty();
+        }
+        if (value instanceof Collection<?> collection) {
+            return !collection.isEmpty();
+        }
+        return !String.valueOf(value).isBlank() || node.values == null;
     }
 
     private static InvalidPoolkitPropertyException valueBesideKeys(String key, ConfigurationProperty property,
@@ -275,9 +290,12 @@ public final class PoolkitKeys {
             return !type.isEnum() && type.getPackageName().startsWith(PoolkitProperties.class.getPackageName());
         }
 
+        /** {@return the names of its keys; none for a map of free names or a value} */
         Set<String> names() {
             Set<String> names = new LinkedHashSet<>();
-            entries.values().forEach(entry -> names.add(entry.name));
+            if (entries != null) {
+                entries.values().forEach(entry -> names.add(entry.name));
+            }
             return names;
         }
 

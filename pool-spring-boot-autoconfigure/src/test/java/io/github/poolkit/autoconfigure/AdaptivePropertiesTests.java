@@ -120,6 +120,20 @@ class AdaptivePropertiesTests {
     }
 
     @Test
+    void boundsSharedThroughThePrimaryServeTheNamedPoolsThatSetAnAlgorithm() {
+        runner.withPropertyValues("poolkit.pool.adaptive.min=2", "poolkit.pool.adaptive.max=32",
+                "poolkit.pools.reports.adaptive.algorithm=gradient", "poolkit.pools.plain.capacity=3")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean("reports", WorkerPool.class).capacity()).isEqualTo(2);
+                    assertThat(context.getBean("plain", WorkerPool.class).capacity()).isEqualTo(3);
+                });
+        FailureAnalysis analysis = analyze(runner, "poolkit.pool.adaptive.min=2", "poolkit.pools.plain.capacity=3");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.pool.adaptive.min")
+                .contains("without an algorithm is ignored");
+    }
+
+    @Test
     void boundsBesideAnExplicitNoneAreCheckedOnTheirOwnAndMayStay() {
         FailureAnalysis analysis = analyze(runner, "poolkit.semaphores.gpu.size=10",
                 "poolkit.semaphores.gpu.adaptive.algorithm=none", "poolkit.semaphores.gpu.adaptive.min=0");

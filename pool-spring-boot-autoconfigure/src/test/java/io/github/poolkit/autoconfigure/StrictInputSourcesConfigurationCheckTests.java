@@ -16,6 +16,7 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
 
@@ -230,6 +231,20 @@ class StrictInputSourcesConfigurationCheckTests {
                 "poolkit.pools.reports.enabled=true", "poolkit.pools.reports.max-wait=", "poolkit.pool.capacity=3")
                 .run(context -> assertThat(context).hasNotFailed().getBean("reports", WorkerPool.class)
                         .extracting(WorkerPool::capacity).isEqualTo(4));
+    }
+
+    @Test
+    void anEmptyMapOfNamedEntriesBesideEntriesSetElsewhereIsFine() {
+        // YAML's "pools:" with every pool commented out, or a JSON source's {}, beside a pool that another source adds:
+        // Spring Boot binds the names under a map whatever the map's own value
+        withVariables(Map.of("POOLKIT_POOLS_REPORTS_CAPACITY", "4")).withPropertyValues("poolkit.pools=",
+                "poolkit.semaphores=").run(context -> assertThat(context).hasNotFailed()
+                        .getBean("reports", WorkerPool.class).extracting(WorkerPool::capacity).isEqualTo(4));
+        withVariables(Map.of("POOLKIT_POOLS_REPORTS_CAPACITY", "4")).withInitializer(context -> context
+                .getEnvironment().getPropertySources().addLast(new MapPropertySource("json",
+                        Map.of("poolkit.pools", Map.of(), "poolkit.pools.fixed", Map.of()))))
+                .run(context -> assertThat(context).hasNotFailed()
+                        .getBean("reports", WorkerPool.class).extracting(WorkerPool::capacity).isEqualTo(4));
     }
 
     private ApplicationContextRunner withVariables(Map<String, Object> variables) {

@@ -3,9 +3,6 @@ package io.github.poolkit.internal.semaphore;
 import io.github.poolkit.Permit;
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 import io.github.poolkit.SemaphoreStats;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -60,9 +57,9 @@ public abstract class SemaphoreLine {
      *  I8. 'resizes' is odd exactly while a resize is in its critical section (even otherwise); readers that combine
      *      'size' and 'state' (available) retry until they saw the same even value around their reads.
      *
-     * Waking happens after unlocking (wakeAll): a woken thread does not run into the lock we still hold, and future
+     * Waking happens after unlocking (BatchWakes): a woken thread does not run into the lock we still hold, and future
      * callbacks never run under the lock. Blocked threads are woken before asynchronous requests, and the asynchronous
-     * requests a blocked thread's give-up lets through are woken on another thread (GIVE_UP_WAKES). grantWaiters
+     * requests a blocked thread's give-up lets through are woken on a virtual thread of their own. grantWaiters
      * writes 'state' before marking waiters GRANTED, so a requester that sees its grant also sees 'used' including its
      * permits.
      *
@@ -70,12 +67,6 @@ public abstract class SemaphoreLine {
      * I8. They are snapshots, never torn.
      */
 
-    /**
-     * Where a blocked thread that gives up (withdraw after a timed wait ran out, or an interrupt) has the asynchronous
-     * requests it lets through woken: their stages are their callers' code, which must not delay its return past its
-     * timeout. CompletableFuture's default asynchronous pool.
-     */
-    private static final Executor GIVE_UP_WAKES = new CompletableFuture<Void>().defaultExecutor();
 
     /** The bit of the state word that is set while the lock must be taken (the sign bit). */
     public static final long LOCKED = Long.MIN_VALUE;
@@ -361,7 +352,7 @@ public abstract class SemaphoreLine {
         } finally {
             lock.unlock();
         }
-        wakeAll(granted);
+        BatchWakes.wake(granted, null, false);
     }
 
     /**
@@ -391,8 +382,7 @@ public abstract class SemaphoreLine {
         } finally {
             lock.unlock();
         }
-        wakeAll(refused);
-        wakeAll(granted);
+        BatchWakes.wake(refused, granted, false);
     }
 
     /**
@@ -434,60 +424,7 @@ public abstract class SemaphoreLine {
         }
         // a blocked thread that gives up (its timed wait ran out, or it was interrupted) must not run other callers'
         // stages before it returns; the canceller of a future runs stages of futures anyway, so there they run inline
-        wakeAll(granted, waiter.wakeRunsCallersCode() ? null : GIVE_UP_WAKES);
+        BatchWakes.wake(granted, null, !waiter.wakeRunsCallersCode());
         return true;
-    }
-
-    private static void wakeAll(SemaphoreWaiter batch) {
-        wakeAll(batch, null);
-    }
-
-    /**
-     * Wakes a batch taken out of the line: first the blocked threads (an unpark each, no caller's code), then the
-     * asynchronous requests, whose futures run their callers' stages, so that a thread granted in the same batch is not
-     * kept parked while an earlier request's stages run (nor forever, when such a stage waits for that thread). Every
-     * waiter is woken even if a wake throws (a listener's {@code VirtualMachineError}); the first failure is rethrown.
-     *
-     * @param asyncWakes where the asynchronous requests are woken; {@code null}: here, on this thread
-     */
-    private static void wakeAll(SemaphoreWaiter batch, Executor asyncWakes) {
-        boolean callersCode = false;
-        for (SemaphoreWaiter w = batch; w != null; w = w.nextInBatch()) { // a batch's links never change (see next)
-            if (w.wakeRunsCallersCode()) {
-                callersCode = true;
-            } else {
-                w.wake();
-            }
-        }
-        if (!callersCode) {
-            return;
-        }
-        Throwable failure = null;
-        for (SemaphoreWaiter w = batch; w != null; w = w.nextInBatch()) {
-            if (!w.wakeRunsCallersCode()) {
-                continue;
-            }
-            try {
-                if (asyncWakes == null) {
-                    w.wake();
-                } else {
-                    asyncWakes.execute(w::wake);
-                }
-            } catch (RejectedExecutionException refused) {
-                w.wake();
-            } catch (RuntimeException | Error e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
-        if (failure instanceof Error error) {
-            throw error;
-        }
-        if (failure != null) {
-            throw (RuntimeException) failure;
-        }
     }
 }

@@ -1,7 +1,6 @@
 package io.github.poolkit.autoconfigure.actuate;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -21,7 +20,6 @@ import io.github.poolkit.Pool;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolStats;
 import io.github.poolkit.SemaphoreStats;
-import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.autoconfigure.ExposedOptions;
 import io.github.poolkit.autoconfigure.PoolBeanListeners;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
@@ -33,7 +31,8 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * them all with their meaning.
  *
  * <p>A pool's (or a semaphore's) gauges and counters share one {@link StatsSnapshot}: a scrape reads each once.
- * Micrometer holds a gauge's object weakly, so this binder keeps the snapshots for as long as it lives (the context).
+ * Micrometer holds a gauge's object weakly, so this binder keeps the snapshots (and the semaphores' readers) for as
+ * long as it lives (the context); a registry that outlives the context does not keep the beans alive.
  * The beans are looked up when the registry is bound, after every singleton exists; a bean created later (a lazy
  * one) gets no meters. Timers and the {@code poolkit.pool.tasks} counter need events: the pool's task meters
  * ({@link PoolTaskMeters}) are attached through {@link PoolBeanListeners} to every pool and scheduler, whoever made it
@@ -51,7 +50,8 @@ public class PoolMetrics implements MeterBinder {
     private final PoolkitBeans beans;
     private final PoolBeanListeners poolListeners;
     private final SemaphoreListeners semaphoreListeners;
-    private final List<StatsSnapshot<?>> snapshots = new CopyOnWriteArrayList<>();
+    /** What the gauges read, held here: the snapshots, and each semaphore's reader of its figures. */
+    private final List<Object> snapshots = new CopyOnWriteArrayList<>();
 
     /**
      * Creates the meter binder.
@@ -71,8 +71,7 @@ public class PoolMetrics implements MeterBinder {
         beans.pools().forEach((name, pool) -> bindPool(registry, name, pool));
         beans.schedulers().forEach((name, scheduler) -> bindScheduler(registry, name, scheduler));
         Map<String, PermitSemaphore> semaphores = beans.semaphores();
-        Map<String, PermitSemaphore> shared = new LinkedHashMap<>(semaphores);
-        shared.values().removeIf(WeightedSemaphore.class::isInstance);
+        Map<String, PermitSemaphore> shared = SemaphoreReads.shared(semaphores);
         // one read of all the semaphores shared through a store, at once: with the store down, a scrape (which
         // samples the gauges name by name: used of each, then waiting of each...) waits one timeout, not one per gauge
         StatsSnapshot<Map<String, Supplier<SemaphoreStats>>> sharedReads = new StatsSnapshot<>(
@@ -160,6 +159,7 @@ public class PoolMetrics implements MeterBinder {
 
     /** A semaphore's gauges share one {@link PermitSemaphore#stats()} per scrape: one script run for a cluster one. */
     private void bindSemaphore(MeterRegistry registry, String name, Supplier<SemaphoreStats> stats) {
+        snapshots.add(stats); // the gauges' object, held weakly by them
         semaphoreGauge(registry, "poolkit.semaphore.used", "Weight held", name, stats, SemaphoreStats::used);
         semaphoreGauge(registry, "poolkit.semaphore.waiting", "Requests waiting in line", name, stats,
                 SemaphoreStats::waiting);
@@ -214,8 +214,7 @@ public class PoolMetrics implements MeterBinder {
 
     private static void semaphoreGauge(MeterRegistry registry, String meter, String description, String name,
             Supplier<SemaphoreStats> stats, ToDoubleFunction<SemaphoreStats> value) {
-        // the supplier is this gauge's own (a lambda nobody else holds): held strongly, or it would be collected
         Gauge.builder(meter, stats, s -> value.applyAsDouble(s.get())).description(description).tag("name", name)
-                .strongReference(true).register(registry);
+                .register(registry);
     }
 }

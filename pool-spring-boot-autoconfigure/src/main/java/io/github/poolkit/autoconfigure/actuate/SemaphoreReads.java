@@ -32,17 +32,24 @@ final class SemaphoreReads {
      */
     static SortedMap<String, SemaphoreDescriptor> readAll(Map<String, PermitSemaphore> semaphores) {
         SortedMap<String, SemaphoreDescriptor> read = new TreeMap<>();
-        Map<String, PermitSemaphore> shared = new LinkedHashMap<>();
+        Map<String, PermitSemaphore> shared = shared(semaphores);
         semaphores.forEach((name, semaphore) -> {
-            if (semaphore instanceof WeightedSemaphore) {
+            if (!shared.containsKey(name)) {
                 read.put(name, SemaphoreDescriptor.of(semaphore));
-            }
-            else {
-                shared.put(name, semaphore);
             }
         });
         read.putAll(inParallel(shared, SemaphoreDescriptor::of));
         return read;
+    }
+
+    /**
+     * @param semaphores semaphores by bean name
+     * @return those shared through a store (any but a {@link WeightedSemaphore}, whose reads are field reads)
+     */
+    static Map<String, PermitSemaphore> shared(Map<String, PermitSemaphore> semaphores) {
+        Map<String, PermitSemaphore> shared = new LinkedHashMap<>(semaphores);
+        shared.values().removeIf(WeightedSemaphore.class::isInstance);
+        return shared;
     }
 
     /**

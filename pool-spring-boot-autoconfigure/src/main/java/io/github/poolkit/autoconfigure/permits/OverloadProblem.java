@@ -27,7 +27,7 @@ final class OverloadProblem {
      * Finds the overload a failure reports: the failure itself when it is a {@link PoolOverloadException}, or the
      * first one in the cause chain of a {@link RejectedExecutionException} (such as Spring's
      * {@code TaskRejectedException} from {@code @Async} on a full non-blocking pool) or of Reactor's
-     * {@code RetryExhaustedException} (a refused {@code Mono} retried with {@code retryWhen} until the retries ran out).
+     * {@code RetryExhaustedException} (a refused {@code Mono} retried with {@code retryWhen} until the retries ended).
      *
      * @param failure what reached the web layer
      * @return the overload, or {@code null} when the failure is not one

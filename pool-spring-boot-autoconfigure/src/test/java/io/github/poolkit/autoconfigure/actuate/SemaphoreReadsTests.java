@@ -32,9 +32,9 @@ import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SemaphoreDescriptor
 
 /**
  * The {@code pools} endpoint, health and meters read shared semaphores (a store's, such as Redis's) at the same time,
- * not one after another, so that with the store down a read waits one command timeout, not one per semaphore. Here the reads
- * of two shared semaphores each wait, at a barrier, for the other to have begun: read one after another, the first
- * would give up there.
+ * not one after another, so that with the store down a read waits one command timeout, not one per semaphore. Here
+ * the reads of two shared semaphores each wait, at a barrier, for the other to have begun: read one after another, the
+ * first would give up there.
  */
 @Timeout(30)
 class SemaphoreReadsTests {
@@ -98,6 +98,9 @@ class SemaphoreReadsTests {
                             .containsEntry("poolkit.semaphore.available{quota}", 6.0)
                             .containsEntry("poolkit.semaphore.used{quota}", 0.0);
                     assertThat(gpu.reads.get() - gpuBefore).as("reads of gpu in one scrape").isOne();
+                    System.gc();
+                    assertThat(registry.get("poolkit.semaphore.size").tag("name", "quota").gauge().value())
+                            .as("the gauge's reader survives a collection").isEqualTo(6.0);
                     assertThat(quota.reads.get() - quotaBefore).as("reads of quota in one scrape").isOne();
                 });
     }

@@ -1,0 +1,95 @@
+package io.github.poolkit.internal.semaphore;
+
+/**
+ * Wakes the requests a {@link SemaphoreLine} took out of its line (granted or refused), once its lock is released.
+ * Internal to {@code WeightedSemaphore}.
+ *
+ * <p>Rules: blocked threads first (an unpark each runs none of the callers' code), then the asynchronous requests in
+ * line order (completing a future runs its dependent stages); every waiter is woken even if a wake throws; and a
+ * blocked thread that gives up has the asynchronous requests it lets through woken on a virtual thread of their own,
+ * so that their stages never delay its return past its timeout.
+ */
+final class BatchWakes {
+
+    private BatchWakes() {
+    }
+
+    /**
+     * Wakes the waiters of one or two batches: first every blocked thread, then the asynchronous requests in line
+     * order, so that a thread granted with them is not kept parked while their stages run (nor forever, when one waits
+     * for that thread). Every waiter is woken even if a wake throws (a listener's {@code VirtualMachineError}); the
+     * first failure is rethrown at the end. A batch's links never change once it is taken out of the line.
+     *
+     * @param first   a batch (linked by {@code nextInBatch}), or {@code null}
+     * @param second  another batch, or {@code null}
+     * @param handOff whether the asynchronous requests are woken on a virtual thread of their own (in order), not here
+     */
+    static void wake(SemaphoreWaiter first, SemaphoreWaiter second, boolean handOff) {
+        Throwable failure = null;
+        boolean async = false;
+        for (SemaphoreWaiter w = first; w != null; w = w.nextInBatch()) {
+            if (w.wakeRunsCallersCode()) {
+                async = true;
+            } else {
+                failure = wake(w, failure);
+            }
+        }
+        for (SemaphoreWaiter w = second; w != null; w = w.nextInBatch()) {
+            if (w.wakeRunsCallersCode()) {
+                async = true;
+            } else {
+                failure = wake(w, failure);
+            }
+        }
+        if (async && !(handOff && wakeAsyncElsewhere(first, second))) {
+            failure = wakeAsync(second, wakeAsync(first, failure));
+        }
+        rethrow(failure);
+    }
+
+    /** Wakes the asynchronous requests of a batch, in order; {@return the first failure, this one's or earlier} */
+    private static Throwable wakeAsync(SemaphoreWaiter batch, Throwable failure) {
+        for (SemaphoreWaiter w = batch; w != null; w = w.nextInBatch()) {
+            if (w.wakeRunsCallersCode()) {
+                failure = wake(w, failure);
+            }
+        }
+        return failure;
+    }
+
+    /** {@return whether a virtual thread was started to wake the asynchronous requests (else: wake them here)} */
+    private static boolean wakeAsyncElsewhere(SemaphoreWaiter first, SemaphoreWaiter second) {
+        try {
+            // a failure goes to the thread's uncaught-exception handler
+            Thread.ofVirtual().name("poolkit-semaphore-wakes")
+                    .start(() -> rethrow(wakeAsync(second, wakeAsync(first, null))));
+            return true;
+        } catch (RuntimeException | OutOfMemoryError cannotStart) {
+            return false;
+        }
+    }
+
+    /** Throws a wake's failure, which is a {@link RuntimeException} or an {@link Error}; nothing if {@code null}. */
+    private static void rethrow(Throwable failure) {
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (failure != null) {
+            throw (RuntimeException) failure;
+        }
+    }
+
+    private static Throwable wake(SemaphoreWaiter w, Throwable failure) {
+        try {
+            w.wake();
+        } catch (RuntimeException | Error e) {
+            if (failure == null) {
+                return e;
+            }
+            if (e != failure) { // one instance thrown twice cannot suppress itself
+                failure.addSuppressed(e);
+            }
+        }
+        return failure;
+    }
+}
