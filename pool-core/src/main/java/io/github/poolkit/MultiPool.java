@@ -149,10 +149,11 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         PoolOptions entered = pools[i].options(); // one read here; what it means is worked out on a refusal only
         Runnable decorated = pools[i].decorate(task);
         try {
-            pools[i].executeDecorated(decorated, timeoutNanos);
+            pools[i].tryDecorated(decorated, timeoutNanos); // an overload is reported only if no retry makes it good
         } catch (PoolOverloadException overloaded) {
             int j = leastLoadedExcept(i);
             if (j < 0) {
+                pools[i].refused(overloaded);
                 throw overloaded;
             }
             long budget = budget(entered, timeoutNanos);
@@ -352,8 +353,8 @@ public final class MultiPool extends PoolExecutorService implements Pool {
 
     /**
      * {@inheritDoc} The listener is added to every pool, so it hears of each pool's tasks as a listener in the options
-     * does (a refusal by one pool that a retry on another made good included); two calls at once add their listeners
-     * in the same order to every pool.
+     * does: of a refusal only when the caller gets it (not of one by a pool that a retry on another made good); two
+     * calls at once add their listeners in the same order to every pool.
      */
     @Override
     public void addListener(PoolListener listener) {

@@ -116,6 +116,14 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
     }
 
     /**
+     * As {@link #executeDecorated}, as a first try that another pool may make good: an overload is not reported to the
+     * listeners nor counted here ({@link #refused} reports it if it stands).
+     */
+    void tryDecorated(Runnable decorated, long timeoutNanos) {
+        engine.tryExecute(decorated, timeoutNanos);
+    }
+
+    /**
      * Decorates a task; a future of {@code submit} is decorated in place, so the workers still see and count it, and
      * any other task is kept with its decoration, so that an overdue report still names the task itself.
      */

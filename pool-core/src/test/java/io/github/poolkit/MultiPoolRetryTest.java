@@ -2,16 +2,18 @@ package io.github.poolkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
 import io.github.poolkit.MultiPool.LoadBalancing;
 import java.lang.reflect.Field;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -23,33 +25,64 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(30)
 class MultiPoolRetryTest {
 
-    /** A caller that entered with {@code maxWait} 0 is not made to wait by a reconfigure that lands between its tries. */
+    /**
+     * A caller is not made to wait longer by a reconfigure that lands during its first try: it entered with
+     * {@code maxWait} 200 ms, which bounds the whole call, so once its first try has waited that long the second has
+     * nothing left, whatever the options say by then (here: wait without a limit).
+     */
     @Test
     void theSecondTryKeepsTheMaxWaitTheCallerEnteredWith() throws Exception {
-        CountDownLatch inRejection = new CountDownLatch(1);
-        CountDownLatch proceed = new CountDownLatch(1);
-        AtomicBoolean first = new AtomicBoolean(true);
-        PoolListener listener = new PoolListener() {
-            @Override
-            public void taskRejected(RuntimeException reason) {
-                if (first.getAndSet(false)) { // the first sub-pool's refusal, on the caller's thread
-                    inRejection.countDown();
-                    Latches.await(proceed);
-                }
-            }
-        };
         try (MultiPool pool = MultiPool.create(2, 1, LoadBalancing.ROUND_ROBIN,
-                PoolOptions.builder().maxWait(Duration.ZERO).listener(listener).build())) {
+                PoolOptions.builder().maxWait(Duration.ofMillis(200)).build())) {
             Blocker blocker = Blocker.occupy(pool, 2);
             try {
                 CompletableFuture<Void> caller = CompletableFuture.runAsync(() -> pool.execute(() -> { }));
-                assertThat(inRejection.await(5, TimeUnit.SECONDS)).isTrue();
+                await().until(() -> pool.stats().blocked() == 1); // its first try waits
                 pool.reconfigure(pool.options().toBuilder().maxWait(null).build());
-                proceed.countDown();
                 assertThatThrownBy(() -> caller.get(5, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                         .hasCauseInstanceOf(PoolOverloadException.class);
             } finally {
                 blocker.open();
+            }
+        }
+    }
+
+    /**
+     * The listeners hear of a refusal only when the caller gets it: not of the first sub-pool's, when the second try
+     * runs the task; once when both refuse.
+     */
+    @Test
+    void aRefusalThatTheSecondTryMakesGoodIsToldToNobody() throws Exception {
+        List<RuntimeException> told = new CopyOnWriteArrayList<>();
+        PoolListener listener = new PoolListener() {
+            @Override
+            public void taskRejected(RuntimeException reason) {
+                told.add(reason);
+            }
+        };
+        try (MultiPool pool = MultiPool.create(2, 1, LoadBalancing.ROUND_ROBIN,
+                PoolOptions.builder().maxWait(Duration.ZERO).listener(listener).build())) {
+            WorkerPool[] subPools = subPools(pool);
+            Blocker first = Blocker.occupy(subPools[0], 1); // sub-pool 0's only worker, held
+            try {
+                CountDownLatch ran = new CountDownLatch(1);
+                pool.execute(ran::countDown); // round robin: sub-pool 0 refuses, sub-pool 1 runs it
+                assertThat(ran.await(5, TimeUnit.SECONDS)).isTrue();
+                assertThat(told).isEmpty();
+                assertThat(pool.stats().rejected()).isZero();
+                await().until(() -> subPools[1].idleWorkers() == 1);
+                Blocker second = Blocker.occupy(subPools[1], 1);
+                try {
+                    // sub-pool 1's turn: 1 refuses, the retry on 0 refuses too
+                    Throwable refused = catchThrowable(() -> pool.execute(() -> { }));
+                    assertThat(refused).isInstanceOf(PoolOverloadException.class);
+                    assertThat(told).singleElement().isSameAs(refused);
+                } finally {
+                    second.open();
+                }
+                assertThat(pool.stats().rejected()).isOne();
+            } finally {
+                first.open();
             }
         }
     }

@@ -87,10 +87,29 @@ public final class PoolEngine {
      * @param timeoutNanos the caller's own limit on the wait; {@code <= 0} does not wait
      */
     public void execute(Object task, long timeoutNanos) {
+        admit(task, timeoutNanos, true);
+    }
+
+    /**
+     * Accepts a task as {@link #execute(Object, long)} does, as a first try that another pool may make good
+     * ({@code MultiPool}'s round robin): an overload is neither counted nor told to the listener here, so that a
+     * refusal the caller never sees is reported nowhere; the caller reports it ({@link #rejected}) if it stands.
+     * Any other refusal is reported as {@code execute} reports it.
+     *
+     * @param task         the task
+     * @param timeoutNanos the caller's own limit on the wait; {@code <= 0} does not wait
+     */
+    public void tryExecute(Object task, long timeoutNanos) {
+        admit(task, timeoutNanos, false);
+    }
+
+    private void admit(Object task, long timeoutNanos, boolean reportOverload) {
         try {
             core.admit(runner.carry(task), timeoutNanos);
         } catch (RejectedExecutionException e) {
-            runner.rejected(e);
+            if (reportOverload || !(e instanceof PoolOverloadException)) {
+                runner.rejected(e);
+            }
             throw e;
         }
     }

@@ -38,8 +38,7 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * ({@link PoolTaskMeters}) are attached through {@link PoolBeanListeners} to every pool and scheduler, whoever made it
  * (one the application made reports the tasks it accepts from then on); the counter starts from the pool's totals at
  * that moment. A {@code Pool} of the application's own kind that cannot take a listener has gauges only; its
- * {@code poolkit.pool.tasks}, and a {@code MultiPool}'s (whose listener also hears of refusals a retry made good), is
- * a function counter over its {@code stats()}. The acquire timer is attached to the
+ * {@code poolkit.pool.tasks} is a function counter over its {@code stats()}. The acquire timer is attached to the
  * semaphores poolkit created.
  */
 public class PoolMetrics implements MeterBinder {
@@ -144,12 +143,9 @@ public class PoolMetrics implements MeterBinder {
         gauge(registry, "poolkit.pool.blocked", "Callers blocked in execute", name, stats, PoolStats::blocked);
         gauge(registry, "poolkit.pool.free", "Workers that may still be started; -1 when unlimited", name, stats,
                 PoolStats::free);
-        // A MultiPool's listener hears of each of its pools' refusals, also one that a retry on another pool made
-        // good, while its stats() count refusals to callers: its task counts, like those of a Pool of the
-        // application's own kind that takes no listener, come from its stats().
-        boolean byListener = !(bean instanceof MultiPool);
-        PoolTaskMeters meters = new PoolTaskMeters(registry, name, byListener ? totals : null);
-        if (!poolListeners.attach(name, bean, meters) || !byListener) {
+        // a Pool of the application's own kind that takes no listener has its task counts from its stats()
+        PoolTaskMeters meters = new PoolTaskMeters(registry, name, totals);
+        if (!poolListeners.attach(name, bean, meters)) {
             meters.removeTaskCounters(registry);
             tasks(registry, name, stats, "completed", PoolStats::completed);
             tasks(registry, name, stats, "failed", PoolStats::failed);

@@ -46,8 +46,7 @@ final class PoolTaskMeters implements PoolListener {
      * Registers one pool's meters.
      *
      * @param totals the pool's figures read before this listener is attached: its tasks so far (a task that ends
-     *               between that read and the attachment is not counted); null for no task counter (see
-     *               {@link PoolMetrics})
+     *               between that read and the attachment is not counted)
      */
     PoolTaskMeters(MeterRegistry registry, String poolName, PoolStats totals) {
         this.run = timer(registry, "executor", "Time tasks ran on a worker", poolName);
@@ -58,9 +57,9 @@ final class PoolTaskMeters implements PoolListener {
                 "Time tasks waited for a worker: blocked in execute plus queued", poolName);
         this.overdueRuns = overdue(registry, poolName, "run");
         this.overdueWaits = overdue(registry, poolName, "queue");
-        this.completed = totals == null ? null : tasks(registry, poolName, "completed", totals.completed());
-        this.failed = totals == null ? null : tasks(registry, poolName, "failed", totals.failed());
-        this.rejected = totals == null ? null : tasks(registry, poolName, "rejected", totals.rejected());
+        this.completed = tasks(registry, poolName, "completed", totals.completed());
+        this.failed = tasks(registry, poolName, "failed", totals.failed());
+        this.rejected = tasks(registry, poolName, "rejected", totals.rejected());
     }
 
     private static Counter tasks(MeterRegistry registry, String poolName, String outcome, long sofar) {
@@ -73,11 +72,9 @@ final class PoolTaskMeters implements PoolListener {
 
     /** Removes the task counters again, for a pool that cannot take this listener (they would never move). */
     void removeTaskCounters(MeterRegistry registry) {
-        if (completed != null) {
-            registry.remove(completed);
-            registry.remove(failed);
-            registry.remove(rejected);
-        }
+        registry.remove(completed);
+        registry.remove(failed);
+        registry.remove(rejected);
     }
 
     private static Counter overdue(MeterRegistry registry, String poolName, String kind) {
@@ -102,15 +99,11 @@ final class PoolTaskMeters implements PoolListener {
         wait.record(waitedNanos, TimeUnit.NANOSECONDS);
         run.record(ranNanos, TimeUnit.NANOSECONDS);
         duration.record(ranNanos, TimeUnit.NANOSECONDS);
-        if (completed != null) {
-            (failure == null ? completed : failed).increment();
-        }
+        (failure == null ? completed : failed).increment();
     }
 
     @Override
     public void taskRejected(RuntimeException reason) {
-        if (rejected != null) {
-            rejected.increment();
-        }
+        rejected.increment();
     }
 }
