@@ -17,7 +17,8 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
 
 /**
  * Compares the named pools and semaphores an application was processed ahead of time with (their bean definitions,
- * made by {@link NamedBeansRegistrar} and pool-redis's registrar when {@code process-aot} ran) with the ones the
+ * made by {@link NamedBeansRegistrar} and pool-redis's registrar when {@code process-aot} ran), and its primary pool,
+ * semaphore and scheduler (whose {@code enabled} switches are conditions, decided then), with the ones the
  * configuration it runs with asks for. The set of such beans is fixed at build time, so a difference is reported as a
  * problem, never followed silently: a named bean whose keys are gone or disabled would still be created (and fail
  * without its keys), and a name configured only at run time would have no bean.
@@ -38,6 +39,34 @@ final class AheadOfTimeBeans {
         Kind(String group, String noun) {
             this.group = group;
             this.noun = noun;
+        }
+    }
+
+    /**
+     * A primary bean, which {@link PoolkitAutoConfiguration} creates when its switch is on: a condition, decided when
+     * process-aot ran.
+     */
+    private enum Primary {
+        POOL(PoolkitAutoConfiguration.WORKER_POOL, "poolkit.pool.enabled", "pool"),
+        SEMAPHORE(PoolkitAutoConfiguration.WEIGHTED_SEMAPHORE, "poolkit.semaphore.enabled", "semaphore"),
+        SCHEDULER(PoolkitAutoConfiguration.DELAY_SCHEDULER, "poolkit.scheduler.enabled", "scheduler");
+
+        final String bean;
+        final String key;
+        final String noun;
+
+        Primary(String bean, String key, String noun) {
+            this.bean = bean;
+            this.key = key;
+            this.noun = noun;
+        }
+
+        boolean enabled(PoolkitProperties properties) {
+            return switch (this) {
+                case POOL -> properties.getPool().isEnabled();
+                case SEMAPHORE -> properties.getSemaphore().isEnabled();
+                case SCHEDULER -> properties.getScheduler().isEnabled();
+            };
         }
     }
 
@@ -66,7 +95,35 @@ final class AheadOfTimeBeans {
                 problems.add(added(name, kind));
             }
         });
+        for (Primary primary : Primary.values()) {
+            boolean made = builtByPoolkit(beanFactory, primary.bean);
+            if (made != primary.enabled(properties) && (made || !takenByTheApplication(beanFactory, primary.bean))) {
+                problems.add(switched(primary, made));
+            }
+        }
         return problems;
+    }
+
+    /** Whether the bean's definition is {@link PoolkitAutoConfiguration}'s (not the application's own bean). */
+    private static boolean builtByPoolkit(ConfigurableListableBeanFactory beanFactory, String name) {
+        if (!beanFactory.containsBeanDefinition(name)) {
+            return false;
+        }
+        String factory = beanFactory.getBeanDefinition(name).getFactoryBeanName();
+        return factory != null && beanFactory.containsBeanDefinition(factory) && beanFactory
+                .getBeanDefinition(factory).getResolvableType().resolve(Object.class) == PoolkitAutoConfiguration.class;
+    }
+
+    private static InvalidPoolkitPropertyException switched(Primary primary, boolean made) {
+        String processed = "the application was processed ahead of time (AOT) " + (made ? "with" : "without")
+                + " poolkit's primary " + primary.noun + " (the bean '" + primary.bean + "'), ";
+        return made
+                ? new InvalidPoolkitPropertyException(primary.key, false, processed + "which it creates whatever "
+                        + primary.key + " says at run time", "leave " + primary.key + " as it was when process-aot"
+                        + " ran (true or unset), or run process-aot again with " + primary.key + "=false")
+                : new InvalidPoolkitPropertyException(primary.key, true, processed + "as " + primary.key + " was"
+                        + " false then, so it has no such bean", "set " + primary.key + " to false as when process-aot"
+                        + " ran, or run process-aot again with this configuration");
     }
 
     private static boolean takenByTheApplication(ConfigurableListableBeanFactory beanFactory, String name) {

@@ -29,6 +29,9 @@ class AotConfigurationCheckTests {
 
     private static final String[] BUILT_WITH = {"poolkit.pools.reports.capacity=2"};
 
+    private static final String[] PRIMARY_SEMAPHORE_OFF = {"poolkit.pools.reports.capacity=2",
+            "poolkit.semaphore.enabled=false"};
+
     /** Processes a context configured with {@link #BUILT_WITH} ahead of time, then runs it with {@code runWith}. */
     private static void runProcessed(String[] runWith, Consumer<GenericApplicationContext> refreshed) {
         runProcessed(BUILT_WITH, runWith, refreshed);
@@ -108,6 +111,44 @@ class AotConfigurationCheckTests {
                     assertThat(analysis).as("analysis of %s", failure).isNotNull();
                     assertThat(analysis.getDescription()).contains("poolkit.pools.reports.enabled");
                 });
+    }
+
+    /** The primary beans' switches are conditions, decided when process-aot ran: a run-time change is reported. */
+    @Test
+    @CompileWithForkedClassLoader
+    void aPrimaryBeanSwitchedOffAtRunTimeIsReported() {
+        runProcessed(new String[] {"poolkit.pools.reports.capacity=2", "poolkit.pool.enabled=false",
+                "poolkit.scheduler.enabled=false"}, fresh -> {
+                    Throwable failure = catchThrowable(fresh::refresh);
+                    FailureAnalysis analysis = new PoolkitPropertyFailureAnalyzer().analyze(failure);
+                    assertThat(analysis).as("analysis of %s", failure).isNotNull();
+                    assertThat(analysis.getDescription()).contains("2 properties")
+                            .contains("Property: poolkit.pool.enabled").contains("Property: poolkit.scheduler.enabled")
+                            .contains("processed ahead of time (AOT) with poolkit's primary pool");
+                    assertThat(analysis.getAction()).contains("run process-aot again with poolkit.pool.enabled=false");
+                });
+    }
+
+    @Test
+    @CompileWithForkedClassLoader
+    void aPrimaryBeanSwitchedOnAtRunTimeIsReported() {
+        runProcessed(PRIMARY_SEMAPHORE_OFF, new String[] {"poolkit.pools.reports.capacity=2"}, fresh -> {
+            Throwable failure = catchThrowable(fresh::refresh);
+            FailureAnalysis analysis = new PoolkitPropertyFailureAnalyzer().analyze(failure);
+            assertThat(analysis).as("analysis of %s", failure).isNotNull();
+            assertThat(analysis.getDescription()).contains("Property: poolkit.semaphore.enabled")
+                    .contains("without poolkit's primary semaphore");
+        });
+    }
+
+    @Test
+    @CompileWithForkedClassLoader
+    void aPrimaryBeanSwitchedOffAtBothTimesStarts() {
+        runProcessed(PRIMARY_SEMAPHORE_OFF, PRIMARY_SEMAPHORE_OFF, fresh -> {
+            fresh.refresh();
+            assertThat(fresh.containsBean(PoolkitAutoConfiguration.WEIGHTED_SEMAPHORE)).isFalse();
+            assertThat(fresh.getBean(PoolkitAutoConfiguration.WORKER_POOL, WorkerPool.class)).isNotNull();
+        });
     }
 
     @Test
