@@ -182,7 +182,10 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
         engine.tune(capacity);
     }
 
-    /** Counts a task refused on this pool's behalf (by a {@link DelayScheduler} that was shut down), and tells it. */
+    /**
+     * Counts a task refused on this pool's behalf, and tells the listeners: by a {@link DelayScheduler} that was shut
+     * down, or by a {@link MultiPool} (closed, or when its retry on another pool did not make a refusal good).
+     */
     void refused(RuntimeException reason) {
         engine.rejected(reason);
     }

@@ -68,8 +68,8 @@ public record AdaptiveSettings(String algorithm, @Nullable Integer min, @Nullabl
     /**
      * Checks the bounds of an adaptive limit.
      *
-     * @param algorithm   the algorithm, {@code null} or {@code NONE} for a fixed limit (with {@code NONE}, the bounds are
-     *                    still checked on their own)
+     * @param algorithm   the algorithm, {@code null} or {@code NONE} for a fixed limit (with {@code NONE}, the bounds
+     *                    are still checked on their own)
      * @param min         {@code adaptive.min}, or {@code null} when unset (then 1)
      * @param minProperty where {@code min} was (or would be) set
      * @param max         {@code adaptive.max}, or {@code null} when unset (then {@code defaultMax})

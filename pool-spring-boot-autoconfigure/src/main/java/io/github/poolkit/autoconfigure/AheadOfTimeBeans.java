@@ -97,7 +97,9 @@ final class AheadOfTimeBeans {
         });
         for (Primary primary : Primary.values()) {
             boolean made = builtByPoolkit(beanFactory, primary.bean);
-            if (made != primary.enabled(properties) && (made || !takenByTheApplication(beanFactory, primary.bean))) {
+            // not made although enabled: the application's own bean of that name (a definition, a singleton, or a
+            // parent context's) took its place then, as it does now
+            if (made != primary.enabled(properties) && (made || !beanFactory.containsBean(primary.bean))) {
                 problems.add(switched(primary, made));
             }
         }

@@ -170,36 +170,46 @@ final class PoolkitConfigurationCheck {
     }
 
     /**
-     * Adaptive bounds that no algorithm uses, which would be ignored without a word: set on an entry without an
-     * algorithm of its own or inherited, or on {@code poolkit.pool.adaptive} when no pool has an algorithm (a named
-     * pool that sets one inherits them). Beside an explicit {@code none} they may stay (checked by the entry).
+     * Adaptive bounds that no algorithm uses, which would be ignored without a word: set on an enabled entry without
+     * an algorithm of its own or inherited, or on {@code poolkit.pool.adaptive} when no enabled pool has an algorithm
+     * (a named pool that sets one inherits them). Beside an explicit {@code none} they may stay (checked by the entry).
      */
     private static List<InvalidPoolkitPropertyException> idleBounds(PoolkitProperties properties) {
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
-        AdaptiveProperties primary = properties.getPool().getAdaptive();
+        PoolProperties primary = properties.getPool();
         boolean inherited = properties.getPools().values().stream()
-                .anyMatch(pool -> pool.getAdaptive().getAlgorithm() != null);
-        if (!inherited) {
-            idleBounds(problems, "poolkit.pool.adaptive.", primary);
+                .anyMatch(pool -> pool.isEnabled() && pool.getAdaptive().getAlgorithm() != null);
+        if (primary.isEnabled() && !inherited) {
+            idleBounds(problems, "poolkit.pool.adaptive.", primary.getAdaptive(), true);
         }
-        if (primary.getAlgorithm() == null) {
-            properties.getPools().forEach((name, pool) -> idleBounds(problems,
-                    "poolkit.pools." + name + ".adaptive.", pool.getAdaptive()));
+        if (primary.getAdaptive().getAlgorithm() == null) {
+            properties.getPools().forEach((name, pool) -> {
+                if (pool.isEnabled()) {
+                    idleBounds(problems, "poolkit.pools." + name + ".adaptive.", pool.getAdaptive(), true);
+                }
+            });
         }
-        idleBounds(problems, "poolkit.semaphore.adaptive.", properties.getSemaphore().getAdaptive());
-        properties.getSemaphores().forEach((name, semaphore) -> idleBounds(problems,
-                "poolkit.semaphores." + name + ".adaptive.", semaphore.getAdaptive()));
+        if (properties.getSemaphore().isEnabled()) {
+            idleBounds(problems, "poolkit.semaphore.adaptive.", properties.getSemaphore().getAdaptive(), true);
+        }
+        properties.getSemaphores().forEach((name, semaphore) -> {
+            if (semaphore.isEnabled()) {
+                idleBounds(problems, "poolkit.semaphores." + name + ".adaptive.", semaphore.getAdaptive(),
+                        semaphore.getScope() != Scope.CLUSTER);
+            }
+        });
         return problems;
     }
 
+    /** @param canAdapt whether an algorithm may be set there (a cluster semaphore cannot be adaptive) */
     private static void idleBounds(List<InvalidPoolkitPropertyException> problems, String prefix,
-            AdaptiveProperties adaptive) {
+            AdaptiveProperties adaptive, boolean canAdapt) {
         Integer bound = (adaptive.getMin() != null) ? adaptive.getMin() : adaptive.getMax();
         if (adaptive.getAlgorithm() == null && bound != null) {
             String key = prefix + ((adaptive.getMin() != null) ? "min" : "max");
             problems.add(new InvalidPoolkitPropertyException(key, bound, "an adaptive bound without an algorithm is"
-                    + " ignored: the limit stays fixed", "set " + prefix + "algorithm to gradient or aimd, or remove "
-                    + key));
+                    + " ignored: the limit stays fixed", canAdapt ? "set " + prefix + "algorithm to gradient or aimd,"
+                    + " or remove " + key : "remove " + key + " (a cluster semaphore's size cannot be adaptive)"));
         }
     }
 

@@ -134,6 +134,23 @@ class AdaptivePropertiesTests {
     }
 
     @Test
+    void boundsOfADisabledEntryAreLeftAlone() {
+        runner.withPropertyValues("poolkit.semaphores.gpu.enabled=false", "poolkit.semaphores.gpu.size=4",
+                "poolkit.semaphores.gpu.adaptive.max=8", "poolkit.pools.reports.enabled=false",
+                "poolkit.pools.reports.adaptive.min=2").run(context -> assertThat(context).hasNotFailed());
+    }
+
+    @Test
+    void boundsOfAClusterSemaphoreAreToBeRemovedNotGivenAnAlgorithm() {
+        FailureAnalysis analysis = analyze(
+                runner.withConfiguration(AutoConfigurations.of(PoolkitRedisAutoConfiguration.class)),
+                "poolkit.semaphores.shared.scope=cluster", "poolkit.semaphores.shared.adaptive.min=2");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.semaphores.shared.adaptive.min");
+        assertThat(analysis.getAction()).contains("remove poolkit.semaphores.shared.adaptive.min (a cluster")
+                .doesNotContain("gradient or aimd");
+    }
+
+    @Test
     void boundsBesideAnExplicitNoneAreCheckedOnTheirOwnAndMayStay() {
         FailureAnalysis analysis = analyze(runner, "poolkit.semaphores.gpu.size=10",
                 "poolkit.semaphores.gpu.adaptive.algorithm=none", "poolkit.semaphores.gpu.adaptive.min=0");

@@ -48,7 +48,8 @@ class ConfigurationMetadataTests {
         assertThat((String) properties.get("poolkit.semaphores").get("description")).contains("only an unset size");
         assertThat((String) properties.get("poolkit.pool.virtual-threads").get("description")).startsWith("Whether")
                 .contains("spring.threads.virtual.enabled");
-        assertThat(properties.get("poolkit.pool.virtual-threads")).doesNotContainKey("defaultValue");
+        // the contract's default, which is spring.threads.virtual.enabled's own while that is unset
+        assertThat(properties.get("poolkit.pool.virtual-threads")).containsEntry("defaultValue", false);
         assertThat(properties.get("poolkit.pool.max-wait")).doesNotContainKey("defaultValue")
                 .containsEntry("type", "java.time.Duration");
         assertThat((String) properties.get("poolkit.pool.max-wait").get("description")).contains("without limit");
@@ -58,9 +59,11 @@ class ConfigurationMetadataTests {
             assertThat(properties.get(key)).as(key).doesNotContainKey("defaultValue")
                     .containsEntry("type", "java.time.Duration");
         }
+        // the contract's default for the pools, which is spring.lifecycle.timeout-per-shutdown-phase's own while that
+        // is unset (the deadline unless a pool sets one); the scheduler's inherits it
+        assertThat(properties.get("poolkit.pool.shutdown-timeout")).containsEntry("defaultValue", "30s");
+        assertThat(properties.get("poolkit.scheduler.shutdown-timeout")).doesNotContainKey("defaultValue");
         for (String key : new String[] { "poolkit.pool.shutdown-timeout", "poolkit.scheduler.shutdown-timeout" }) {
-            // Unset unless the user sets it: the deadline is then spring.lifecycle.timeout-per-shutdown-phase.
-            assertThat(properties.get(key)).as(key).doesNotContainKey("defaultValue");
             assertThat((String) properties.get(key).get("description")).as(key)
                     .contains("spring.lifecycle.timeout-per-shutdown-phase").contains("interrupted");
         }

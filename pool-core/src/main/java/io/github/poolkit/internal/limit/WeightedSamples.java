@@ -13,7 +13,7 @@ public interface WeightedSamples {
      * Records one sample of work that held {@code weight} units of the limit.
      *
      * @param rttNanos how long the work took; see {@code AdaptiveLimit.onSample}
-     * @param inFlight how much was in flight when it started (permits in use), itself included
+     * @param inFlight how much was in use (permits, for a semaphore: those in use before this release), itself included
      * @param dropped  whether the work was refused because of overload
      * @param weight   the units it held; taken as at least 1 and at most the limit
      */

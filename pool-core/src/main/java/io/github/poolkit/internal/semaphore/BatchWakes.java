@@ -47,7 +47,11 @@ final class BatchWakes {
         rethrow(failure);
     }
 
-    /** Wakes the asynchronous requests of a batch, in order; {@return the first failure, this one's or earlier} */
+    /**
+     * Wakes the asynchronous requests of a batch, in order.
+     *
+     * @return the first failure, this batch's or {@code failure}
+     */
     private static Throwable wakeAsync(SemaphoreWaiter batch, Throwable failure) {
         for (SemaphoreWaiter w = batch; w != null; w = w.nextInBatch()) {
             if (w.wakeRunsCallersCode()) {
@@ -57,7 +61,11 @@ final class BatchWakes {
         return failure;
     }
 
-    /** {@return whether a virtual thread was started to wake the asynchronous requests (else: wake them here)} */
+    /**
+     * Starts a virtual thread that wakes the asynchronous requests, in order.
+     *
+     * @return whether it started (else they are to be woken here)
+     */
     private static boolean wakeAsyncElsewhere(SemaphoreWaiter first, SemaphoreWaiter second) {
         try {
             // a failure goes to the thread's uncaught-exception handler
@@ -70,7 +78,7 @@ final class BatchWakes {
     }
 
     /** Throws a wake's failure, which is a {@link RuntimeException} or an {@link Error}; nothing if {@code null}. */
-    private static void rethrow(Throwable failure) {
+    static void rethrow(Throwable failure) {
         if (failure instanceof Error error) {
             throw error;
         }
@@ -83,12 +91,32 @@ final class BatchWakes {
         try {
             w.wake();
         } catch (RuntimeException | Error e) {
-            if (failure == null) {
-                return e;
-            }
-            if (e != failure) { // one instance thrown twice cannot suppress itself
-                failure.addSuppressed(e);
-            }
+            return first(failure, e);
+        }
+        return failure;
+    }
+
+    /**
+     * Runs one wake, keeping what it throws.
+     *
+     * @param failure the first failure so far, or {@code null}
+     * @return the first failure: {@code failure}, or what this wake threw (a later one is suppressed by the first)
+     */
+    static Throwable run(Runnable wake, Throwable failure) {
+        try {
+            wake.run();
+        } catch (RuntimeException | Error e) {
+            return first(failure, e);
+        }
+        return failure;
+    }
+
+    private static Throwable first(Throwable failure, Throwable e) {
+        if (failure == null) {
+            return e;
+        }
+        if (e != failure) { // one instance thrown twice cannot suppress itself
+            failure.addSuppressed(e);
         }
         return failure;
     }

@@ -37,21 +37,19 @@ final class NestedWakes {
         if (drains) {
             nested.queued = new ArrayDeque<>();
         }
+        Throwable failure = BatchWakes.run(wake, null);
         try {
-            wake.run();
-        } finally {
-            try {
-                if (drains) {
-                    for (Runnable next; (next = nested.queued.poll()) != null; ) {
-                        next.run();
-                    }
+            if (drains) { // every queued wake runs, whatever one throws (its grant is counted: it must be told)
+                for (Runnable next; (next = nested.queued.poll()) != null; ) {
+                    failure = BatchWakes.run(next, failure);
                 }
-            } finally {
-                if (drains) {
-                    nested.queued = null;
-                }
-                nested.depth--;
             }
+        } finally {
+            if (drains) {
+                nested.queued = null;
+            }
+            nested.depth--;
         }
+        BatchWakes.rethrow(failure);
     }
 }
