@@ -14,6 +14,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -309,6 +310,33 @@ class WeightedSemaphoreAsyncTest {
         assertThat(second).as("woken although the first wake threw").isCompleted();
         first.join().close();
         second.join().close();
+        assertState(semaphore, 0, 0);
+    }
+
+    /**
+     * Wakes queued once they nest 32 deep are each run, whatever one of them throws: one that throws (a listener's
+     * {@link VirtualMachineError}) does not leave the rest granted but never told.
+     */
+    @Test
+    void aDeepWakeThatThrowsStillLetsTheQueuedOnesRun() throws Exception {
+        AtomicInteger grants = new AtomicInteger();
+        WeightedSemaphore semaphore = new WeightedSemaphore(1, (n, waitedNanos, outcome) -> {
+            // a grant is reported after its stage returns, so the deepest first: the 1st is the acquire below, the
+            // 2nd the grant 32 deep, the 3rd on those queued and run after it; the 10th is one of those
+            if (outcome == SemaphoreListener.AcquireOutcome.ACQUIRED && grants.incrementAndGet() == 10) {
+                throw new StackOverflowError("listener");
+            }
+        });
+        semaphore.acquire(1); // the first grant
+        int waiters = 60;
+        List<CompletableFuture<Permit>> futures = new ArrayList<>(waiters);
+        for (int i = 0; i < waiters; i++) {
+            CompletableFuture<Permit> future = semaphore.acquireAsync(1);
+            future.thenAccept(Permit::close); // each grant's stage gives the permit back, granting the next
+            futures.add(future);
+        }
+        semaphore.release(1);
+        assertThat(futures).allSatisfy(future -> assertThat(future).isCompleted());
         assertState(semaphore, 0, 0);
     }
 }

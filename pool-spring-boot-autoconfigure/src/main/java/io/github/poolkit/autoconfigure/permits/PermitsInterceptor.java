@@ -9,6 +9,8 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.aopalliance.intercept.MethodInterceptor;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
@@ -47,6 +49,8 @@ import io.github.poolkit.annotation.Permits;
  * and its wait parsed once (per bean class), then cached.
  */
 final class PermitsInterceptor implements MethodInterceptor {
+
+    private static final Log logger = LogFactory.getLog(PermitsInterceptor.class);
 
     private static final SpelExpressionParser PARSER = new SpelExpressionParser();
 
@@ -144,6 +148,10 @@ final class PermitsInterceptor implements MethodInterceptor {
         if (maxWait.isNegative()) {
             throw new IllegalStateException(where + ": maxWait cannot be negative, was " + waitText
                     + "; use 0s to fail at once");
+        }
+        String early = EarlyRelease.why(method);
+        if (early != null) {
+            logger.warn(where + ": " + early);
         }
         RetryAfterEstimator estimates = estimator();
         return new PermitsGuard(where, name.isEmpty() ? "(primary)" : name, semaphore, weight, maxWait,

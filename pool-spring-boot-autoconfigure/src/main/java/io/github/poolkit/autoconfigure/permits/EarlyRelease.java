@@ -1,0 +1,69 @@
+package io.github.poolkit.autoconfigure.permits;
+
+import java.lang.reflect.Method;
+import java.util.Set;
+
+import org.jspecify.annotations.Nullable;
+import org.springframework.core.ResolvableType;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Tells the return types whose permits go back before the work they stand for is done, so that a guarded method
+ * returning one limits nothing: a WebFlux functional handler's {@code Mono<ServerResponse>}, or a
+ * {@code Mono<ResponseEntity<Flux<T>>>}, completes as soon as the response object exists, before its body is written;
+ * a {@code ResponseEntity<Flux<T>>} is a plain value, returned before its body is subscribed. The permits should be
+ * on the method that returns the body's publisher. Types are compared by name: Spring web and Reactor are optional.
+ */
+final class EarlyRelease {
+
+    private static final Set<String> PUBLISHERS = Set.of("reactor.core.publisher.Mono", "reactor.core.publisher.Flux",
+            "org.reactivestreams.Publisher");
+
+    private static final String SERVER_RESPONSE = "org.springframework.web.reactive.function.server.ServerResponse";
+
+    private static final String HTTP_ENTITY = "org.springframework.http.HttpEntity";
+
+    private EarlyRelease() {
+    }
+
+    /**
+     * @param method a guarded method
+     * @return why its permits would go back before its work is done, or {@code null} when they would not
+     */
+    static @Nullable String why(Method method) {
+        ResolvableType type = ResolvableType.forMethodReturnType(method);
+        Class<?> raw = type.resolve(Object.class);
+        if (isA(raw, PUBLISHERS)) {
+            ResolvableType value = type.getGeneric(0);
+            Class<?> valueRaw = value.resolve(Object.class);
+            boolean entityOfPublisher = isA(valueRaw, Set.of(HTTP_ENTITY))
+                    && isA(value.getGeneric(0).resolve(Object.class), PUBLISHERS);
+            if (entityOfPublisher || isA(valueRaw, Set.of(SERVER_RESPONSE))) {
+                return "it returns " + type + ", which completes as soon as the response exists: its permits go back"
+                        + " before the body is written, so they limit nothing; put @Permits on the method that"
+                        + " returns the body's publisher";
+            }
+        }
+        if (isA(raw, Set.of(HTTP_ENTITY)) && isA(type.getGeneric(0).resolve(Object.class), PUBLISHERS)) {
+            return "it returns " + type + ", a plain value: its permits go back on return, before the body's"
+                    + " publisher is subscribed, so they limit nothing; put @Permits on the method that returns the"
+                    + " body's publisher";
+        }
+        return null;
+    }
+
+    /** @return whether {@code type} is, extends or implements one of the named types */
+    private static boolean isA(Class<?> type, Set<String> names) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            if (names.contains(c.getName())) {
+                return true;
+            }
+        }
+        for (Class<?> face : ClassUtils.getAllInterfacesForClassAsSet(type)) {
+            if (names.contains(face.getName())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,86 @@
+package io.github.poolkit.autoconfigure.permits;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.reflect.Method;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.reactive.function.server.ServerResponse;
+
+import io.github.poolkit.annotation.Permits;
+import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A guarded method whose return type gives its permits back before the work it stands for (a response object, not its
+ * body) is named in a WARN when it is first called: the permits limit nothing there.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class EarlyReleaseTests {
+
+    @Test
+    void namesTheReturnTypesThatGiveThePermitsBackBeforeTheBody() throws Exception {
+        assertThat(EarlyRelease.why(method("functional"))).contains("Mono<" + ServerResponse.class.getName())
+                .contains("before the body is written");
+        assertThat(EarlyRelease.why(method("entityOfFlux"))).contains("a plain value")
+                .contains("before the body's publisher is subscribed");
+        assertThat(EarlyRelease.why(method("monoOfEntityOfFlux"))).contains("before the body is written");
+        assertThat(EarlyRelease.why(method("body"))).isNull();
+        assertThat(EarlyRelease.why(method("entityOfValue"))).isNull();
+        assertThat(EarlyRelease.why(method("monoOfEntityOfValue"))).isNull();
+    }
+
+    @Test
+    void warnsOnTheFirstCall(CapturedOutput output) {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class,
+                        PermitsAutoConfiguration.class))
+                .withPropertyValues("poolkit.semaphores.gpu.size=4").withBean(Handlers.class).run(context -> {
+                    Handlers handlers = context.getBean(Handlers.class);
+                    handlers.entityOfFlux();
+                    handlers.body();
+                    assertThat(output).contains("@Permits on Handlers.entityOfFlux: it returns")
+                            .doesNotContain("@Permits on Handlers.body");
+                });
+    }
+
+    private static Method method(String name) throws NoSuchMethodException {
+        return Handlers.class.getMethod(name);
+    }
+
+    /** Guarded handlers of each return type. */
+    @Permits("gpu")
+    static class Handlers {
+
+        public Mono<ServerResponse> functional() {
+            return ServerResponse.ok().bodyValue("x");
+        }
+
+        public ResponseEntity<Flux<String>> entityOfFlux() {
+            return ResponseEntity.ok(Flux.just("x"));
+        }
+
+        public Mono<ResponseEntity<Flux<String>>> monoOfEntityOfFlux() {
+            return Mono.just(ResponseEntity.ok(Flux.just("x")));
+        }
+
+        public Flux<String> body() {
+            return Flux.just("x");
+        }
+
+        public ResponseEntity<String> entityOfValue() {
+            return ResponseEntity.ok("x");
+        }
+
+        public Mono<ResponseEntity<String>> monoOfEntityOfValue() {
+            return Mono.just(ResponseEntity.ok("x"));
+        }
+    }
+}
