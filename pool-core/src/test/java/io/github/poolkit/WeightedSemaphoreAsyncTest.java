@@ -235,17 +235,7 @@ class WeightedSemaphoreAsyncTest {
         awaitTrue(() -> semaphore.waiting() == 1);
         CountDownLatch headReturned = new CountDownLatch(1);
         List<Thread> ranOn = new ArrayList<>();
-        CompletableFuture<Boolean> stage = semaphore.acquireAsync(1).thenApply(permit -> {
-            ranOn.add(Thread.currentThread());
-            try {
-                return headReturned.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                return false;
-            } finally {
-                permit.close();
-            }
-        });
+        CompletableFuture<Boolean> stage = closesAfter(semaphore.acquireAsync(1), headReturned, ranOn);
         assertThat(semaphore.waiting()).as("queued behind the head, before its wait runs out").isEqualTo(2);
         try {
             assertThat(head.outcome().get(10, TimeUnit.SECONDS)).isFalse(); // not stuck in the stage
@@ -267,16 +257,8 @@ class WeightedSemaphoreAsyncTest {
         WeightedSemaphore semaphore = new WeightedSemaphore(2);
         semaphore.acquire(2);
         CountDownLatch threadGranted = new CountDownLatch(1);
-        CompletableFuture<Boolean> stage = semaphore.acquireAsync(1).thenApply(permit -> {
-            try {
-                return threadGranted.await(10, TimeUnit.SECONDS);
-            } catch (InterruptedException ex) {
-                Thread.currentThread().interrupt();
-                return false;
-            } finally {
-                permit.close();
-            }
-        });
+        CompletableFuture<Boolean> stage = closesAfter(semaphore.acquireAsync(1), threadGranted,
+                new ArrayList<>());
         WeightedSemaphoreCaller thread = WeightedSemaphoreCaller.start(() -> {
             semaphore.acquire(1);
             threadGranted.countDown();
@@ -288,6 +270,26 @@ class WeightedSemaphoreAsyncTest {
         assertThat(stage.get(10, TimeUnit.SECONDS)).as("the stage saw the thread's grant").isTrue();
         assertThat(thread.outcome().get(10, TimeUnit.SECONDS)).isTrue();
         assertState(semaphore, 0, 0);
+    }
+
+    /**
+     * A stage that, once granted, notes its thread, waits (bounded) for {@code latch} and closes its permit.
+     *
+     * @return the stage, completed with whether the latch was counted down in time
+     */
+    private static CompletableFuture<Boolean> closesAfter(CompletableFuture<Permit> request, CountDownLatch latch,
+            List<Thread> ranOn) {
+        return request.thenApply(permit -> {
+            ranOn.add(Thread.currentThread());
+            try {
+                return latch.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+                return false;
+            } finally {
+                permit.close();
+            }
+        });
     }
 
     /**

@@ -171,15 +171,18 @@ final class PoolkitConfigurationCheck {
 
     /**
      * Adaptive bounds that no algorithm uses, which would be ignored without a word: set on an enabled entry without
-     * an algorithm of its own or inherited, or on {@code poolkit.pool.adaptive} when no enabled pool has an algorithm
-     * (a named pool that sets one inherits them). Beside an explicit {@code none} they may stay (checked by the entry).
+     * an algorithm of its own or inherited, or on {@code poolkit.pool.adaptive} when some pool is enabled but none has
+     * an algorithm (a named pool that sets one inherits them). Beside an explicit {@code none} they may stay
+     * (checked by the entry).
      */
     private static List<InvalidPoolkitPropertyException> idleBounds(PoolkitProperties properties) {
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
         PoolProperties primary = properties.getPool();
         boolean inherited = properties.getPools().values().stream()
                 .anyMatch(pool -> pool.isEnabled() && pool.getAdaptive().getAlgorithm() != null);
-        if (primary.isEnabled() && !inherited) {
+        boolean anyPool = primary.isEnabled() || properties.getPools().values().stream()
+                .anyMatch(PoolProperties::isEnabled);
+        if (anyPool && !inherited) { // its enabled switch is never inherited, its bounds are: by the named pools
             idleBounds(problems, "poolkit.pool.adaptive.", primary.getAdaptive(), true);
         }
         if (primary.getAdaptive().getAlgorithm() == null) {

@@ -134,6 +134,14 @@ class AdaptivePropertiesTests {
     }
 
     @Test
+    void boundsOfADisabledPrimaryPoolStillServeTheNamedOnes() {
+        // poolkit.pool.enabled is never inherited, its adaptive keys are: idle if no named pool sets an algorithm
+        FailureAnalysis analysis = analyze(runner, "poolkit.pool.enabled=false", "poolkit.pool.adaptive.min=2",
+                "poolkit.pools.reports.capacity=4");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.pool.adaptive.min");
+    }
+
+    @Test
     void boundsOfADisabledEntryAreLeftAlone() {
         runner.withPropertyValues("poolkit.semaphores.gpu.enabled=false", "poolkit.semaphores.gpu.size=4",
                 "poolkit.semaphores.gpu.adaptive.max=8", "poolkit.pools.reports.enabled=false",

@@ -77,20 +77,25 @@ final class BatchWakes {
         }
     }
 
-    /** Throws a wake's failure, which is a {@link RuntimeException} or an {@link Error}; nothing if {@code null}. */
+    /**
+     * Throws a wake's failure as it was thrown (a checked one too, which a listener written in another language may
+     * throw undeclared); nothing if {@code null}.
+     */
     static void rethrow(Throwable failure) {
-        if (failure instanceof Error error) {
-            throw error;
-        }
         if (failure != null) {
-            throw (RuntimeException) failure;
+            BatchWakes.<RuntimeException>throwAs(failure);
         }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T extends Throwable> void throwAs(Throwable failure) throws T {
+        throw (T) failure;
     }
 
     private static Throwable wake(SemaphoreWaiter w, Throwable failure) {
         try {
             w.wake();
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) { // a listener's undeclared checked exception too: the rest must still be woken
             return first(failure, e);
         }
         return failure;
@@ -105,7 +110,7 @@ final class BatchWakes {
     static Throwable run(Runnable wake, Throwable failure) {
         try {
             wake.run();
-        } catch (RuntimeException | Error e) {
+        } catch (Throwable e) {
             return first(failure, e);
         }
         return failure;

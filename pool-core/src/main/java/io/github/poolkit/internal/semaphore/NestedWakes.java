@@ -37,8 +37,9 @@ final class NestedWakes {
         if (drains) {
             nested.queued = new ArrayDeque<>();
         }
-        Throwable failure = BatchWakes.run(wake, null);
+        Throwable failure = null;
         try {
+            failure = BatchWakes.run(wake, null);
             if (drains) { // every queued wake runs, whatever one throws (its grant is counted: it must be told)
                 for (Runnable next; (next = nested.queued.poll()) != null; ) {
                     failure = BatchWakes.run(next, failure);

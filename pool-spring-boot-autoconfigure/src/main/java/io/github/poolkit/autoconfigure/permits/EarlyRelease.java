@@ -27,11 +27,21 @@ final class EarlyRelease {
     }
 
     /**
-     * @param method a guarded method
-     * @return why its permits would go back before its work is done, or {@code null} when they would not
+     * @param method      a guarded method
+     * @param targetClass the bean's class, against which the return type's generics are resolved
+     * @return why its permits would go back before its work is done, or {@code null} when they would not (or when the
+     *         return type cannot be read: a class of its generics missing)
      */
-    static @Nullable String why(Method method) {
-        ResolvableType type = ResolvableType.forMethodReturnType(method);
+    static @Nullable String why(Method method, Class<?> targetClass) {
+        try {
+            return why(ResolvableType.forMethodReturnType(method, targetClass));
+        }
+        catch (RuntimeException | LinkageError unreadable) { // only a hint: never fail the guarded call for it
+            return null;
+        }
+    }
+
+    private static @Nullable String why(ResolvableType type) {
         Class<?> raw = type.resolve(Object.class);
         if (isA(raw, PUBLISHERS)) {
             ResolvableType value = type.getGeneric(0);

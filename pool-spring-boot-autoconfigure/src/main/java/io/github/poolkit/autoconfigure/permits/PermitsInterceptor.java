@@ -149,7 +149,7 @@ final class PermitsInterceptor implements MethodInterceptor {
             throw new IllegalStateException(where + ": maxWait cannot be negative, was " + waitText
                     + "; use 0s to fail at once");
         }
-        String early = EarlyRelease.why(method);
+        String early = EarlyRelease.why(method, targetClass);
         if (early != null) {
             logger.warn(where + ": " + early);
         }

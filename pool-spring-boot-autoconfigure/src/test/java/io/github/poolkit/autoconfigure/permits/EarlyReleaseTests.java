@@ -2,8 +2,6 @@ package io.github.poolkit.autoconfigure.permits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Method;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -27,14 +25,13 @@ class EarlyReleaseTests {
 
     @Test
     void namesTheReturnTypesThatGiveThePermitsBackBeforeTheBody() throws Exception {
-        assertThat(EarlyRelease.why(method("functional"))).contains("Mono<" + ServerResponse.class.getName())
+        assertThat(why("functional")).contains("Mono<" + ServerResponse.class.getName())
                 .contains("before the body is written");
-        assertThat(EarlyRelease.why(method("entityOfFlux"))).contains("a plain value")
-                .contains("before the body's publisher is subscribed");
-        assertThat(EarlyRelease.why(method("monoOfEntityOfFlux"))).contains("before the body is written");
-        assertThat(EarlyRelease.why(method("body"))).isNull();
-        assertThat(EarlyRelease.why(method("entityOfValue"))).isNull();
-        assertThat(EarlyRelease.why(method("monoOfEntityOfValue"))).isNull();
+        assertThat(why("entityOfFlux")).contains("a plain value").contains("before the body's publisher is subscribed");
+        assertThat(why("monoOfEntityOfFlux")).contains("before the body is written");
+        assertThat(why("body")).isNull();
+        assertThat(why("entityOfValue")).isNull();
+        assertThat(why("monoOfEntityOfValue")).isNull();
     }
 
     @Test
@@ -51,8 +48,8 @@ class EarlyReleaseTests {
                 });
     }
 
-    private static Method method(String name) throws NoSuchMethodException {
-        return Handlers.class.getMethod(name);
+    private static String why(String method) throws NoSuchMethodException {
+        return EarlyRelease.why(Handlers.class.getMethod(method), Handlers.class);
     }
 
     /** Guarded handlers of each return type. */
