@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
 import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
@@ -67,6 +68,19 @@ class ExecutorMetricsTests {
             assertThat(registry.find("executor.pool.max").tag("name", "custom").meter()).isNull();
             assertThat(registry.find("executor.pool.max").tag("name", "workerPool").gauge()).isNotNull();
         });
+    }
+
+    /** With lazy initialization, an executor bean nobody has asked for yet is metered too (created for it). */
+    @Test
+    void metersALazyExecutorToo() {
+        runner.withUserConfiguration(OwnExecutors.class)
+                .withInitializer(context -> context.addBeanFactoryPostProcessor(
+                        new LazyInitializationBeanFactoryPostProcessor()))
+                .run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.find("executor.pool.max").tag("name", "ownPool").gauge()).isNotNull();
+                    assertThat(value(registry, "executor.pool.max", "ownPool")).isEqualTo(3);
+                });
     }
 
     @Test

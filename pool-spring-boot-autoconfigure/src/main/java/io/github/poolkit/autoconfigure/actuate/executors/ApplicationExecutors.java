@@ -65,13 +65,27 @@ public final class ApplicationExecutors {
         return all().get(name);
     }
 
-    /** {@return every executor bean poolkit did not create, by bean name, sorted} */
+    /** {@return the executor beans poolkit did not create, by bean name, sorted; a lazy one not yet made left out} */
     public SortedMap<String, ExecutorAdapter> beans() {
+        return beans(false);
+    }
+
+    /**
+     * The executor beans poolkit did not create, a lazy one that nobody has asked for yet included (created now): for
+     * binding the meters, which, as Spring Boot's own executor meters do, cover every executor bean.
+     *
+     * @return them by bean name, sorted
+     */
+    public SortedMap<String, ExecutorAdapter> beansIncludingLazy() {
+        return beans(true);
+    }
+
+    private SortedMap<String, ExecutorAdapter> beans(boolean createLazy) {
         SortedMap<String, ExecutorAdapter> executors = new TreeMap<>();
         ListableBeanFactory factory = (context instanceof ConfigurableApplicationContext configurable)
                 ? configurable.getBeanFactory() : context;
         for (String name : context.getBeanNamesForType(Executor.class, false, false)) {
-            if (PoolkitBeans.isLazyAndNotCreated(factory, name)) {
+            if (!createLazy && PoolkitBeans.isLazyAndNotCreated(factory, name)) {
                 continue; // not created yet: a read must not create it
             }
             Object bean;
