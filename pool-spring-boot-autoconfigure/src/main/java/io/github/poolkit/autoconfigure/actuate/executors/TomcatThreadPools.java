@@ -3,6 +3,8 @@ package io.github.poolkit.autoconfigure.actuate.executors;
 import java.util.concurrent.Executor;
 
 import org.apache.catalina.connector.Connector;
+import org.apache.coyote.AbstractProtocol;
+import org.apache.coyote.ProtocolHandler;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.WebServer;
@@ -31,11 +33,33 @@ final class TomcatThreadPools {
      * @return the executor, or {@code null} when the server is not Tomcat or has none now
      */
     static @Nullable Executor requestExecutor(WebServer server) {
+        ProtocolHandler handler = protocol(server);
+        return (handler != null) ? handler.getExecutor() : null;
+    }
+
+    /**
+     * The adapter of a Tomcat web server's request pool: changed through its connector's protocol handler, so that a
+     * change holds for the pool the connector makes when the server starts again.
+     *
+     * @return the adapter, or {@code null} when the server is not Tomcat or has no pool of Tomcat's own now
+     */
+    static @Nullable ExecutorAdapter requestPool(WebServer server) {
+        ProtocolHandler handler = protocol(server);
+        Executor executor = (handler != null) ? handler.getExecutor() : null;
+        if (executor instanceof org.apache.tomcat.util.threads.ThreadPoolExecutor pool) {
+            return (handler instanceof AbstractProtocol<?> protocol)
+                    ? new TomcatThreadPoolAdapter(pool, protocol::setMaxThreads, protocol::setMinSpareThreads)
+                    : new TomcatThreadPoolAdapter(pool);
+        }
+        return null;
+    }
+
+    private static @Nullable ProtocolHandler protocol(WebServer server) {
         if (!(server instanceof TomcatWebServer tomcat)) {
             return null;
         }
         // Not Tomcat#getConnector(): it creates and adds a connector when there is none.
         Connector[] connectors = tomcat.getTomcat().getService().findConnectors();
-        return (connectors.length > 0) ? connectors[0].getProtocolHandler().getExecutor() : null;
+        return (connectors.length > 0) ? connectors[0].getProtocolHandler() : null;
     }
 }

@@ -52,7 +52,14 @@ final class WebServerExecutor implements ExecutorAdapter {
 
     private @Nullable ExecutorAdapter current() {
         WebServer server = context.getWebServer();
-        Executor executor = (server != null) ? requestExecutor(server) : null;
+        if (server == null) {
+            return null;
+        }
+        ExecutorAdapter tomcat = TOMCAT ? TomcatThreadPools.requestPool(server) : null;
+        if (tomcat != null) {
+            return tomcat;
+        }
+        Executor executor = requestExecutor(server);
         return (executor != null) ? ExecutorAdapters.of(executor) : null;
     }
 
