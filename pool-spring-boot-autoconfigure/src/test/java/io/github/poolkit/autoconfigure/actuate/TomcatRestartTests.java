@@ -1,6 +1,11 @@
 package io.github.poolkit.autoconfigure.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -9,6 +14,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
@@ -19,9 +25,10 @@ import io.github.poolkit.autoconfigure.actuate.executors.ApplicationExecutors;
 import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
 
 /**
- * Tomcat's request pool, changed through the {@code webServer} executor, keeps the change when the server stops and
- * starts again (as around a context's stop and start, or a checkpoint's restore): Tomcat then makes a new pool from its
- * connector's settings, which the change went to. Its own server, as the restart moves it to another port.
+ * Tomcat's request pool, changed through the {@code webServer} executor, keeps the change (and its count of completed
+ * tasks goes on) when the server stops and starts again (as around a context's stop and start, or a checkpoint's
+ * restore): Tomcat then makes a new pool from its connector's settings, which the change went to. Its own server, as
+ * the restart moves it to another port.
  */
 @Timeout(60)
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = TomcatRestartTests.TomcatApplication.class)
@@ -43,6 +50,36 @@ class TomcatRestartTests {
         assertThat(restarted).isNotNull();
         assertThat(restarted.capacity()).isEqualTo(77);
         assertThat(restarted.coreSize()).isEqualTo(7);
+    }
+
+    /** {@code executor.completed} reads this count: it goes on from the old pool's, never back to the new one's 0. */
+    @Test
+    void theCompletedCountGoesOnAcrossARestart() throws Exception {
+        CountDownLatch ran = new CountDownLatch(3);
+        for (int i = 0; i < 3; i++) {
+            requestPool().execute(ran::countDown);
+        }
+        assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+        await().until(() -> completed() >= 3);
+        long total = completed();
+        WebServer server = ((WebServerApplicationContext) context).getWebServer();
+        server.stop();
+        server.start();
+        assertThat(completed()).as("right after the restart").isGreaterThanOrEqualTo(total);
+        CountDownLatch again = new CountDownLatch(1);
+        requestPool().execute(again::countDown);
+        assertThat(again.await(10, TimeUnit.SECONDS)).isTrue();
+        await().until(() -> completed() >= total + 1);
+    }
+
+    private long completed() {
+        Long completed = new ApplicationExecutors(context).find(ApplicationExecutors.WEB_SERVER).completed();
+        return (completed != null) ? completed : -1;
+    }
+
+    private Executor requestPool() {
+        TomcatWebServer server = (TomcatWebServer) ((WebServerApplicationContext) context).getWebServer();
+        return server.getTomcat().getService().findConnectors()[0].getProtocolHandler().getExecutor();
     }
 
     @SpringBootConfiguration

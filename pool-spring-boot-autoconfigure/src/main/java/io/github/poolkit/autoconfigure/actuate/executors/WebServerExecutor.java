@@ -1,5 +1,9 @@
 package io.github.poolkit.autoconfigure.actuate.executors;
 
+import java.lang.ref.WeakReference;
+import java.util.Collections;
+import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 
@@ -26,8 +30,19 @@ final class WebServerExecutor implements ExecutorAdapter {
 
     private final WebServerApplicationContext context;
 
+    /**
+     * Per context (whose adapters are made again at each lookup), the completed tasks of the pools before the current
+     * one, and the current one's latest count: a server that starts again makes a new pool, counting from 0, and
+     * {@link #completed()} must never go back (it feeds a counter). Held weakly: a closed context is not kept.
+     */
+    private static final Map<WebServerApplicationContext, CompletedTotal> TOTALS =
+            Collections.synchronizedMap(new WeakHashMap<>());
+
+    private final CompletedTotal completedTotal;
+
     private WebServerExecutor(WebServerApplicationContext context) {
         this.context = context;
+        this.completedTotal = TOTALS.computeIfAbsent(context, key -> new CompletedTotal());
     }
 
     /**
@@ -122,9 +137,31 @@ final class WebServerExecutor implements ExecutorAdapter {
         return read(ExecutorAdapter::queueRemaining);
     }
 
+    /** {@inheritDoc} Of every pool the server has had: the count goes on across a stop and start of the server. */
     @Override
     public @Nullable Long completed() {
-        return read(ExecutorAdapter::completed);
+        WebServer server = context.getWebServer();
+        Executor pool = (server != null) ? requestExecutor(server) : null;
+        Long count = (pool != null) ? read(ExecutorAdapter::completed) : null;
+        return (count != null) ? completedTotal.add(pool, count) : null;
+    }
+
+    /** The running total of {@link #completed()} over the pools a server has had, one after another. */
+    private static final class CompletedTotal {
+
+        private @Nullable WeakReference<Object> pool;
+        private long before;
+        private long current;
+
+        synchronized long add(Object of, long count) {
+            if (pool == null || pool.get() != of) { // a new pool (the first, or after a restart): it counts from 0
+                before += current;
+                current = 0;
+                pool = new WeakReference<>(of);
+            }
+            current = Math.max(current, count);
+            return before + current;
+        }
     }
 
     @Override
