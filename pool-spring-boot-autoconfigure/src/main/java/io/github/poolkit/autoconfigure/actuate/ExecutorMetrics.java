@@ -32,9 +32,9 @@ import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
  *   <li>The web server creates its pool when it starts, after the binders are bound: its meters are bound when the
  *       context has been refreshed, and read the server's current pool at each scrape.</li>
  *   <li>Micrometer holds a gauge's object weakly: this binder keeps the adapters for as long as it lives.</li>
- *   <li>A lazy executor bean that nobody has asked for yet is created when the meters are bound, as Spring Boot's
- *       own executor meters do, so that every executor is metered with {@code spring.main.lazy-initialization}
- *       too.</li>
+ *   <li>A lazy executor bean that nobody has asked for yet is created when the meters are bound (as Spring Boot's
+ *       own executor meters create the lazy {@code TaskExecutor} beans), so that every executor is metered with
+ *       {@code spring.main.lazy-initialization} too; one that cannot be created is left out (logged at DEBUG).</li>
  * </ul>
  */
 public class ExecutorMetrics implements MeterBinder, ApplicationListener<ContextRefreshedEvent> {

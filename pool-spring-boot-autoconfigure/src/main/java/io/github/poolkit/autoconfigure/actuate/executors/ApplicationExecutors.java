@@ -4,6 +4,8 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.Executor;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -26,6 +28,8 @@ import io.github.poolkit.autoconfigure.actuate.PoolkitBeans;
  * hides the web server's pool.
  */
 public final class ApplicationExecutors {
+
+    private static final Log logger = LogFactory.getLog(ApplicationExecutors.class);
 
     /** The name of the embedded web server's request thread pool. */
     public static final String WEB_SERVER = "webServer";
@@ -72,7 +76,8 @@ public final class ApplicationExecutors {
 
     /**
      * The executor beans poolkit did not create, a lazy one that nobody has asked for yet included (created now): for
-     * binding the meters, which, as Spring Boot's own executor meters do, cover every executor bean.
+     * binding the meters, so that they cover every executor bean (Spring Boot's own executor meters likewise create
+     * the lazy {@code TaskExecutor} beans they meter).
      *
      * @return them by bean name, sorted
      */
@@ -93,7 +98,8 @@ public final class ApplicationExecutors {
                 bean = context.getBean(name);
             }
             catch (BeansException ex) {
-                continue; // failed, or being destroyed: nothing to read
+                logger.debug("Executor bean '" + name + "' could not be read (failed, or being destroyed)", ex);
+                continue; // nothing to read
             }
             if (bean instanceof Executor executor && !(bean instanceof Pool) && !(bean instanceof DelayScheduler)) {
                 executors.put(name, ExecutorAdapters.of(executor));

@@ -38,8 +38,9 @@ final class TomcatThreadPools {
     }
 
     /**
-     * The adapter of a Tomcat web server's request pool: changed through its connector's protocol handler, so that a
-     * change holds for the pool the connector makes when the server starts again.
+     * The adapter of a Tomcat web server's request pool: changed through the pool and, when the pool is Tomcat's own,
+     * its connector's protocol handler too, so that a change holds for the pool the connector makes when the server
+     * starts again.
      *
      * @return the adapter, or {@code null} when the server is not Tomcat or has no pool of Tomcat's own now
      */
@@ -47,9 +48,22 @@ final class TomcatThreadPools {
         ProtocolHandler handler = protocol(server);
         Executor executor = (handler != null) ? handler.getExecutor() : null;
         if (executor instanceof org.apache.tomcat.util.threads.ThreadPoolExecutor pool) {
-            return (handler instanceof AbstractProtocol<?> protocol)
-                    ? new TomcatThreadPoolAdapter(pool, protocol::setMaxThreads, protocol::setMinSpareThreads)
-                    : new TomcatThreadPoolAdapter(pool);
+            if (!(handler instanceof AbstractProtocol<?> protocol)) {
+                return new TomcatThreadPoolAdapter(pool);
+            }
+            // the pool's own setter first: it checks the value before anything is kept; then the connector's, which
+            // keeps it for the next pool, when the pool is Tomcat's own (a shared one: getMaxThreads() is -1)
+            return new TomcatThreadPoolAdapter(pool, max -> {
+                pool.setMaximumPoolSize(max);
+                if (protocol.getMaxThreads() >= 0) {
+                    protocol.setMaxThreads(max);
+                }
+            }, core -> {
+                pool.setCorePoolSize(core);
+                if (protocol.getMaxThreads() >= 0) {
+                    protocol.setMinSpareThreads(core);
+                }
+            });
         }
         return null;
     }

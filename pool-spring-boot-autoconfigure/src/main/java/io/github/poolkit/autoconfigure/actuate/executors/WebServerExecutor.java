@@ -142,20 +142,22 @@ final class WebServerExecutor implements ExecutorAdapter {
     public @Nullable Long completed() {
         WebServer server = context.getWebServer();
         Executor pool = (server != null) ? requestExecutor(server) : null;
-        Long count = (pool != null) ? read(ExecutorAdapter::completed) : null;
+        Long count = (pool != null) ? ExecutorAdapters.of(pool).completed() : null;
         return (count != null) ? completedTotal.add(pool, count) : null;
     }
 
     /** The running total of {@link #completed()} over the pools a server has had, one after another. */
     private static final class CompletedTotal {
 
-        private @Nullable WeakReference<Object> pool;
+        private @Nullable WeakReference<Executor> pool;
         private long before;
         private long current;
 
-        synchronized long add(Object of, long count) {
+        synchronized long add(Executor of, long count) {
             if (pool == null || pool.get() != of) { // a new pool (the first, or after a restart): it counts from 0
-                before += current;
+                Executor old = (pool != null) ? pool.get() : null; // its count now: tasks since the last read too
+                Long last = (old != null) ? ExecutorAdapters.of(old).completed() : null;
+                before += (last != null) ? Math.max(current, last) : current;
                 current = 0;
                 pool = new WeakReference<>(of);
             }
