@@ -6,6 +6,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.apache.tomcat.util.threads.ThreadPoolExecutor;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -33,6 +34,11 @@ class TomcatSharedPoolTests {
 
     @Autowired
     private ApplicationContext context;
+
+    @AfterAll
+    static void shutDown() {
+        SHARED.shutdownNow(); // the application's own: Tomcat leaves it running
+    }
 
     @Test
     void aSharedPoolIsChangedItself() {
