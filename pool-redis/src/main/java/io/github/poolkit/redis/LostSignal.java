@@ -44,7 +44,9 @@ final class LostSignal extends CompletableFuture<Void> {
             super.whenComplete((ignored, failure) -> {
                 try {
                     completions.execute(() -> mine.complete(null));
-                } catch (RuntimeException refused) { // shut down, full, or failing: never leave the holders unheard
+                } catch (RuntimeException | Error refused) {
+                    // shut down, full, failing, or out of threads: never leave the holders unheard (CompletableFuture
+                    // would swallow what this action throws)
                     mine.complete(null);
                 }
             });
