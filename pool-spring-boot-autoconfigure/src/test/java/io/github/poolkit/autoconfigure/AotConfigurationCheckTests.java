@@ -40,8 +40,15 @@ class AotConfigurationCheckTests {
     /** Processes a context configured with {@code builtWith} ahead of time, then runs it with {@code runWith}. */
     private static void runProcessed(String[] builtWith, String[] runWith,
             Consumer<GenericApplicationContext> refreshed) {
+        runProcessed(builtWith, runWith, context -> { }, refreshed);
+    }
+
+    /** As above, {@code prepared} applied to both contexts (the one processed and the one run) before refresh. */
+    private static void runProcessed(String[] builtWith, String[] runWith,
+            Consumer<GenericApplicationContext> prepared, Consumer<GenericApplicationContext> refreshed) {
         AnnotationConfigApplicationContext source = new AnnotationConfigApplicationContext();
         TestPropertyValues.of(builtWith).applyTo(source);
+        prepared.accept(source);
         source.register(PoolkitAutoConfiguration.class);
         TestGenerationContext generation = new TestGenerationContext();
         var initializer = new ApplicationContextAotGenerator().processAheadOfTime(source, generation);
@@ -49,6 +56,7 @@ class AotConfigurationCheckTests {
         TestCompiler.forSystem().with(generation).compile(compiled -> {
             GenericApplicationContext fresh = new GenericApplicationContext();
             TestPropertyValues.of(runWith).applyTo(fresh);
+            prepared.accept(fresh);
             @SuppressWarnings("unchecked")
             ApplicationContextInitializer<GenericApplicationContext> init =
                     compiled.getInstance(ApplicationContextInitializer.class, initializer.reflectionName());
@@ -127,6 +135,23 @@ class AotConfigurationCheckTests {
                             .contains("processed ahead of time (AOT) with poolkit's primary pool");
                     assertThat(analysis.getAction()).contains("run process-aot again with poolkit.pool.enabled=false");
                 });
+    }
+
+    /** The application's own singleton named {@code workerPool} took the primary pool's place then, as it does now. */
+    @Test
+    @CompileWithForkedClassLoader
+    void aPrimaryBeanWhoseNameTheApplicationTakesStarts() {
+        WorkerPool own = WorkerPool.create(1);
+        try {
+            runProcessed(BUILT_WITH, BUILT_WITH, context -> context.getBeanFactory()
+                    .registerSingleton(PoolkitAutoConfiguration.WORKER_POOL, own), fresh -> {
+                        fresh.refresh();
+                        assertThat(fresh.getBean(PoolkitAutoConfiguration.WORKER_POOL)).isSameAs(own);
+                    });
+        }
+        finally {
+            own.release();
+        }
     }
 
     @Test
