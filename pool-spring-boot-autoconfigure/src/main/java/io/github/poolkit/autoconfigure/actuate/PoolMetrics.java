@@ -143,10 +143,11 @@ public class PoolMetrics implements MeterBinder {
         gauge(registry, "poolkit.pool.blocked", "Callers blocked in execute", name, stats, PoolStats::blocked);
         gauge(registry, "poolkit.pool.free", "Workers that may still be started; -1 when unlimited", name, stats,
                 PoolStats::free);
-        // a Pool of the application's own kind that takes no listener has its task counts from its stats()
+        // a Pool of the application's own kind that takes no listener has no timers (no events would reach them),
+        // and its task counts from its stats()
         PoolTaskMeters meters = new PoolTaskMeters(registry, name, totals);
         if (!poolListeners.attach(name, bean, meters)) {
-            meters.removeTaskCounters(registry);
+            meters.removeAll(registry);
             tasks(registry, name, stats, "completed", PoolStats::completed);
             tasks(registry, name, stats, "failed", PoolStats::failed);
             tasks(registry, name, stats, "rejected", PoolStats::rejected);

@@ -3,6 +3,7 @@ package io.github.poolkit.autoconfigure.actuate;
 import java.util.concurrent.TimeUnit;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.BaseUnits;
@@ -70,11 +71,12 @@ final class PoolTaskMeters implements PoolListener {
         return counter;
     }
 
-    /** Removes the task counters again, for a pool that cannot take this listener (they would never move). */
-    void removeTaskCounters(MeterRegistry registry) {
-        registry.remove(completed);
-        registry.remove(failed);
-        registry.remove(rejected);
+    /** Removes every meter again, for a pool that cannot take this listener (they would never move). */
+    void removeAll(MeterRegistry registry) {
+        for (Meter meter : new Meter[] {run, idle, duration, wait, overdueRuns, overdueWaits, completed, failed,
+                rejected}) {
+            registry.remove(meter);
+        }
     }
 
     private static Counter overdue(MeterRegistry registry, String poolName, String kind) {

@@ -75,6 +75,11 @@ class ApplicationPoolBeanTests {
             assertThat(registry.get("poolkit.pool.tasks").tag("name", "ownPool").tag("outcome", "failed")
                     .functionCounter().count()).isEqualTo(2);
             assertThat(registry.find("poolkit.pool.tasks").tag("name", "ownPool").counters()).isEmpty();
+            // ... and no events: no timers nor overdue counters that would read zero for ever
+            for (String meter : new String[] {"executor", "executor.idle", "poolkit.pool.task.duration",
+                    "poolkit.pool.task.wait", "poolkit.pool.tasks.overdue"}) {
+                assertThat(registry.find(meter).tag("name", "ownPool").meters()).as(meter).isEmpty();
+            }
         });
     }
 
