@@ -42,7 +42,8 @@ import io.github.poolkit.WorkerPool;
  * it is paused instead ({@link SchedulerPause}), before any pool closes, and resumed after every pool reopened: jobs
  * that fall due wait until {@code start()} (repeats of a repeating job are skipped); running jobs get the same
  * deadline and are interrupted at it. A pool the application released itself is left alone, also by
- * {@code start()}. A context closed while stopped closes what is still open (the scheduler, pools created since).
+ * {@code start()}, and so is one it is closing at that moment (a WARN names it; the others still reopen). A context
+ * closed while stopped closes what is still open (the scheduler, pools created since).
  *
  * <p>The phase, {@link #PHASE}, is below those of Spring Boot's web server (graceful shutdown at
  * {@code DEFAULT_PHASE - 1024}, server stop at {@code DEFAULT_PHASE - 2048}); lifecycles stop from the highest phase
@@ -158,16 +159,24 @@ public class PoolkitLifecycle
             toReopen = new ArrayList<>(reopen);
             reopen.clear();
         }
-        // every pool first, then the schedulers: a held job that runs at once submits to open pools only; and the
-        // schedulers resume even if a pool cannot reopen (a close the application started waits for it)
-        try {
-            toReopen.stream().filter(entry -> entry.pause == null)
-                    .forEach(entry -> ((WorkerPool) entry.target).reboot());
-        }
-        finally {
-            toReopen.stream().filter(entry -> entry.pause != null).forEach(entry -> entry.pause.resume());
-        }
+        // every pool first, then the schedulers: a held job that runs at once submits to open pools only
+        toReopen.stream().filter(entry -> entry.pause == null).forEach(PoolkitLifecycle::reboot);
+        toReopen.stream().filter(entry -> entry.pause != null).forEach(entry -> entry.pause.resume());
         running = true;
+    }
+
+    /**
+     * Reopens one pool. One that the application is closing itself (its {@code close()} waits for a task that
+     * outlived the stop) cannot be: it is left to that close, as a pool the application released is, and the others
+     * are still reopened.
+     */
+    private static void reboot(Managed entry) {
+        try {
+            ((WorkerPool) entry.target).reboot();
+        }
+        catch (IllegalStateException ex) {
+            logger.warn(entry.kind + " '" + entry.name + "' was not reopened: " + ex.getMessage());
+        }
     }
 
     /** Marks a close of this lifecycle's own context; when it comes while stopped, closes what is still open. */

@@ -138,6 +138,61 @@ class StopStartTests {
         });
     }
 
+    /**
+     * A pool whose task ignored the stop's interrupt, and which the application then closes itself (its
+     * {@code close()} waits for that task), cannot be rebooted: {@code start()} leaves it to that close, as it leaves
+     * a pool the application released, and still reopens every other pool and resumes the scheduler.
+     */
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void aPoolTheApplicationIsClosingDoesNotKeepTheOthersClosed(CapturedOutput output) throws Exception {
+        String[] pools = new String[6];
+        for (int i = 0; i < pools.length; i++) {
+            pools[i] = "poolkit.pools.p" + i + ".capacity=1";
+        }
+        runner.withPropertyValues(pools).withPropertyValues("poolkit.pool.shutdown-timeout=100ms").run(context -> {
+            WorkerPool stubborn = context.getBean("p0", WorkerPool.class);
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch gate = new CountDownLatch(1);
+            stubborn.execute(() -> {
+                started.countDown();
+                boolean done = false;
+                while (!done) {
+                    try {
+                        done = gate.await(20, TimeUnit.SECONDS);
+                    }
+                    catch (InterruptedException ignoredByThisTask) {
+                        // keeps running, as a task that ignores interrupts does
+                    }
+                }
+            });
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            DelayScheduler scheduler = context.getBean(DelayScheduler.class);
+            context.stop();
+            Thread closer = new Thread(stubborn::close, "closer");
+            closer.start();
+            await().atMost(10, TimeUnit.SECONDS).until(() -> java.util.Arrays.stream(closer.getStackTrace())
+                    .anyMatch(frame -> frame.getMethodName().equals("awaitTermination")));
+            CountDownLatch held = new CountDownLatch(1);
+            scheduler.execute(held::countDown);
+
+            context.start();
+
+            assertThat(context.isRunning()).isTrue();
+            assertThat(held.await(10, TimeUnit.SECONDS)).as("the scheduler resumed").isTrue();
+            for (int i = 1; i < pools.length; i++) {
+                WorkerPool pool = context.getBean("p" + i, WorkerPool.class);
+                assertThat(pool.isClosed()).as(pool.name()).isFalse();
+            }
+            assertThat(context.getBean("workerPool", WorkerPool.class).isClosed()).isFalse();
+            assertThat(stubborn.isClosed()).isTrue();
+            assertThat(output).contains("Pool 'p0' was not reopened").contains("is being closed");
+            gate.countDown();
+            closer.join(10_000);
+            assertThat(closer.isAlive()).isFalse();
+        });
+    }
+
     @Test
     void aRepeatingJobDoesNotCatchUpTheRunsItMissedWhileStopped() {
         runner.run(context -> {
