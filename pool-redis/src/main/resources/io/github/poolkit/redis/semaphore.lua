@@ -400,9 +400,13 @@ elseif op == 'heartbeat' then
     end
     for i = 5 + 2 * leaseCount, #ARGV do
         local id = ARGV[i]
-        if redis.call('HEXISTS', waiters, id) == 1 then
+        local placed = redis.call('HEXISTS', waiters, id) == 1
+        if placed and redis.call('ZSCORE', queue, id) then
             expireWaiterAt(id, now + waiterTtlMs)
         else
+            if placed then
+                dropWaiter(id) -- details without a place in line (the queue was lost): it would never be granted
+            end
             local value = leaseEntry(id)
             if value then
                 local _, token = parseLease(value)

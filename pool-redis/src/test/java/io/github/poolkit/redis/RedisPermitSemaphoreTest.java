@@ -853,6 +853,30 @@ class RedisPermitSemaphoreTest {
     }
 
     @Test
+    void theLossOfTheLineInRedisWedgesNothing() throws Exception {
+        RedisPermitSemaphore a = open(1, Duration.ofMillis(600));
+        RedisPermitSemaphore b = open(1, Duration.ofMillis(600));
+        Permit held = a.acquirePermit(1);
+        CompletableFuture<Permit> placeLost = b.acquireAsync(1);
+        await().until(() -> a.waiting() == 1);
+        // lose 'queue' (the order of the line) but not the waiters' details, as an eviction of that key alone would
+        try (var connection = redis.client().connect()) {
+            connection.sync().del("poolkit:semaphore:{" + semaphores.name() + "}:queue");
+        }
+        // its renewal finds no place in line: it fails rather than being renewed for ever and never granted
+        assertThatThrownBy(() -> placeLost.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
+                .hasCauseInstanceOf(SemaphoreUnavailableException.class);
+        CompletableFuture<Permit> behind = a.acquireAsync(1);
+        held.close();
+        behind.get(10, TimeUnit.SECONDS).close();
+        assertState(a, 1, 0, 0);
+        try (var connection = redis.client().connect()) {
+            assertThat(connection.sync().hlen("poolkit:semaphore:{" + semaphores.name() + "}:waiters"))
+                    .as("details of a place that is gone").isZero();
+        }
+    }
+
+    @Test
     void fencingTokensAndTheLineSurviveTheLossOfTheSemaphoresStateInRedis() throws Exception {
         RedisPermitSemaphore a = open(1);
         RedisPermitSemaphore b = open(1);
