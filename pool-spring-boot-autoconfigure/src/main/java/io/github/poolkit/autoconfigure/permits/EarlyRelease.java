@@ -12,7 +12,11 @@ import org.springframework.util.ClassUtils;
  * returning one limits nothing: a WebFlux functional handler's {@code Mono<ServerResponse>}, or a
  * {@code Mono<ResponseEntity<Flux<T>>>}, completes as soon as the response object exists, before its body is written;
  * a {@code ResponseEntity<Flux<T>>} is a plain value, returned before its body is subscribed. The permits should be
- * on the method that returns the body's publisher. Types are compared by name: Spring web and Reactor are optional.
+ * on the method that returns the body's publisher. Spring MVC's asynchronous return values ({@code Callable},
+ * {@code WebAsyncTask}, {@code DeferredResult}, {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and
+ * {@code SseEmitter}, also in a {@code ResponseEntity}) do their work after the method returned; a
+ * {@code CompletableFuture} holds the permits until it completes. Types are compared by name: Spring web and Reactor
+ * are optional.
  */
 final class EarlyRelease {
 
@@ -22,6 +26,13 @@ final class EarlyRelease {
     private static final String SERVER_RESPONSE = "org.springframework.web.reactive.function.server.ServerResponse";
 
     private static final String HTTP_ENTITY = "org.springframework.http.HttpEntity";
+
+    /** Spring MVC's asynchronous return values: their work runs after the method returned. */
+    private static final Set<String> LATER = Set.of("java.util.concurrent.Callable",
+            "org.springframework.web.context.request.async.WebAsyncTask",
+            "org.springframework.web.context.request.async.DeferredResult",
+            "org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody",
+            "org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter");
 
     private EarlyRelease() {
     }
@@ -53,6 +64,13 @@ final class EarlyRelease {
                         + " before the body is written, so they limit nothing; put @Permits on the method that"
                         + " returns the body's publisher";
             }
+        }
+        ResolvableType async = isA(raw, Set.of(HTTP_ENTITY)) ? type.getGeneric(0) : type;
+        if (isA(async.resolve(Object.class), LATER)) {
+            return "it returns " + type + ", whose work Spring MVC runs after the method returned (calls it, waits"
+                    + " for its result, or writes its body): its permits go back on return, so they limit nothing"
+                    + " there; put @Permits on the method that does the work, or return a CompletableFuture, which"
+                    + " holds them until it completes";
         }
         if (isA(raw, Set.of(HTTP_ENTITY)) && isA(type.getGeneric(0).resolve(Object.class), PUBLISHERS)) {
             return "it returns " + type + ", a plain value: its permits go back on return, before the body's"

@@ -2,6 +2,9 @@ package io.github.poolkit.autoconfigure.permits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -9,7 +12,12 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.context.request.async.DeferredResult;
+import org.springframework.web.context.request.async.WebAsyncTask;
 import org.springframework.web.reactive.function.server.ServerResponse;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyEmitter;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+import org.springframework.web.servlet.mvc.method.annotation.StreamingResponseBody;
 
 import io.github.poolkit.annotation.Permits;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
@@ -32,6 +40,22 @@ class EarlyReleaseTests {
         assertThat(why("body")).isNull();
         assertThat(why("entityOfValue")).isNull();
         assertThat(why("monoOfEntityOfValue")).isNull();
+    }
+
+    /**
+     * Spring MVC's asynchronous return values do their work after the method returned (a {@code Callable} called
+     * later, a result set later, a body written later), so the permits, released on return, limit nothing there; a
+     * {@code CompletableFuture} holds them until it completes.
+     */
+    @Test
+    void namesSpringMvcsAsynchronousReturnTypes() throws Exception {
+        for (String method : new String[] {"callable", "deferred", "webAsyncTask", "streaming", "entityOfStreaming",
+                "emitter", "sse", "entityOfSse"}) {
+            assertThat(why(method)).as(method).contains("after the method returned")
+                    .contains("return a CompletableFuture");
+        }
+        assertThat(why("future")).isNull();
+        assertThat(why("entityOfValue")).isNull();
     }
 
     @Test
@@ -78,6 +102,42 @@ class EarlyReleaseTests {
 
         public Mono<ResponseEntity<String>> monoOfEntityOfValue() {
             return Mono.just(ResponseEntity.ok("x"));
+        }
+
+        public Callable<String> callable() {
+            return () -> "x";
+        }
+
+        public DeferredResult<String> deferred() {
+            return new DeferredResult<>();
+        }
+
+        public WebAsyncTask<String> webAsyncTask() {
+            return new WebAsyncTask<>(() -> "x");
+        }
+
+        public StreamingResponseBody streaming() {
+            return out -> { };
+        }
+
+        public ResponseEntity<StreamingResponseBody> entityOfStreaming() {
+            return ResponseEntity.ok(out -> { });
+        }
+
+        public ResponseBodyEmitter emitter() {
+            return new ResponseBodyEmitter();
+        }
+
+        public SseEmitter sse() {
+            return new SseEmitter();
+        }
+
+        public ResponseEntity<SseEmitter> entityOfSse() {
+            return ResponseEntity.ok(new SseEmitter());
+        }
+
+        public CompletableFuture<String> future() {
+            return CompletableFuture.completedFuture("x");
         }
     }
 }
