@@ -3,6 +3,7 @@ package io.github.poolkit;
 import io.github.poolkit.internal.Durations;
 import io.github.poolkit.internal.ResultCallable;
 import io.github.poolkit.internal.schedule.JobTimer;
+import io.github.poolkit.internal.schedule.ShutDown;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -268,7 +269,7 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
         Objects.requireNonNull(callable, "callable");
         try {
             return timer.schedule(callable, Objects.requireNonNull(unit, "unit").toNanos(delay));
-        } catch (JobTimer.ShutDown e) {
+        } catch (ShutDown e) {
             throw refused(e);
         }
     }
@@ -422,7 +423,7 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
     private ScheduledFuture<?> scheduled(Runnable job, long delayNanos, long period) {
         try {
             return timer.schedule(job, delayNanos, period);
-        } catch (JobTimer.ShutDown e) {
+        } catch (ShutDown e) {
             throw refused(e);
         }
     }

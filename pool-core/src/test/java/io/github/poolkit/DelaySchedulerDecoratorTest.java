@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -120,5 +121,26 @@ class DelaySchedulerDecoratorTest {
         assertThatThrownBy(() -> s.schedule(() -> { }, 1, TimeUnit.HOURS)).isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("decorator");
         assertThat(s.pending()).isZero();
+    }
+
+    /**
+     * A job refused because the scheduler is shut down is not decorated (a decorator that captures a context would do
+     * that work for nothing; one that fails then would replace the refusal): the caller gets the refusal, counted.
+     */
+    @Test
+    void aJobRefusedAfterShutdownIsNotDecorated() {
+        AtomicInteger decorations = new AtomicInteger();
+        DelayScheduler s = fixture.create(1, PoolOptions.builder().taskDecorator(task -> {
+            decorations.incrementAndGet();
+            throw new IllegalStateException("the context is closing");
+        }));
+        s.shutdown();
+        assertThatThrownBy(() -> s.schedule(() -> { }, 1, TimeUnit.HOURS))
+                .isInstanceOf(RejectedExecutionException.class).hasMessageContaining("is shut down");
+        assertThatThrownBy(() -> s.execute(() -> { })).isInstanceOf(RejectedExecutionException.class);
+        assertThatThrownBy(() -> s.scheduleAtFixedRate(() -> { }, 1, 1, TimeUnit.HOURS))
+                .isInstanceOf(RejectedExecutionException.class);
+        assertThat(decorations).hasValue(0);
+        assertThat(s.stats().rejected()).isEqualTo(3);
     }
 }

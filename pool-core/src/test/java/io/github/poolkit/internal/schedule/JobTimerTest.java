@@ -58,6 +58,33 @@ class JobTimerTest {
         idle.shutdownNow();
     }
 
+    /**
+     * Jobs due at the same nanosecond (where {@code System.nanoTime()} counts in coarse steps, ties are common) still
+     * compare unequal, as the JDK's futures do, also when they went to the executor at once without passing through
+     * the heap, and against the first job the heap ever held: a sorted set of futures keeps them all.
+     */
+    @Test
+    void jobsDueAtTheSameTimeStillCompareUnequal() {
+        ThreadPoolExecutor executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+        JobTimer timer = JobTimer.start("ties", executor, null);
+        ScheduledJob<Void> inHeap = timer.schedule(() -> { }, TimeUnit.HOURS.toNanos(1), 0L);
+        ScheduledJob<Void> direct = timer.schedule(() -> { }, 0L, 0L);
+        ScheduledJob<Void> alsoDirect = timer.schedule(() -> { }, 0L, 0L);
+        timer.shutdownNow();
+        executor.shutdownNow();
+        inHeap.deadline = direct.deadline; // the tie a coarse clock makes
+        alsoDirect.deadline = direct.deadline;
+        List<ScheduledJob<Void>> jobs = List.of(inHeap, direct, alsoDirect);
+        for (ScheduledJob<Void> a : jobs) {
+            for (ScheduledJob<Void> b : jobs) {
+                if (a != b) {
+                    assertThat(a.compareTo(b)).isNotZero().isEqualTo(-b.compareTo(a));
+                }
+            }
+        }
+        assertThat(direct.compareTo(alsoDirect)).as("in the order they were scheduled").isNegative();
+    }
+
     @Test
     void aTimerWhoseThreadDiesStopsAndCancelsEverythingLeft() throws Exception {
         ThreadPoolExecutor broken = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>()) {
