@@ -72,6 +72,38 @@ class PoolMetricsTests {
         });
     }
 
+    /**
+     * One pool under two bean names (the application's {@code @Bean} handing poolkit's pool on as an
+     * {@code Executor}) is metered once, under its own name: meters under both names counted each task twice in a sum
+     * over {@code name}.
+     */
+    @Test
+    void aPoolUnderTwoBeanNamesIsMeteredOnceUnderItsOwnName() {
+        runner.withUserConfiguration(ReportsAsExecutor.class).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            WorkerPool reports = context.getBean("reports", WorkerPool.class);
+            assertThat(context.getBean("reportsExecutor")).isSameAs(reports);
+            reports.submit(() -> { }).get(10, TimeUnit.SECONDS);
+            assertThat(registry.find("poolkit.pool.tasks").tag("name", "reportsExecutor").meters()).isEmpty();
+            assertThat(registry.find("executor").tag("name", "reportsExecutor").meters()).isEmpty();
+            assertThat(registry.find("executor.pool.max").tag("name", "reportsExecutor").meters()).isEmpty();
+            assertThat(registry.get("poolkit.pool.tasks").tag("name", "reports").tag("outcome", "completed")
+                    .counter().count()).isEqualTo(1);
+            assertThat(registry.get("executor").tag("name", "reports").timer().count()).isEqualTo(1);
+        });
+    }
+
+    /** Hands poolkit's pool {@code reports} on under a second bean name. */
+    @org.springframework.context.annotation.Configuration(proxyBeanMethods = false)
+    static class ReportsAsExecutor {
+
+        @org.springframework.context.annotation.Bean
+        java.util.concurrent.Executor reportsExecutor(
+                @org.springframework.beans.factory.annotation.Qualifier("reports") WorkerPool reports) {
+            return reports;
+        }
+    }
+
     @Test
     void busyQueuedAndBlockedAreMeasuredApart() {
         runner.run(context -> {
