@@ -371,7 +371,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
         return lifecycle.isClosed();
     }
 
-    /** Releases every pool (= {@link #shutdown()}); does not wait for any task. A second call is a no-op. */
+    /** Releases every pool (= {@link #shutdown()}); does not wait. A second call is a no-op. */
     public void release() {
         lifecycle.release();
     }

@@ -114,7 +114,7 @@ public interface Pool extends AutoCloseable {
     /**
      * Closes the pool: new tasks are rejected, blocked callers get {@link PoolClosedException} (their tasks were not
      * accepted, even if the pool is rebooted before they return), idle workers stop, running and queued tasks finish.
-     * Does not wait for any task; a second call is a no-op.
+     * Does not wait; a second call is a no-op.
      */
     void release();
 

@@ -205,11 +205,7 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
         return engine.isClosed();
     }
 
-    /**
-     * {@inheritDoc} Same as {@link #shutdown()}. A pool with no task running, queued or blocked (the last one's
-     * future seen done, say) is terminated when this returns: it waits for workers that have just finished their
-     * task to leave, which takes microseconds (at most 100 ms, for a worker held up after its task by a listener).
-     */
+    /** {@inheritDoc} Same as {@link #shutdown()}. */
     @Override
     public void release() {
         engine.release();

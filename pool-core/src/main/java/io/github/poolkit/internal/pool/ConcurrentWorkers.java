@@ -106,24 +106,6 @@ final class ConcurrentWorkers implements WorkerSet {
         }
         w.listed = false;
         slots.setRelease(w.stripe, null);
-        fold(w);
-    }
-
-    /** {@inheritDoc} A worker in a slot: its counts folded, then {@code whileListed}, then its slot freed. */
-    @Override
-    public void remove(Worker w, Runnable whileListed) {
-        if (w.stripe < 0 || !w.listed) {
-            WorkerSet.super.remove(w, whileListed);
-            return;
-        }
-        fold(w); // tally reads only folded counts, so the worker may stay in its slot meanwhile
-        whileListed.run();
-        w.listed = false;
-        slots.setRelease(w.stripe, null);
-    }
-
-    /** Adds the counts of a worker leaving its slot to the striped counts. */
-    private void fold(Worker w) {
         int s = spread(Thread.currentThread().threadId()) & (STRIPES - 1);
         long completed = w.completedCount();
         long failed = w.failedCount();

@@ -140,16 +140,12 @@ public final class PoolEngine {
 
     /**
      * Closes the pool if it is open: new tasks are refused, blocked callers get {@link PoolClosedException}, idle
-     * workers stop, running and queued tasks finish. A second call changes nothing. With no task running, queued or
-     * blocked, the pool is terminated when this returns, also when another thread closed it a moment before
-     * ({@link PoolLifecycle#awaitLeavingWorkers}).
+     * workers stop, running and queued tasks finish. A second call is a no-op.
      *
      * @return whether this call closed the pool
      */
     public boolean release() {
-        boolean closed = core.lifecycle.transitionTo(PoolCore.State.SHUTDOWN) != null;
-        core.lifecycle.awaitLeavingWorkers(); // also after another's close, which may be waiting for them right now
-        return closed;
+        return core.lifecycle.transitionTo(PoolCore.State.SHUTDOWN) != null;
     }
 
     /**

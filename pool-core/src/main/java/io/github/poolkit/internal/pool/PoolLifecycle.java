@@ -3,7 +3,6 @@ package io.github.poolkit.internal.pool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The operator's side of a {@link PoolCore}: what changes the pool as a whole rather than one task's path. Closing
@@ -34,9 +33,6 @@ final class PoolLifecycle {
      * terminate. Guarded by the pool's lock.
      */
     private int waiters;
-
-    /** The longest {@link #awaitLeavingWorkers} waits for workers that have no task left. */
-    static final long LEAVING_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     PoolLifecycle(PoolCore core, long expiryNanos) {
         this.core = core;
@@ -84,44 +80,6 @@ final class PoolLifecycle {
         }
         toStop.forEach(Worker::wake);
         toStart.forEach(core.launch::forPool);
-    }
-
-    /**
-     * After a close that left nothing to run, waits briefly for the workers still alive to leave, so that a pool whose
-     * last task a caller saw done is terminated when the close returns (as a scheduler with nothing running must be).
-     * Such a worker is between that task and its exit: a task's future completes before its worker's bookkeeping ends,
-     * and the worker leaves within microseconds. Waits only when no task is running (by the workers' own counts; in an
-     * unpooled pool, when every place is held by a worker whose future ended or that has nothing to fetch), queued or
-     * blocked, not on one of its own workers (which would wait for itself), and at most {@link #LEAVING_NANOS}: a
-     * worker held up after its task (a listener that blocks) is then left to leave later, as before. An interrupt ends
-     * the wait and stays set.
-     */
-    void awaitLeavingWorkers() {
-        if (core.isTerminated()) {
-            return;
-        }
-        core.lock.lock();
-        try {
-            boolean running = core.pooled() ? core.workers.tally().busy() > 0 : !core.unpooled.onlyLeavingLocked();
-            if (core.isOpen() || core.queuedCount() > 0 || core.blockedCallers() > 0 || running
-                    || isWorker(Thread.currentThread())) {
-                return;
-            }
-        } finally {
-            core.lock.unlock();
-        }
-        try {
-            core.awaitTermination(LEAVING_NANOS, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** {@return whether {@code thread} is one of the pool's live workers} Lock held. */
-    private boolean isWorker(Thread thread) {
-        boolean[] found = {false};
-        core.workers.forEach(w -> found[0] |= w.thread == thread);
-        return found[0];
     }
 
     /**

@@ -33,8 +33,6 @@ final class UnpooledPath {
      * is never left waiting for a worker that has already fetched something else.
      */
     private final AtomicInteger fetchers = new AtomicInteger();
-    /** {@link #giveBackPlace}, made once: a worker's leaving allocates nothing. */
-    private final Runnable giveBack = this::giveBackPlace;
 
     UnpooledPath(PoolCore pool, TaskRunner runner, WorkerThreads threads, WorkerSet workers, TaskQueue queue) {
         this.pool = pool;
@@ -83,7 +81,8 @@ final class UnpooledPath {
     void passOn(Worker w) {
         if ((queue == null || queue.isEmpty()) && pool.isOpen() && !pool.surplus()) {
             w.retired = true;
-            workers.remove(w, giveBack); // with callers in line, the give-back wakes the first to take it
+            workers.remove(w);
+            giveBackPlace(); // with callers in line: wakes the first to take it
         } else {
             passOnLocked(w);
         }
@@ -132,21 +131,6 @@ final class UnpooledPath {
         int work = (queue != null && pool.state != PoolCore.State.STOP ? queue.size() : 0)
                 + (pool.state == PoolCore.State.OPEN ? pool.line.size() : 0);
         return work > fetchers.get();
-    }
-
-    /**
-     * {@return whether every place is held by a worker whose task, a pool's own future, has ended, or by one started
-     * to fetch work that has not fetched yet} Called on a closed pool with nothing queued and nobody in line, where
-     * such a fetcher finds nothing: then no task starts or runs any more, and every worker is on its way out (a place
-     * held otherwise is a task's, running or about to start). A worker that ended stays listed until it has given its
-     * place back ({@link #passOn}; in an overflow list, not: it is then missed, and the caller does not wait), so it
-     * is counted while it holds one (and perhaps an instant longer: an overestimate only makes the caller wait,
-     * briefly, for a termination that then comes later). Lock held.
-     */
-    boolean onlyLeavingLocked() {
-        int[] ended = {0};
-        workers.forEach(w -> ended[0] += w.futureEnded ? 1 : 0);
-        return ended[0] + fetchers.get() >= pool.running();
     }
 
     /** {@link PoolCore#reserveForQueue} of an unpooled pool: a worker to fetch queued work, if needed. Lock held. */

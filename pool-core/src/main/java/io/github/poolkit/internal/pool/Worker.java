@@ -118,12 +118,6 @@ final class Worker implements Runnable, TaskCounter {
      * {@link CountedRun}).
      */
     Object runEnded = CountedRun.NOT_COUNTED;
-    /**
-     * Whether an unpooled worker's task, a pool's own future, has been counted as ended: written on the worker's own
-     * thread before the future completes, so whoever saw the future done and then looks sees it (a plain field, read
-     * under the pool's lock by {@link PoolLifecycle#awaitLeavingWorkers}; a stale read only skips that wait).
-     */
-    boolean futureEnded;
 
     /** Null while idle and unclaimed; the claim's token otherwise (see the hand-off protocol above). */
     private volatile Object handoff;
@@ -248,7 +242,6 @@ final class Worker implements Runnable, TaskCounter {
         }
         pool.workers.countEnded(this, failure != null);
         runEnded = failure == null ? CountedRun.RETURNED : failure;
-        futureEnded = true;
         runner.futureEnded(this, failure);
         return true;
     }

@@ -27,16 +27,6 @@ interface WorkerSet {
     void remove(Worker w);
 
     /**
-     * Removes a worker whose task ended, running {@code whileListed} (its place given back) after its task counts are
-     * kept, so that whoever sees the place given back sees them, and, where the set can, while it is still listed, so
-     * that a worker holding a place is listed ({@link UnpooledPath#onlyLeavingLocked}). By default: removes, then runs.
-     */
-    default void remove(Worker w, Runnable whileListed) {
-        remove(w);
-        whileListed.run();
-    }
-
-    /**
      * Counts, on worker {@code w}'s own thread, its task as ended so that {@link #tally} sees it at once: for a
      * submitted future, whose count must be final before the future completes. By default on the worker itself.
      *

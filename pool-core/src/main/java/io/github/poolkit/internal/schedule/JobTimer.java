@@ -53,21 +53,20 @@ import io.github.poolkit.internal.NamedThreadFactory;
  *       executor, each job until the executor has taken it; {@link #shutdownNow()} takes the jobs still there and
  *       returns those it can cancel before they start ({@link DueBatch}).</li>
  *   <li>{@code runState}: RUNNING, SHUTDOWN, STOP, in that order; it only ever increases. In SHUTDOWN no job is
- *       accepted (refused with {@link ShutDown}), every periodic job that was not done has been cancelled (a running
- *       one finishes its run), and the one-shot jobs left in the heap still run; the timer thread exits once the heap
- *       is empty (it never grows again). In STOP the heap has been emptied and its jobs cancelled; the timer thread
- *       exits at once. The timer is finished ({@link TimerEnd#finish()}: the executor shut down, queued jobs still run
- *       unless shutdownNow took them, then the timer marked done) by the timer thread when it exits, or at once by
- *       {@code shutdown} or {@code shutdownNow} when the heap is empty and the timer thread is not dispatching (else
- *       {@code shutdown} waits for it to finish): then nothing can reach the executor through the timer, and a
- *       scheduler with nothing pending and nothing running is terminated when {@code shutdown} returns (the executor's
- *       own release waits for workers leaving after their last task). The timer is terminated when it is done and the
- *       executor has terminated. {@code runState} is volatile: racy readers ({@link #isShutdown()}, which periodic runs
- *       read) see either side of a transition, which each tolerates. A job with no delay, accepted under the lock,
- *       reaches the executor after the lock is released: if a shutdown finished the timer meanwhile, the executor
- *       rejects it and the caller hears of it. A refusal seen while RUNNING means no worker thread could be started: a
- *       periodic job's run is then skipped as the timer's would be ({@link RefusedRun}), and a one-shot job's caller
- *       hears of it.</li>
+ *       accepted (refused with {@link ShutDown}), every periodic job that was not done has been cancelled
+ *       (a running one finishes its run), and the one-shot jobs left in the heap still run; the timer thread exits
+ *       once the heap is empty (it never grows again). In STOP the heap has been emptied and its jobs cancelled; the
+ *       timer thread exits at once. The timer is finished ({@link TimerEnd#finish()}: the executor shut down, queued
+ *       jobs still run unless shutdownNow took them, then the timer marked done) by the timer thread when it exits,
+ *       or at once by {@code shutdown} or {@code shutdownNow} when the heap is empty and the timer thread is not
+ *       dispatching: then nothing can reach the executor through the timer any more, and a scheduler with nothing
+ *       pending and nothing running is terminated when {@code shutdown} returns. The timer is terminated when it is
+ *       done and the executor has terminated. {@code runState} is volatile: racy readers
+ *       ({@link #isShutdown()}, which periodic runs read) see either side of a transition, which each
+ *       tolerates. A job with no delay, accepted under the lock, reaches the executor after the lock is released: if
+ *       a shutdown finished the timer meanwhile, the executor rejects it and the caller hears of it. A refusal seen
+ *       while RUNNING means no worker thread could be started: a periodic job's run is then skipped as the timer's
+ *       would be ({@link RefusedRun}), and a one-shot job's caller hears of it.</li>
  *   <li>The timer thread ignores interrupts: only the run state stops it. If it ever dies of an unexpected
  *       exception, it moves to STOP and cancels what is left, so no future waits forever and no job is accepted that
  *       would never run.</li>
@@ -160,11 +159,10 @@ public final class JobTimer {
     /**
      * Stops accepting jobs and cancels every periodic job that is not done: pending or due ones at once, a running one
      * when its run ends (not before). Pending one-shot jobs still run; with none, the timer finishes before this
-     * returns (waiting, briefly, for its thread to hand over the jobs it took), without waiting for any job.
+     * returns, without waiting for any job. Idempotent.
      */
     public void shutdown() {
         List<ScheduledJob<?>> periodic;
-        boolean nonePending;
         boolean finishNow;
         lock.lock();
         try {
@@ -174,8 +172,7 @@ public final class JobTimer {
             runState = SHUTDOWN;
             periodic = heap.removeIf(ScheduledJob::isPeriodic);
             periodic.addAll(handedOver);
-            nonePending = heap.isEmpty();
-            finishNow = nonePending && due.isEmpty();
+            finishNow = heap.isEmpty() && due.isEmpty();
             available.signal();
         } finally {
             lock.unlock();
@@ -183,8 +180,6 @@ public final class JobTimer {
         periodic.forEach(ScheduledJob::cancelForShutdown); // a running one is done when its run ends
         if (finishNow) {
             finish();
-        } else if (nonePending) {
-            end.awaitFinished(); // the timer thread hands its last batch over, then finishes: microseconds
         }
     }
 
@@ -209,10 +204,10 @@ public final class JobTimer {
         } finally {
             lock.unlock();
         }
-        // Invariant: every accepted job runs or is returned, once. The heap's jobs and the executor's queued ones never
-        // started; a job of the batch (being handed over, or just handed over) is returned only if cancelled here
-        // before it starts (ScheduledJob#cancelUnstarted); one found twice (handed over and queued, or rescheduled)
-        // once.
+        // Invariant: every accepted job runs or is returned, once. The heap's jobs and the executor's queued ones
+        // never started; a job of the batch (perhaps being handed over right now, or just handed over) is returned
+        // only if it is cancelled here before it starts, which excludes its run (ScheduledJob#cancelUnstarted); a job
+        // found twice (handed over and queued, or run and rescheduled) is returned once.
         Set<Runnable> cancelled = new LinkedHashSet<>(drained);
         for (ScheduledJob<?> job : taken) {
             if (job.cancelUnstarted()) {
@@ -309,7 +304,7 @@ public final class JobTimer {
 
     /**
      * Wraps a job's body in the decorator, if there is one. Called on the scheduling thread, once per job, once the
-     * timer is seen accepting jobs (a refused job is not decorated; {@code enqueue} checks again, under the lock).
+     * timer is seen accepting jobs (a job refused then is not decorated; {@code enqueue} checks again, under the lock).
      *
      * @param body what the job runs
      * @return the decorated body

@@ -30,19 +30,6 @@ final class TimerEnd {
         }
     }
 
-    /**
-     * Waits, at most 100 ms, for the timer thread to finish: called by a shutdown that left nothing pending while that
-     * thread hands its last batch to the executor, which takes microseconds, so that a scheduler with nothing running
-     * is terminated when its shutdown returns. An interrupt ends the wait and stays set.
-     */
-    void awaitFinished() {
-        try {
-            done.await(100, TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /** {@return whether the timer is done and the executor has terminated} */
     boolean isTerminated() {
         return done.getCount() == 0 && executor.isTerminated();
