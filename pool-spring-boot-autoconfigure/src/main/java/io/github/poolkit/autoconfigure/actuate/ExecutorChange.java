@@ -64,8 +64,7 @@ public final class ExecutorChange {
         Integer capacity = values.parse(ExecutorAdapter.CAPACITY, Integer::valueOf, wholeNumber);
         Integer coreSize = values.parse(ExecutorAdapter.CORE_SIZE, Integer::valueOf, wholeNumber);
         if (capacity != null) {
-            require(executor.canSetCapacity(), ExecutorAdapter.CAPACITY,
-                    "a " + type + " cannot change its capacity while it runs");
+            require(executor.canSetCapacity(), ExecutorAdapter.CAPACITY, executor.whyCapacityIsFixed(type));
             require(capacity > 0, ExecutorAdapter.CAPACITY, "must be positive, was " + capacity);
         }
         if (coreSize != null) {

@@ -56,7 +56,7 @@ class ExecutorsEndpointTests {
     void listsEveryExecutorBeanButPoolkitsOwn() {
         withExecutors.run(context -> {
             PoolsDescriptor all = context.getBean(PoolsEndpoint.class).pools();
-            assertThat(all.executors()).containsOnlyKeys("jdkPool", "scheduledPool", "forkJoinPool", "springPool", "simpleAsync", "custom", "failing", "stopped", "factoryPool");
+            assertThat(all.executors()).containsOnlyKeys("jdkPool", "scheduledPool", "forkJoinPool", "springPool", "simpleAsync", "limitedAsync", "custom", "failing", "stopped", "factoryPool");
             assertThat(all.pools()).containsKeys("workerPool", "reports");
             assertThat(all.schedulers()).containsKey("delayScheduler");
         });
@@ -215,8 +215,8 @@ class ExecutorsEndpointTests {
             ExecutorDescriptor read = (ExecutorDescriptor) endpoint.pool("scheduledPool");
             assertThat(read.capacity()).isEqualTo(6);
             assertThat(read.coreSize()).isEqualTo(6);
-            assertOk(endpoint.change("simpleAsync", "3", null, null, null, null));
-            assertThat(context.getBean("simpleAsync", SimpleAsyncTaskExecutor.class).getConcurrencyLimit())
+            assertOk(endpoint.change("limitedAsync", "3", null, null, null, null));
+            assertThat(context.getBean("limitedAsync", SimpleAsyncTaskExecutor.class).getConcurrencyLimit())
                     .isEqualTo(3);
             assertOk(endpoint.change("forkJoinPool", "3", null, null, null, null));
             assertThat(context.getBean("forkJoinPool", ForkJoinPool.class).getParallelism()).isEqualTo(3);
@@ -254,6 +254,11 @@ class ExecutorsEndpointTests {
                     .isEqualTo(3);
             assertProblem(endpoint.change("simpleAsync", null, null, null, null, null, "2"), "coreSize",
                     "SimpleAsyncTaskExecutor");
+            // Spring: an unlimited one does not count its running tasks, so a limit given while they run miscounts
+            assertProblem(endpoint.change("simpleAsync", "3", null, null, null, null), "capacity",
+                    "an unlimited SimpleAsyncTaskExecutor cannot be given a limit while it runs");
+            assertThat(context.getBean("simpleAsync", SimpleAsyncTaskExecutor.class).getConcurrencyLimit())
+                    .isEqualTo(-1);
             assertProblem(endpoint.change("reports", null, null, null, null, null, "2"), "coreSize", "reports");
             assertThat(endpoint.change("nope", null, null, null, null, null, "2").getStatus()).isEqualTo(404);
         });
@@ -365,6 +370,13 @@ class ExecutorsEndpointTests {
         @Bean
         SimpleAsyncTaskExecutor simpleAsync() {
             return new SimpleAsyncTaskExecutor("simple-");
+        }
+
+        @Bean
+        SimpleAsyncTaskExecutor limitedAsync() {
+            SimpleAsyncTaskExecutor limited = new SimpleAsyncTaskExecutor("limited-");
+            limited.setConcurrencyLimit(2);
+            return limited;
         }
 
         @Bean

@@ -63,6 +63,14 @@ public interface ExecutorAdapter {
         return false;
     }
 
+    /**
+     * @param type what {@link #type()} reads
+     * @return why {@link #setCapacity(int)} is refused, when {@link #canSetCapacity()} is false
+     */
+    default String whyCapacityIsFixed(String type) {
+        return "a " + type + " cannot change its capacity while it runs";
+    }
+
     /** {@return whether {@link #setCoreSize(int)} changes this executor while it runs} */
     default boolean canSetCoreSize() {
         return false;

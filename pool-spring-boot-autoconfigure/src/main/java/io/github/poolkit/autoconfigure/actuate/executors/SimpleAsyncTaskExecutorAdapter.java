@@ -4,8 +4,10 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
 /**
  * Spring's {@link SimpleAsyncTaskExecutor}, a thread per task (Boot's {@code applicationTaskExecutor} with virtual
- * threads): capacity is its concurrency limit (-1 when unlimited), changed through {@code setConcurrencyLimit}. It
- * keeps no pool, no queue and no counts, so it tells nothing else.
+ * threads): capacity is its concurrency limit (-1 when unlimited), changed through {@code setConcurrencyLimit}, but
+ * only from one limit to another: an unlimited one does not count the tasks it runs, so a limit given while they run
+ * would be miscounted (Spring's own warning: the count then goes below zero as they end, and more tasks run at once
+ * than the limit). It keeps no pool, no queue and no counts, so it tells nothing else.
  */
 record SimpleAsyncTaskExecutorAdapter(SimpleAsyncTaskExecutor executor) implements ExecutorAdapter {
 
@@ -22,7 +24,14 @@ record SimpleAsyncTaskExecutorAdapter(SimpleAsyncTaskExecutor executor) implemen
 
     @Override
     public boolean canSetCapacity() {
-        return true;
+        return executor.getConcurrencyLimit() >= 0;
+    }
+
+    @Override
+    public String whyCapacityIsFixed(String type) {
+        return "an unlimited " + type + " cannot be given a limit while it runs: it does not count the tasks it"
+                + " runs, so they would be miscounted; set its limit when it is made"
+                + " (spring.task.execution.simple.concurrency-limit for Boot's) and restart";
     }
 
     @Override
