@@ -47,6 +47,37 @@ class ExecutorMetricsTests {
                     PoolMetricsAutoConfiguration.class, ExecutorMetricsAutoConfiguration.class))
             .withPropertyValues("poolkit.semaphore.enabled=false");
 
+    /**
+     * One executor under two bean names (a {@code @Bean} handing another bean's executor on) is metered once, under
+     * the first of its names in alphabetical order: meters under both counted each task twice in a sum over
+     * {@code name}.
+     */
+    @Test
+    void anExecutorUnderTwoBeanNamesIsMeteredOnce() {
+        runner.withUserConfiguration(OneExecutorTwoNames.class).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(context.getBean("reports")).isSameAs(context.getBean("reportsPool"));
+            assertThat(value(registry, "executor.pool.max", "reports")).isEqualTo(3);
+            assertThat(registry.find("executor.pool.max").tag("name", "reportsPool").meters()).isEmpty();
+            assertThat(registry.find("executor.completed").tag("name", "reportsPool").meters()).isEmpty();
+        });
+    }
+
+    /** A pool, and the same pool handed on under a second name. */
+    @Configuration(proxyBeanMethods = false)
+    static class OneExecutorTwoNames {
+
+        @Bean(destroyMethod = "shutdownNow")
+        ThreadPoolExecutor reportsPool() {
+            return new ThreadPoolExecutor(1, 3, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(5));
+        }
+
+        @Bean(destroyMethod = "")
+        Executor reports(ThreadPoolExecutor reportsPool) {
+            return reportsPool;
+        }
+    }
+
     @Test
     void metersTheApplicationsOwnExecutorsWithWhatTheyTell() {
         runner.withUserConfiguration(OwnExecutors.class).run(context -> {

@@ -1,5 +1,9 @@
 package io.github.poolkit.autoconfigure.actuate.executors;
 
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.Executor;
@@ -77,7 +81,8 @@ public final class ApplicationExecutors {
     /**
      * The executor beans poolkit did not create, a lazy one that nobody has asked for yet included (created now): for
      * binding the meters, so that they cover every executor bean (Spring Boot's own executor meters likewise create
-     * the lazy {@code TaskExecutor} beans they meter).
+     * the lazy {@code TaskExecutor} beans they meter). One executor under two bean names (a {@code @Bean} handing
+     * another bean's executor on) is there once, under the first of its names, so that it is metered once.
      *
      * @return them by bean name, sorted
      */
@@ -87,9 +92,12 @@ public final class ApplicationExecutors {
 
     private SortedMap<String, ExecutorAdapter> beans(boolean createLazy) {
         SortedMap<String, ExecutorAdapter> executors = new TreeMap<>();
+        Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
         ListableBeanFactory factory = (context instanceof ConfigurableApplicationContext configurable)
                 ? configurable.getBeanFactory() : context;
-        for (String name : context.getBeanNamesForType(Executor.class, false, false)) {
+        String[] names = context.getBeanNamesForType(Executor.class, false, false);
+        Arrays.sort(names); // the first of an executor's names in alphabetical order is the one it is metered under
+        for (String name : names) {
             if (!createLazy && PoolkitBeans.isLazyAndNotCreated(factory, name)) {
                 continue; // not created yet: a read must not create it
             }
@@ -101,7 +109,8 @@ public final class ApplicationExecutors {
                 logger.debug("Executor bean '" + name + "' could not be read (failed, or being destroyed)", ex);
                 continue; // nothing to read
             }
-            if (bean instanceof Executor executor && !(bean instanceof Pool) && !(bean instanceof DelayScheduler)) {
+            if (bean instanceof Executor executor && !(bean instanceof Pool) && !(bean instanceof DelayScheduler)
+                    && (!createLazy || seen.add(ExecutorAdapters.unproxied(executor)))) {
                 executors.put(name, ExecutorAdapters.of(executor));
             }
         }

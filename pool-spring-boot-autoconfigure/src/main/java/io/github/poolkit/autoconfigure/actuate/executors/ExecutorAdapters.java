@@ -63,7 +63,7 @@ public final class ExecutorAdapters {
      * aspect, on its class or interfaces), so that its kind, type and figures are the executor's own; any other
      * executor as it is.
      */
-    private static Executor unproxied(Executor executor) {
+    static Executor unproxied(Executor executor) {
         Object target = AopProxyUtils.getSingletonTarget(executor);
         return (target instanceof Executor inner && inner != executor) ? unproxied(inner) : executor;
     }
