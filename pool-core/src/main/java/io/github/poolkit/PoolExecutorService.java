@@ -40,7 +40,9 @@ abstract class PoolExecutorService extends AbstractExecutorService {
 
     /**
      * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection)}; a caller interrupted while blocked handing
-     * a task to a full pool gets {@link InterruptedException}.
+     * a task to a full pool gets {@link InterruptedException}. A task that cannot be handed over (the pool's
+     * {@code maxWait} ran out, or a {@code nonblocking} pool is full) stops the handing over: the tasks handed over
+     * before may still answer, and its {@link PoolOverloadException} is thrown only if none succeeds.
      */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
@@ -59,7 +61,8 @@ abstract class PoolExecutorService extends AbstractExecutorService {
 
     /**
      * As {@link java.util.concurrent.ExecutorService#invokeAny(Collection, long, TimeUnit)}; the timeout also bounds
-     * the time spent blocked on a full pool.
+     * the time spent blocked on a full pool. A task that cannot be handed over in time, or at all (as in
+     * {@link #invokeAny(Collection)}), stops the handing over: the tasks handed over before may still answer.
      */
     @Override
     public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)

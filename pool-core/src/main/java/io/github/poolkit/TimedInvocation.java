@@ -134,8 +134,9 @@ final class TimedInvocation {
         List<Future<T>> futures = new ArrayList<>(tasks.size());
         Iterator<? extends Callable<T>> next = tasks.iterator();
         ExecutionException lastFailure = null;
+        PoolOverloadException refused = null; // what stopped the placing, if the pool's own wait ran out
         int active = 0;
-        boolean placing = true; // false once the deadline passed while a task waited to be handed over
+        boolean placing = true; // false once a task could not be handed over: the deadline or the pool's wait ran out
         try {
             for (;;) {
                 Future<T> f = finished.poll();
@@ -143,14 +144,25 @@ final class TimedInvocation {
                     if (placing && next.hasNext()) {
                         FutureTask<T> task = new QueueingFuture<>(next.next(), finished);
                         futures.add(task);
-                        if (placed(executor, task, deadline, timed)) {
-                            active++;
-                        } else {
-                            placing = false; // a task that finished meanwhile may still be the answer (polled above)
+                        try {
+                            if (placed(executor, task, deadline, timed)) {
+                                active++;
+                            } else {
+                                placing = false; // one that finished meanwhile may still be the answer (polled above)
+                            }
+                        } catch (PoolOverloadException overloaded) {
+                            if (active == 0) {
+                                throw overloaded;
+                            }
+                            refused = overloaded; // the tasks already placed may still answer: wait for them
+                            placing = false;
                         }
                         continue;
                     }
                     if (active == 0) {
+                        if (refused != null) {
+                            throw refused;
+                        }
                         if (!placing) {
                             throw new TimeoutException("invokeAny: no task finished in time");
                         }

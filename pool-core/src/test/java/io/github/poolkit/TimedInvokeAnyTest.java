@@ -3,6 +3,7 @@ package io.github.poolkit;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Timeout;
 
+import java.time.Duration;
 import java.util.AbstractCollection;
 import java.util.Iterator;
 import java.util.List;
@@ -24,7 +25,38 @@ class TimedInvokeAnyTest {
 
     @RepeatedTest(5)
     void aTaskThatSucceededWhileTheNextOneWaitedToBeHandedOverIsTheAnswer() throws Exception {
-        try (WorkerPool pool = WorkerPool.create(2, PoolOptions.builder().name("invoke-any").build())) {
+        assertThat(firstSucceedsWhileTheSecondCannotBeHandedOver(PoolOptions.builder(),
+                (pool, tasks) -> pool.invokeAny(tasks, 1, TimeUnit.SECONDS))).isEqualTo("first");
+    }
+
+    /**
+     * The same when it is the pool's own wait ({@code maxWait}) that runs out, or a pool that does not wait at all
+     * ({@code nonblocking}), long before the deadline, timed or not: the overload stops the handing over, and the task
+     * already handed over is the answer (this threw {@code PoolOverloadException}, the result at hand thrown away).
+     */
+    @RepeatedTest(3)
+    void aTaskThatSucceededIsTheAnswerAlsoWhenThePoolsOwnWaitRunsOut() throws Exception {
+        PoolOptions.Builder maxWait = PoolOptions.builder().maxWait(Duration.ofMillis(300));
+        assertThat(firstSucceedsWhileTheSecondCannotBeHandedOver(maxWait,
+                (pool, tasks) -> pool.invokeAny(tasks, 10, TimeUnit.SECONDS))).isEqualTo("first");
+        assertThat(firstSucceedsWhileTheSecondCannotBeHandedOver(maxWait, WorkerPool::invokeAny))
+                .isEqualTo("first");
+        assertThat(firstSucceedsWhileTheSecondCannotBeHandedOver(PoolOptions.builder().nonblocking(true),
+                WorkerPool::invokeAny)).isEqualTo("first");
+    }
+
+    /** An {@code invokeAny} of a pool. */
+    private interface Invocation {
+        String invoke(WorkerPool pool, Collection2 tasks) throws Exception;
+    }
+
+    /**
+     * Runs {@code invocation} on a pool of two workers, one held: its first task succeeds on the other worker only once
+     * another caller waits for a worker, which then takes it, so that the second task cannot be handed over.
+     */
+    private static String firstSucceedsWhileTheSecondCannotBeHandedOver(PoolOptions.Builder options,
+            Invocation invocation) throws Exception {
+        try (WorkerPool pool = WorkerPool.create(2, options.name("invoke-any").build())) {
             Blocker blocker = Blocker.occupy(pool, 1);
             CountDownLatch releaseFirst = new CountDownLatch(1);
             CountDownLatch releaseOther = new CountDownLatch(1);
@@ -36,14 +68,27 @@ class TimedInvokeAnyTest {
             // the second task is fetched only once the first has succeeded and another caller took its worker, so
             // that the second one waits to be handed over (behind that caller) until the deadline
             Collection2 tasks = new Collection2(first, second, () -> {
-                Thread other = new Thread(() -> pool.execute(() -> Latches.await(releaseOther)), "other-caller");
+                boolean nonblocking = pool.options().nonblocking();
+                Thread other = new Thread(() -> {
+                    for (;;) { // a nonblocking pool refuses it while full: it tries again until a worker is free
+                        try {
+                            pool.execute(() -> Latches.await(releaseOther));
+                            return;
+                        } catch (PoolOverloadException full) {
+                            Thread.onSpinWait();
+                        }
+                    }
+                }, "other-caller");
                 other.start();
-                await().until(() -> pool.waiting() == 1); // blocked: both workers busy
+                if (!nonblocking) {
+                    await().pollInterval(Duration.ofMillis(1)).until(() -> pool.waiting() == 1); // blocked in line
+                }
                 releaseFirst.countDown(); // the first succeeds; its worker goes to the other caller
-                await().until(() -> pool.waiting() == 0);
+                await().pollInterval(Duration.ofMillis(1)).until(() -> pool.waiting() == 0
+                        && pool.stats().completed() >= 1 && pool.stats().busy() == 2);
             });
             try {
-                assertThat(pool.invokeAny(tasks, 1, TimeUnit.SECONDS)).isEqualTo("first");
+                return invocation.invoke(pool, tasks);
             } finally {
                 releaseOther.countDown();
                 blocker.open();
