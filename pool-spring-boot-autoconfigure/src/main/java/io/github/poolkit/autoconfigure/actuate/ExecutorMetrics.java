@@ -71,7 +71,7 @@ public class ExecutorMetrics implements MeterBinder, ApplicationListener<Context
 
     private void bindWebServer(MeterRegistry registry) {
         ExecutorAdapter webServer = executors.webServer();
-        if (webServer != null && !executors.beans().containsKey(ApplicationExecutors.WEB_SERVER)) {
+        if (webServer != null && !executors.webServerNameTaken()) {
             bind(registry, ApplicationExecutors.WEB_SERVER, webServer);
         }
     }
