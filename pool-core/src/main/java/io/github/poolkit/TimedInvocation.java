@@ -161,6 +161,9 @@ final class TimedInvocation {
                     }
                     if (active == 0) {
                         if (refused != null) {
+                            if (lastFailure != null) {
+                                refused.addSuppressed(lastFailure); // what the tasks handed over threw
+                            }
                             throw refused;
                         }
                         if (!placing) {

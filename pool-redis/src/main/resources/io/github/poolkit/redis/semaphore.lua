@@ -398,6 +398,7 @@ elseif op == 'heartbeat' then
     if strangers then
         grantWaiters()
     end
+    local lineLost = false
     for i = 5 + 2 * leaseCount, #ARGV do
         local id = ARGV[i]
         local placed = redis.call('HEXISTS', waiters, id) == 1
@@ -406,6 +407,7 @@ elseif op == 'heartbeat' then
         else
             if placed then
                 dropWaiter(id) -- details without a place in line (the queue was lost): it would never be granted
+                lineLost = true
             end
             local value = leaseEntry(id)
             if value then
@@ -416,6 +418,10 @@ elseif op == 'heartbeat' then
                 table.insert(gone, id)
             end
         end
+    end
+    if lineLost then
+        waiting = redis.call('ZCARD', queue) -- the count was of the lost line: recount now, not at the next reap
+        grantWaiters()
     end
     result = { lost, granted, gone, size }
 elseif op == 'resize' then

@@ -159,9 +159,14 @@ public class PoolkitLifecycle
             toReopen = new ArrayList<>(reopen);
             reopen.clear();
         }
-        // every pool first, then the schedulers: a held job that runs at once submits to open pools only
-        toReopen.stream().filter(entry -> entry.pause == null).forEach(PoolkitLifecycle::reboot);
-        toReopen.stream().filter(entry -> entry.pause != null).forEach(entry -> entry.pause.resume());
+        // every pool first, then the schedulers: a held job that runs at once submits to open pools only; and the
+        // schedulers resume even if a pool's reboot fails unexpectedly (an Error starting its chores' thread)
+        try {
+            toReopen.stream().filter(entry -> entry.pause == null).forEach(PoolkitLifecycle::reboot);
+        }
+        finally {
+            toReopen.stream().filter(entry -> entry.pause != null).forEach(entry -> entry.pause.resume());
+        }
         running = true;
     }
 

@@ -27,6 +27,10 @@ final class EarlyRelease {
 
     private static final String HTTP_ENTITY = "org.springframework.http.HttpEntity";
 
+    /** Whether Spring MVC is on the class path: only there is a {@code Callable} return value run later by it. */
+    private static final boolean SPRING_MVC = ClassUtils.isPresent("org.springframework.web.servlet.DispatcherServlet",
+            EarlyRelease.class.getClassLoader());
+
     /** Spring MVC's asynchronous return values: their work runs after the method returned. */
     private static final Set<String> LATER = Set.of("java.util.concurrent.Callable",
             "org.springframework.web.context.request.async.WebAsyncTask",
@@ -66,7 +70,7 @@ final class EarlyRelease {
             }
         }
         ResolvableType async = isA(raw, Set.of(HTTP_ENTITY)) ? type.getGeneric(0) : type;
-        if (isA(async.resolve(Object.class), LATER)) {
+        if (SPRING_MVC && isA(async.resolve(Object.class), LATER)) {
             return "it returns " + type + ", whose work Spring MVC runs after the method returned (calls it, waits"
                     + " for its result, or writes its body): its permits go back on return, so they limit nothing"
                     + " there; put @Permits on the method that does the work, or return a CompletableFuture, which"

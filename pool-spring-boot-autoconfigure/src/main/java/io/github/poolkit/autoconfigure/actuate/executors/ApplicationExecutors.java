@@ -28,8 +28,8 @@ import io.github.poolkit.autoconfigure.actuate.PoolkitBeans;
  * pool (Tomcat's or Jetty's) under the name {@value #WEB_SERVER}.
  *
  * <p>Observe, never wrap: the beans are read from the context as they are, each behind the {@link ExecutorAdapter}
- * of its kind. A lazy bean that nobody has asked for yet is not created by a read. A bean named {@value #WEB_SERVER},
- * of any kind, hides the web server's pool.
+ * of its kind. A lazy bean that nobody has asked for yet is not created by a read. An executor or pool bean named
+ * {@value #WEB_SERVER} hides the web server's pool.
  */
 public final class ApplicationExecutors {
 
@@ -64,11 +64,12 @@ public final class ApplicationExecutors {
     }
 
     /**
-     * {@return whether a bean of the context, of any kind (one of poolkit's own pools included), is named
+     * {@return whether an executor or pool bean of this context (one of poolkit's own pools included) is named
      * {@value #WEB_SERVER}: it then hides the web server's pool, in the endpoint and in the meters}
      */
     public boolean webServerNameTaken() {
-        return context.containsBean(WEB_SERVER);
+        return context.containsLocalBean(WEB_SERVER) && (context.isTypeMatch(WEB_SERVER, Executor.class)
+                || context.isTypeMatch(WEB_SERVER, Pool.class));
     }
 
     /**

@@ -64,6 +64,8 @@ public interface ExecutorAdapter {
     }
 
     /**
+     * Tells why the capacity cannot change, for the {@code 400} a write of it answers.
+     *
      * @param type what {@link #type()} reads
      * @return why {@link #setCapacity(int)} is refused, when {@link #canSetCapacity()} is false
      */
