@@ -54,7 +54,7 @@ public final class PoolOptions {
     /** The longest a caller blocks in {@code execute}; {@code null} (the default): no limit. Changes live. */
     public static final PoolOption<Duration> MAX_WAIT = new PoolOption<>("maxWait", Duration.class, null, LIVE,
             Builder::maxWait, (o, capacity) -> OptionRules.notNegative(o.maxWait()));
-    /** Whether the idle-worker store is allocated for the capacity up front; default false. */
+    /** Whether the capacity is fixed, as with ants' {@code PreAlloc} ({@code tune} a no-op); default false. */
     public static final PoolOption<Boolean> PRE_ALLOC = new PoolOption<>("preAlloc", Boolean.class, false, FIXED,
             Builder::preAlloc, OptionRules::preAlloc);
     /** The limit the capacity follows; {@code null} (the default): the capacity changes only by {@code tune}. */
@@ -278,8 +278,8 @@ public final class PoolOptions {
         }
 
         /**
-         * Whether to allocate the idle-worker store for the full capacity up front (a ring instead of a growable
-         * stack). An error with unlimited capacity; {@code tune} is then a no-op.
+         * Whether the capacity is fixed, as with ants' {@code PreAlloc}: {@code tune} is then a no-op; an error with
+         * unlimited capacity. (ants allocates its worker queue up front; this pool's idle store needs nothing up front.)
          *
          * @param preAlloc whether to pre-allocate
          * @return this builder
