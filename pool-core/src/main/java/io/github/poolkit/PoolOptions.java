@@ -279,7 +279,7 @@ public final class PoolOptions {
 
         /**
          * Whether the capacity is fixed, as with ants' {@code PreAlloc}: {@code tune} is then a no-op; an error with
-         * unlimited capacity. (ants allocates its worker queue up front; this pool's idle store needs nothing up front.)
+         * unlimited capacity. (ants allocates its worker queue up front; this pool's idle store needs none.)
          *
          * @param preAlloc whether to pre-allocate
          * @return this builder
