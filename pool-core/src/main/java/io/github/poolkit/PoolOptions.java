@@ -281,7 +281,7 @@ public final class PoolOptions {
          * Whether the capacity is fixed, as with ants' {@code PreAlloc}: {@code tune} is then a no-op; an error with
          * unlimited capacity. (ants allocates its worker queue up front; this pool's idle store needs none.)
          *
-         * @param preAlloc whether to pre-allocate
+         * @param preAlloc whether the capacity is fixed
          * @return this builder
          */
         public Builder preAlloc(boolean preAlloc) {
