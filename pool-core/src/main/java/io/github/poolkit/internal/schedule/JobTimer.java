@@ -327,15 +327,17 @@ public final class JobTimer {
             if (runState != RUNNING) {
                 throw new ShutDown(name);
             }
-            job.sequence = nextSequence++; // every job its own, so that no two compare equal (insert gives a new one)
             // Invariant: jobs reach the executor in deadline order. A job with no delay goes straight to it only if no
             // job that fell due before it still waits for the timer (due in the heap, or in the batch being handed
             // over); else it joins the heap, due now, behind them (see the class comment).
             direct = direct && due.isEmpty() && (heap.peek() == null || heap.peek().deadline - now > 0L);
             if (!direct) {
                 insert(job);
-            } else if (job.isPeriodic()) {
-                handedOver.add(job); // before execute: shutdown must find it (see the class comment)
+            } else {
+                job.sequence = nextSequence++; // its own number too, as insert gives: no two jobs compare equal
+                if (job.isPeriodic()) {
+                    handedOver.add(job); // before execute: shutdown must find it (see the class comment)
+                }
             }
         } finally {
             lock.unlock();

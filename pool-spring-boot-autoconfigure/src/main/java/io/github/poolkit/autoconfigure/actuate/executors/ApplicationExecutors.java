@@ -99,15 +99,19 @@ public final class ApplicationExecutors {
         return beans(true);
     }
 
-    private SortedMap<String, ExecutorAdapter> beans(boolean createLazy) {
+    /**
+     * @param forMeters whether the list is for the meters: lazy beans are then created, and an executor under two
+     *                  names listed once (else a lazy bean not yet made is left out, and every name listed)
+     */
+    private SortedMap<String, ExecutorAdapter> beans(boolean forMeters) {
         SortedMap<String, ExecutorAdapter> executors = new TreeMap<>();
-        Set<Object> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Object> metered = Collections.newSetFromMap(new IdentityHashMap<>());
         ListableBeanFactory factory = (context instanceof ConfigurableApplicationContext configurable)
                 ? configurable.getBeanFactory() : context;
         String[] names = context.getBeanNamesForType(Executor.class, false, false);
         Arrays.sort(names); // the first of an executor's names in alphabetical order is the one it is metered under
         for (String name : names) {
-            if (!createLazy && PoolkitBeans.isLazyAndNotCreated(factory, name)) {
+            if (!forMeters && PoolkitBeans.isLazyAndNotCreated(factory, name)) {
                 continue; // not created yet: a read must not create it
             }
             Object bean;
@@ -119,7 +123,7 @@ public final class ApplicationExecutors {
                 continue; // nothing to read
             }
             if (bean instanceof Executor executor && !(bean instanceof Pool) && !(bean instanceof DelayScheduler)
-                    && (!createLazy || seen.add(ExecutorAdapters.unproxied(executor)))) {
+                    && (!forMeters || metered.add(ExecutorAdapters.unproxied(executor)))) {
                 executors.put(name, ExecutorAdapters.of(executor));
             }
         }

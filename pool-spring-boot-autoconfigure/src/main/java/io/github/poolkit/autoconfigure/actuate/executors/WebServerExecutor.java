@@ -172,12 +172,6 @@ final class WebServerExecutor implements ExecutorAdapter {
     }
 
     @Override
-    public String whyCapacityIsFixed(String type) {
-        String why = read(pool -> pool.whyCapacityIsFixed(type));
-        return (why != null) ? why : ExecutorAdapter.super.whyCapacityIsFixed(type);
-    }
-
-    @Override
     public boolean canSetCoreSize() {
         return Boolean.TRUE.equals(read(ExecutorAdapter::canSetCoreSize));
     }
