@@ -349,8 +349,9 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
      * worker (its {@code get} then throws {@link java.util.concurrent.CancellationException}), or running (the run
      * finishes, uninterrupted). Pending one-shot jobs still run when due; the timer thread exits after the last one,
      * then the pool is released and drains its queue. With no one-shot job pending, the pool is released before this
-     * returns, so a scheduler with nothing running is then already terminated. Does not wait for any job (see
-     * {@link #awaitTermination} and {@link #close()}). Idempotent.
+     * returns, so a scheduler with nothing running is then already terminated, also right after its last job's
+     * {@code get()} returned while the worker that ran it was still finishing (see {@link WorkerPool#release()}).
+     * Does not wait for any job (see {@link #awaitTermination} and {@link #close()}). Idempotent.
      */
     @Override
     public void shutdown() {

@@ -205,7 +205,13 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
         return engine.isClosed();
     }
 
-    /** {@inheritDoc} Same as {@link #shutdown()}. */
+    /**
+     * {@inheritDoc} Same as {@link #shutdown()}. A pool with no task running or queued is terminated when this
+     * returns, also right after the last task's future was seen done, while the worker that completed it is still
+     * on its way out: such a worker, holding no task, is retired on its behalf, or, already looking for its next
+     * task, waited for (microseconds; at most 100 ms). Code that runs after the future completes (a task decorator's
+     * own code around the task) still counts as running.
+     */
     @Override
     public void release() {
         engine.release();

@@ -110,7 +110,9 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping, Counted
     private void count(Throwable failure) {
         TaskCounter c = counter;
         if (c != null) {
-            c.countEnded(failure);
+            // Its exception goes to the future only, so nothing runs after it completes, unless a decorator's own
+            // code does (it wraps this future's whole run).
+            c.countEnded(failure, decorated == null);
         }
     }
 

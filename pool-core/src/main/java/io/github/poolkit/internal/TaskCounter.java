@@ -10,7 +10,10 @@ public interface TaskCounter {
      * Counts a task that ended, if called on this worker's own thread.
      *
      * @param failure what the task threw, or {@code null} if it returned
+     * @param last    whether the future completes next and nothing of the task runs after that on this worker (no
+     *                rethrow to the panic handler, no next periodic run to schedule): the worker may then be counted
+     *                as gone by a pool that closes once the future is seen done
      * @return whether it was counted: false on any other thread (the worker's counts are written by its thread only)
      */
-    boolean countEnded(Throwable failure);
+    boolean countEnded(Throwable failure, boolean last);
 }

@@ -1,11 +1,12 @@
 package io.github.poolkit.stress;
 
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Waits, in a jcstress arbiter, for the background threads of a test's pool to be done, so that the arbiter reads
- * final counts rather than a snapshot of work in flight.
+ * final counts rather than a snapshot of work in flight; and the actor that shuts a pool down once its task is done.
  *
  * <p>The wait is bounded: a pool that does not terminate within {@link #TIMEOUT_SECONDS} is reported as
  * {@link #STUCK}, which every test lists as a forbidden outcome, so a lost wake-up fails the run instead of hanging it.
@@ -19,6 +20,28 @@ final class Quiesce {
     static final long TIMEOUT_SECONDS = 30;
 
     private Quiesce() {
+    }
+
+    /**
+     * Waits for {@code task} to be done, then shuts {@code pool} down and reads, at once, whether it is terminated:
+     * an actor that races the worker which completed the task and is still leaving.
+     *
+     * @param pool the pool of one test state
+     * @param task its only task
+     * @return 1 if terminated when {@code shutdown()} returned, 0 if not, {@link #STUCK} if the task did not end in
+     *         time (the pool is then stopped with {@code shutdownNow})
+     */
+    static int shutDownWhenDone(ExecutorService pool, Future<?> task) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (!task.isDone()) {
+            if (System.nanoTime() - deadline > 0) {
+                pool.shutdownNow();
+                return STUCK;
+            }
+            Thread.onSpinWait();
+        }
+        pool.shutdown();
+        return pool.isTerminated() ? 1 : 0;
     }
 
     /**

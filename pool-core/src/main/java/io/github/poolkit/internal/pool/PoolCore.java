@@ -5,7 +5,6 @@ import io.github.poolkit.internal.PaddedLong;
 import io.github.poolkit.PoolOptions;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
@@ -47,8 +46,9 @@ import java.util.function.Supplier;
  *       worker idle (then 2 applies) or none to start ({@code running >= capacity >= 1}); a worker retires only when
  *       surplus, when the pool is closed (it reads {@code state} before it finds the queue empty, and an appender that
  *       then sees the pool closed withdraws its task, unless a worker or {@code shutdownNow} took it first), when
- *       claimed with STOP (expiry, shutdown: both then reserve a worker for a non-empty queue), or unpooled with
- *       nothing queued; a worker that dies abnormally is replaced.</li>
+ *       claimed with STOP (expiry, shutdown: both then reserve a worker for a non-empty queue), taken out by a
+ *       close that found nothing queued while it held no task and had taken none ({@link Worker#takeOutIfDone}), or
+ *       unpooled with nothing queued; a worker that dies abnormally is replaced.</li>
  *   <li>While callers are blocked, no worker stays idle: a caller joins the line (raising {@code blocked}), then tries
  *       to claim an idle worker; a worker going idle pushes itself, then reads {@code blocked} and serves the line
  *       ({@link #serveLine}). A worker that frees a queue slot moves the head caller's task into it, and a worker that
@@ -173,22 +173,6 @@ final class PoolCore {
         return callersTask;
     }
 
-    /**
-     * Called by an appender that withdrew its task from a pool that closed meanwhile ({@link QueuedPath#tryAppend}):
-     * the last worker may have left while the task was queued (termination), and the slot it freed may let the head
-     * caller in, should the pool have reopened since (invariant 4: no other event would wake that caller while the
-     * workers are busy). Rare: only after a close raced an append.
-     */
-    void withdrawn() {
-        lock.lock();
-        try {
-            line.wakeHead();
-            termination.signalIfTerminated();
-        } finally {
-            lock.unlock();
-        }
-    }
-
     /** Reserves and starts a worker for the queue if tasks wait there with room to run (invariant 3). */
     void startWorkerForQueue() {
         Worker w;
@@ -223,6 +207,9 @@ final class PoolCore {
         Worker w = new Worker(this, runner, firstTask);
         if (threads.pooled()) {
             workers.add(w); // an unpooled one lists itself as it starts ({@link UnpooledPath#start})
+            if (firstTask == null) {
+                w.holdsNoTask(); // for the queue: a close that finds it empty may retire this one before it starts
+            }
         }
         return w;
     }
@@ -267,11 +254,16 @@ final class PoolCore {
     /**
      * Finds a pooled worker its next task: from the queue, else from the head of the caller line, else by going idle
      * until claimed. Returns null when the worker must leave: surplus after a shrink, the pool closed with nothing
-     * queued, or claimed with STOP.
+     * queued, claimed with STOP, or retired by a close after its last future ({@link Worker#mayTakeWork}).
      */
     Object nextTask(Worker w) {
+        if (!w.mayTakeWork()) {
+            return null;
+        }
         Object next = queued == null ? null : queued.pollSpinning();
-        return next != null ? next : awaitNextTask(w);
+        next = next != null ? next : awaitNextTask(w);
+        w.foundWork();
+        return next;
     }
 
     /** {@link #nextTask} when the queue has nothing at hand. */
@@ -438,11 +430,6 @@ final class PoolCore {
     /** {@return the pool's name} */
     String name() {
         return name;
-    }
-
-    /** Waits until the pool is terminated ({@link #isTerminated}); returns whether it was in time. */
-    boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return termination.await(timeout, unit);
     }
 
     /** {@return the capacity, -1 when unlimited} */

@@ -140,12 +140,17 @@ public final class PoolEngine {
 
     /**
      * Closes the pool if it is open: new tasks are refused, blocked callers get {@link PoolClosedException}, idle
-     * workers stop, running and queued tasks finish. A second call is a no-op.
+     * workers stop, running and queued tasks finish. A second call changes nothing. With no task running or queued
+     * (the last one's future seen done, say), the pool is terminated when this returns: workers that finished their
+     * future and took nothing since are retired on their behalf, or waited for while they look for work
+     * (microseconds; {@link PoolLifecycle#awaitSeekers}).
      *
      * @return whether this call closed the pool
      */
     public boolean release() {
-        return core.lifecycle.transitionTo(PoolCore.State.SHUTDOWN) != null;
+        boolean closed = core.lifecycle.transitionTo(PoolCore.State.SHUTDOWN) != null;
+        core.lifecycle.awaitSeekers(); // also after another's close, which may not have seen them
+        return closed;
     }
 
     /**
@@ -155,6 +160,7 @@ public final class PoolEngine {
      */
     public List<Object> shutdownNow() {
         List<Object> drained = core.lifecycle.transitionTo(PoolCore.State.STOP);
+        core.lifecycle.awaitSeekers();
         return drained == null ? List.of() : drained.stream().map(runner::unwrap).toList();
     }
 
@@ -171,7 +177,7 @@ public final class PoolEngine {
             if (!release()) {
                 throw new PoolClosedException("pool '" + name + "' is already closed");
             }
-            if (!core.awaitTermination(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
+            if (!core.termination.await(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
                 throw new TimeoutException("pool '" + name + "' still has " + core.running() + " workers running and "
                         + core.queuedCount() + " tasks queued after " + timeout);
             }
@@ -196,7 +202,7 @@ public final class PoolEngine {
      * @throws InterruptedException if interrupted while waiting
      */
     public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-        return core.awaitTermination(timeout, unit);
+        return core.termination.await(timeout, unit);
     }
 
     /**
@@ -211,7 +217,7 @@ public final class PoolEngine {
             release();
             while (!core.isTerminated()) {
                 try {
-                    core.awaitTermination(1, TimeUnit.DAYS);
+                    core.termination.await(1, TimeUnit.DAYS);
                 } catch (InterruptedException e) {
                     if (!interrupted) {
                         shutdownNow();

@@ -3,6 +3,7 @@ package io.github.poolkit.internal.pool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The operator's side of a {@link PoolCore}: what changes the pool as a whole rather than one task's path. Closing
@@ -19,6 +20,9 @@ import java.util.concurrent.Future;
  * pool dropped without being closed is collected once its idle workers have expired, and its chores then stop.
  */
 final class PoolLifecycle {
+
+    /** The longest a close waits for workers looking for work after a future ({@link #awaitSeekers}). */
+    static final long SEEKER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final PoolCore core;
     /** How long a worker may stay idle before the purge stops it; {@code <= 0}: never. */
@@ -85,8 +89,9 @@ final class PoolLifecycle {
     /**
      * Moves to {@code target} if that is further on: {@code SHUTDOWN} refuses new tasks, takes the blocked callers out
      * of the line and wakes them to be refused (their tasks were not accepted; a {@link #reboot} before they look does
-     * not change that), and stops idle workers; {@code STOP} also drains the queue and interrupts running tasks.
-     * Returns the drained tasks (as carried), or null when nothing changed.
+     * not change that), and stops idle workers and, with nothing queued, workers that hold no task and took none
+     * ({@link #retireFinishedWorkers}); {@code STOP} also drains the queue and interrupts running tasks. Returns the
+     * drained tasks (as carried), or null when nothing changed.
      */
     List<Object> transitionTo(PoolCore.State target) {
         List<Worker> idleWorkers = new ArrayList<>();
@@ -109,6 +114,11 @@ final class PoolLifecycle {
                 for (Object task; core.queue != null && (task = core.queue.poll()) != null; ) {
                     drained.add(task);
                 }
+            }
+            if (core.queuedCount() == 0) { // state first, then the queue (invariant 3)
+                retireFinishedWorkers();
+            }
+            if (target == PoolCore.State.STOP) {
                 core.workers.forEach(w -> {
                     Thread t = w.thread;
                     if (t != null) {
@@ -126,6 +136,52 @@ final class PoolLifecycle {
             core.launch.forPool(forQueue);
         }
         return drained;
+    }
+
+    /**
+     * Retires, for a pool that is closing with nothing queued, every worker that holds no task and has taken none
+     * since its last future ended, or since it was started for the queue ({@link Worker#takeOutIfDone}): nothing of
+     * theirs is running, so a caller who saw the future done and then closed the pool finds it terminated at once; the
+     * worker then leaves without taking anything. They are not woken: they are not idle, and see it themselves. Lock
+     * held.
+     */
+    private void retireFinishedWorkers() {
+        List<Worker> finished = new ArrayList<>();
+        core.workers.forEach(w -> {
+            if (w.takeOutIfDone()) {
+                finished.add(w);
+            }
+        });
+        finished.forEach(core::retire); // not while walking the set, which retiring changes
+    }
+
+    /**
+     * After a close, without the lock: waits, at most {@link #SEEKER_WAIT_NANOS}, while the pool is closed and not
+     * terminated and some worker that had finished a future is still looking for work ({@link Worker#isSeeking}):
+     * with nothing queued it leaves within a few steps, so a caller who saw its last future done finds the pool
+     * terminated when {@code release()} returns. Never waits for a task: a seeker that finds one is busy, and the wait
+     * ends. Not on the pool's own worker threads, for which nobody waits.
+     */
+    void awaitSeekers() {
+        long deadline = System.nanoTime() + SEEKER_WAIT_NANOS;
+        while (seekersLeft() && System.nanoTime() - deadline < 0) {
+            Thread.yield();
+        }
+    }
+
+    private boolean seekersLeft() {
+        core.lock.lock();
+        try {
+            if (core.state == PoolCore.State.OPEN || core.termination.reached()) {
+                return false;
+            }
+            Thread self = Thread.currentThread();
+            boolean[] seeking = {false};
+            core.workers.forEach(w -> seeking[0] |= w.thread != self && w.isSeeking());
+            return seeking[0];
+        } finally {
+            core.lock.unlock();
+        }
     }
 
     /** Counts a caller that closes the pool and waits for it (+1), or is done waiting (-1): see {@link #waiters}. */

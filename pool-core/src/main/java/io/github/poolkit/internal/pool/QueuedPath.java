@@ -65,13 +65,29 @@ final class QueuedPath {
         if (!pool.isOpen()) {
             // Taken already means run by a worker, or handed back by shutdownNow: accepted either way.
             if (queue.withdraw(index, task)) {
-                pool.withdrawn();
+                withdrawn();
                 return false; // withdrawn: the locked path refuses it (or queues it, if the pool reopened)
             }
             return true;
         }
         signalAfterAppend();
         return true;
+    }
+
+    /**
+     * Called by an appender that withdrew its task from a pool that closed meanwhile ({@link #tryAppend}): the last
+     * worker may have left while the task was queued (termination), and the slot it freed may let the head caller in,
+     * should the pool have reopened since (invariant 4 of {@link PoolCore}: no other event would wake that caller while
+     * the workers are busy). Rare: only after a close raced an append.
+     */
+    void withdrawn() {
+        pool.lock.lock();
+        try {
+            pool.line.wakeHead();
+            pool.termination.signalIfTerminated();
+        } finally {
+            pool.lock.unlock();
+        }
     }
 
     /**

@@ -77,12 +77,20 @@ final class UnpooledPath {
         workers.add(w);
     }
 
-    /** A worker's task ended: it gives its place back, or the locked path hands the place on with the next task. */
+    /**
+     * A worker's task ended: it gives its place back, or the locked path hands the place on with the next task; or
+     * nothing, if a close already retired it after its future ({@link Worker#takeOutIfDone}). Invariant: a worker
+     * that gives its place back without the lock leaves the worker set last, after the count and the termination
+     * check, so that a close waiting for it ({@link PoolLifecycle#awaitSeekers}) sees it listed until then.
+     */
     void passOn(Worker w) {
+        if (!w.mayTakeWork()) {
+            return;
+        }
         if ((queue == null || queue.isEmpty()) && pool.isOpen() && !pool.surplus()) {
             w.retired = true;
-            workers.remove(w);
             giveBackPlace(); // with callers in line: wakes the first to take it
+            workers.remove(w);
         } else {
             passOnLocked(w);
         }
@@ -180,7 +188,7 @@ final class UnpooledPath {
     }
 
     /**
-     * Gives an unpooled worker's place back without the lock (the worker, if any, is already unlisted), then makes
+     * Gives an unpooled worker's place back without the lock (the worker, if any, is not yet unlisted), then makes
      * sure nobody waits for what that frees: the head caller, a queued task, termination. Dekker pairs as in
      * invariants 3 and 4: the count drops, then {@code blocked}, the queue and {@code state} are read.
      */

@@ -31,6 +31,18 @@ import java.util.concurrent.locks.LockSupport;
  * is that task's or a later one's (an underestimate, never a false report). With {@code interruptOverdue}, the end of
  * a task and the checker's interrupt form a Dekker pair ({@link #interruptIfStillRunning}), so an interrupt never
  * reaches a later task.
+ *
+ * <p>Between tasks ({@link #between}): a worker that holds no task and has taken none says so, so that a closing pool
+ * can tell it from one that runs a task. A pool's own future whose task has ended sets {@link #DONE} (a release store,
+ * so whoever sees the future done sees it) just before it completes, with nothing of the task left to run
+ * ({@link #holdsNoTask}); a pooled worker reserved for the queue starts so. Before the worker takes any work it leaves
+ * {@code DONE} for {@link #SEEKING} with one CAS ({@link #mayTakeWork}); a closing pool may instead take it out with
+ * the opposite CAS ({@link #takeOutIfDone}) and retire it on its behalf: of the two exactly one wins, so a worker taken
+ * out has taken no work and takes none, and one that took work was not taken out. A {@code SEEKING} worker finds work
+ * (then {@link #BUSY}, {@link #foundWork}), goes idle or leaves within a few steps that never wait for a task, so a
+ * closing pool may wait for it, briefly ({@code PoolLifecycle#awaitSeekers}). That way a caller who saw its last future
+ * done and then shuts the pool down finds it terminated when {@code shutdown()} returns, although the worker that
+ * completed the future is still on its way out.
  */
 final class Worker implements Runnable, TaskCounter {
 
@@ -41,13 +53,23 @@ final class Worker implements Runnable, TaskCounter {
     static final Object WAKE = new Object();
 
     /** The slot of a worker that is not idle: no claim can succeed. */
-    private static final Object BUSY = new Object();
+    private static final Object BUSY_SLOT = new Object();
 
     private static final VarHandle HANDOFF = VarHandles.field(MethodHandles.lookup(), "handoff", Object.class);
 
     private static final VarHandle WATCHED = VarHandles.field(MethodHandles.lookup(), "watched", Object.class);
     private static final VarHandle WATCHED_SINCE =
             VarHandles.field(MethodHandles.lookup(), "watchedSince", long.class);
+
+    private static final VarHandle BETWEEN = VarHandles.field(MethodHandles.lookup(), "between", int.class);
+    /** {@link #between}: running a task, idle, or on its way to either without a future just done. */
+    private static final int BUSY = 0;
+    /** {@link #between}: holds no task and has taken none since its last future ended, or since it was made. */
+    private static final int DONE = 1;
+    /** {@link #between}: retired on its behalf by a closing pool while {@link #DONE}; final. */
+    private static final int TAKEN_OUT = 2;
+    /** {@link #between}: left {@link #DONE} to look for work; finds some or goes idle or leaves within a few steps. */
+    private static final int SEEKING = 3;
 
     private static final VarHandle STARTED = VarHandles.field(MethodHandles.lookup(), "started", long.class);
     private static final VarHandle COMPLETED = VarHandles.field(MethodHandles.lookup(), "completed", long.class);
@@ -71,9 +93,9 @@ final class Worker implements Runnable, TaskCounter {
     volatile IdleStack.Node idleNode;
 
     /**
-     * Whether the pool no longer counts this worker; guarded by the pool lock, except for an unpooled worker, which
-     * sets it on its own thread ({@link UnpooledPath#passOn}), the only thread that reads it then. Never reset, so
-     * {@link PoolCore#workerExited} may read it first without the lock.
+     * Whether the pool no longer counts this worker; guarded by the pool lock, except where an unpooled worker gives
+     * its place back without the lock on its own thread ({@link UnpooledPath#passOn}), the only thread that reads it
+     * then. Never reset, so {@link PoolCore#workerExited} may read it first without the lock.
      */
     boolean retired;
 
@@ -119,6 +141,14 @@ final class Worker implements Runnable, TaskCounter {
      */
     Object runEnded = CountedRun.NOT_COUNTED;
 
+    /**
+     * Where this worker is between tasks (see "Between tasks" above): {@link #BUSY}, {@link #DONE},
+     * {@link #TAKEN_OUT} or {@link #SEEKING}. Only this worker's thread sets {@code DONE} and {@code SEEKING} and
+     * leaves them for {@code SEEKING} and {@code BUSY}; only a closing pool, under its lock, sets {@code TAKEN_OUT}.
+     */
+    @SuppressWarnings("unused") // also through BETWEEN
+    private int between;
+
     /** Null while idle and unclaimed; the claim's token otherwise (see the hand-off protocol above). */
     private volatile Object handoff;
 
@@ -135,7 +165,7 @@ final class Worker implements Runnable, TaskCounter {
         this.firstTask = firstTask;
         // Plain: no other thread touches the slot before this worker's first idle push (claims come only through the
         // idle stack, and only the worker pushes itself), and the thread's start publishes it; volatile would fence.
-        HANDOFF.set(this, BUSY);
+        HANDOFF.set(this, BUSY_SLOT);
     }
 
     /** The worker's loop: run a task, then take the next, until the pool retires it. */
@@ -233,17 +263,64 @@ final class Worker implements Runnable, TaskCounter {
 
     /**
      * {@inheritDoc} Called by a submitted future as its task ends, before the future completes; the task's listener
-     * is told then too.
+     * is told then too, and, for the {@code last} step, that this worker holds no task ({@link #holdsNoTask}).
      */
     @Override
-    public boolean countEnded(Throwable failure) {
+    public boolean countEnded(Throwable failure, boolean last) {
         if (thread != Thread.currentThread()) {
             return false;
         }
         pool.workers.countEnded(this, failure != null);
         runEnded = failure == null ? CountedRun.RETURNED : failure;
         runner.futureEnded(this, failure);
+        if (last) {
+            holdsNoTask();
+        }
         return true;
+    }
+
+    /**
+     * This worker holds no task and has taken none: from now until {@link #mayTakeWork}, a closing pool may take it
+     * out ({@link #takeOutIfDone}). Called on the worker's own thread by a pool's own future whose task has been
+     * counted and told to the listener, just before it completes with nothing of the task left to run; or, under the
+     * pool's lock, for a pooled worker reserved for the queue, before its thread starts.
+     */
+    void holdsNoTask() {
+        BETWEEN.setRelease(this, DONE);
+    }
+
+    /**
+     * On the worker's own thread, before it takes any work (from the queue, the caller line or a hand-off), or gives
+     * its place back.
+     *
+     * @return false if a closing pool took it out ({@link #takeOutIfDone}): it must leave without taking anything
+     *         or counting itself out again
+     */
+    boolean mayTakeWork() {
+        int b = between; // plain: only this thread sets DONE, so BUSY or SEEKING read here is current
+        return b == DONE ? BETWEEN.compareAndSet(this, DONE, SEEKING) : b != TAKEN_OUT;
+    }
+
+    /** On the worker's own thread, as it is given work to run: it is no longer {@link #SEEKING}. */
+    void foundWork() {
+        if (between == SEEKING) {
+            BETWEEN.setRelease(this, BUSY);
+        }
+    }
+
+    /**
+     * By a closing pool, under its lock: takes this worker out if it holds no task and has taken none since its last
+     * future ended (or since it was made, for the queue); the caller must then retire it.
+     *
+     * @return whether it did
+     */
+    boolean takeOutIfDone() {
+        return BETWEEN.compareAndSet(this, DONE, TAKEN_OUT);
+    }
+
+    /** {@return whether this worker left {@link #DONE} to look for work and has not found any yet (any thread)} */
+    boolean isSeeking() {
+        return (int) BETWEEN.getAcquire(this) == SEEKING;
     }
 
     /** On the worker's own thread, in a pool with a run timeout: {@code carried} starts now. */

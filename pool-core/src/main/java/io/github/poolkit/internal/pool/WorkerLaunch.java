@@ -81,7 +81,9 @@ final class WorkerLaunch {
                     pool.unpooled.fetcherLost();
                 }
                 w.firstTask = null;
-                pool.retire(w);
+                if (!w.retired) { // a close may have taken out a worker started for the queue (Worker#takeOutIfDone)
+                    pool.retire(w);
+                }
                 // Tasks may have been queued behind this worker while it was counted; keep them moving.
                 replacement = requester == Requester.CALLER ? pool.reserveForQueue() : null;
             } finally {

@@ -58,11 +58,12 @@ import io.github.poolkit.internal.NamedThreadFactory;
  *       once the heap is empty (it never grows again). In STOP the heap has been emptied and its jobs cancelled; the
  *       timer thread exits at once. The timer is finished ({@link TimerEnd#finish()}: the executor shut down, queued
  *       jobs still run unless shutdownNow took them, then the timer marked done) by the timer thread when it exits,
- *       or at once by {@code shutdown} or {@code shutdownNow} when the heap is empty and the timer thread is not
- *       dispatching: then nothing can reach the executor through the timer any more, and a scheduler with nothing
- *       pending and nothing running is terminated when {@code shutdown} returns. The timer is terminated when it is
- *       done and the executor has terminated. {@code runState} is volatile: racy readers
- *       ({@link #isShutdown()}, which periodic runs read) see either side of a transition, which each
+ *       or at once by {@code shutdown} or {@code shutdownNow} when the heap is empty and the timer thread has nothing
+ *       left to hand over (every job of its batch run or refused, {@link DueBatch#nothingLeftToHandOver}): then
+ *       nothing can reach the executor through the timer any more, and a scheduler with nothing pending and nothing
+ *       running is terminated when {@code shutdown} returns, also right after its last job's {@code get()}. The
+ *       timer is terminated when it is done and the executor has terminated. {@code runState} is volatile: racy
+ *       readers ({@link #isShutdown()}, which periodic runs read) see either side of a transition, which each
  *       tolerates. A job with no delay, accepted under the lock, reaches the executor after the lock is released: if
  *       a shutdown finished the timer meanwhile, the executor rejects it and the caller hears of it. A refusal seen
  *       while RUNNING means no worker thread could be started: a periodic job's run is then skipped as the timer's
@@ -172,7 +173,7 @@ public final class JobTimer {
             runState = SHUTDOWN;
             periodic = heap.removeIf(ScheduledJob::isPeriodic);
             periodic.addAll(handedOver);
-            finishNow = heap.isEmpty() && due.isEmpty();
+            finishNow = heap.isEmpty() && due.nothingLeftToHandOver();
             available.signal();
         } finally {
             lock.unlock();
@@ -198,7 +199,7 @@ public final class JobTimer {
         try {
             runState = STOP;
             drained = heap.clear();
-            finishNow = due.isEmpty();
+            finishNow = due.nothingLeftToHandOver();
             due.claimAll(taken); // taken from the heap by the timer thread, not (or only just) handed over
             available.signal();
         } finally {
@@ -448,8 +449,10 @@ public final class JobTimer {
         } catch (RejectedExecutionException e) {
             lock.lock();
             try {
-                if (runState == STOP) {
-                    return; // refused because shutdownNow shut the executor down, or while it ran: it returns the job
+                if (runState == STOP || job.isDone()) {
+                    // Refused because shutdownNow shut the executor down, or while it ran: it returns the job. Or
+                    // done already (run by its holder), so that a shutdown could finish the timer: nothing to settle.
+                    return;
                 }
                 RefusedRun.settle(this, job, e);
             } finally {

@@ -205,14 +205,15 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         boolean counted = false;
         try {
             body.run();
-            counted = counter != null && counter.countEnded(null); // before the future completes, which then shows it
+            // Before the future completes, which then shows it; a periodic run still reschedules after this.
+            counted = counter != null && counter.countEnded(null, period == 0);
             if (period == 0) {
                 complete(NORMAL, callable ? outcome : null);
             }
         } catch (Throwable t) {
             Throwable cause = t instanceof CallFailure f ? f.getCause() : t;
             if (!counted && counter != null) {
-                counter.countEnded(cause);
+                counter.countEnded(cause, false); // the failure is re-thrown to the pool's panic handler after
             }
             if (complete(EXCEPTIONAL, cause)) {
                 failure = cause;
@@ -298,6 +299,16 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     @Override
     public boolean isDone() {
         return state != NEW;
+    }
+
+    /**
+     * {@return whether the job completed with a result or a failure (not cancelled): a one-shot job that a worker
+     * ran, a periodic job whose run failed, or a job whose hand-over was refused; either way the executor has nothing
+     * more of it to take}
+     */
+    boolean isSettled() {
+        int s = state;
+        return s == NORMAL || s == EXCEPTIONAL;
     }
 
     /** {@return whether the job repeats (at a fixed rate or with a fixed delay)} */

@@ -115,7 +115,7 @@ class LaunchOutsideLockTest {
         }
         assertThat(allRan.await(10, TimeUnit.SECONDS)).isTrue();
         core.lifecycle.transitionTo(PoolCore.State.SHUTDOWN);
-        assertThat(core.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(core.termination.await(10, TimeUnit.SECONDS)).isTrue();
         for (AtomicInteger r : runs) {
             assertThat(r).hasValue(1);
         }

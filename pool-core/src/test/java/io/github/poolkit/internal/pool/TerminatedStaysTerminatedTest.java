@@ -32,18 +32,18 @@ class TerminatedStaysTerminatedTest {
         assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
 
         core.lifecycle.transitionTo(PoolCore.State.SHUTDOWN); // the appender has seen the pool open
-        assertThat(core.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(core.termination.await(10, TimeUnit.SECONDS)).isTrue();
 
         Object appended = runner.carry((Runnable) () -> { });
         long index = core.queue.offer(appended); // the appender appends
         assertThat(index).isNotNegative();
         assertThat(core.isTerminated()).as("terminated while a withdrawing appender's task is queued").isTrue();
-        assertThat(core.awaitTermination(0, TimeUnit.SECONDS)).isTrue();
+        assertThat(core.termination.await(0, TimeUnit.SECONDS)).isTrue();
         core.startWorkerForQueue(); // e.g. a retry of a failed worker start: nothing to start in a terminated pool
         assertThat(core.running()).isZero();
 
         assertThat(core.queue.withdraw(index, appended)).isTrue(); // it sees the pool closed and withdraws
-        core.withdrawn();
+        core.queued.withdrawn();
         assertThat(core.isTerminated()).isTrue();
 
         core.lifecycle.reboot(); // reopens it: not terminated any more, and it terminates again
@@ -52,7 +52,7 @@ class TerminatedStaysTerminatedTest {
         core.admit(runner.carry((Runnable) ranAgain::countDown), WaitRules.NO_LIMIT);
         assertThat(ranAgain.await(10, TimeUnit.SECONDS)).isTrue();
         core.lifecycle.transitionTo(PoolCore.State.SHUTDOWN);
-        assertThat(core.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(core.termination.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(core.isTerminated()).isTrue();
     }
 }

@@ -52,7 +52,7 @@ class WithdrawnAppendTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> core.blockedCallers() == 1); // the queue is full
 
             assertThat(core.queue.withdraw(index, appended)).isTrue();
-            core.withdrawn(); // what tryAppend does after a withdraw
+            core.queued.withdrawn(); // what tryAppend does after a withdraw
 
             assertThat(callerReturned.await(10, TimeUnit.SECONDS)).as("the blocked caller took the freed slot")
                     .isTrue();
@@ -65,7 +65,7 @@ class WithdrawnAppendTest {
                 caller.join(10_000);
             }
         }
-        assertThat(core.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(core.termination.await(10, TimeUnit.SECONDS)).isTrue();
     }
 
     private static void awaitQuietly(CountDownLatch latch) {

@@ -46,10 +46,11 @@ class JobTimerTest {
         }, TimeUnit.HOURS.toNanos(1), TimeUnit.HOURS.toNanos(1));
         AtomicInteger countedByB = new AtomicInteger();
         AtomicInteger countedByA = new AtomicInteger();
-        Thread b = new Thread(() -> job.runCounted(failure -> countedByB.incrementAndGet() > 0));
+        Thread b = new Thread(() -> job.runCounted((failure, last) -> countedByB.incrementAndGet() > 0));
         b.start();
         assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
-        job.runCounted(failure -> countedByA.incrementAndGet() > 0); // running on B: runs nothing, counts nothing
+        // Running on B: runs nothing, counts nothing.
+        job.runCounted((failure, last) -> countedByA.incrementAndGet() > 0);
         go.countDown();
         b.join(5_000);
         assertThat(countedByB).hasValue(1);

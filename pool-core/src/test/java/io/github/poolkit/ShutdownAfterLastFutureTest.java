@@ -1,0 +1,150 @@
+package io.github.poolkit;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.RepeatedTest;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import static java.util.concurrent.TimeUnit.SECONDS;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * A pool whose last future a caller saw done has nothing running, so its {@code shutdown()} returns it terminated,
+ * although the worker that completed the future is still on its way out: such a worker is retired on its behalf, or
+ * waited for while it looks for work. What still runs after a future completed (a task decorator's own code, a
+ * scheduled job's failure on its way to the panic handler) keeps the pool from terminating until it ends, and a worker
+ * retired so takes no work, also when the pool is rebooted at once.
+ */
+@Timeout(60)
+class ShutdownAfterLastFutureTest {
+
+    @Test
+    void shutdownNowAlsoReturnsItTerminated() throws Exception {
+        for (int i = 0; i < 200; i++) {
+            WorkerPool pool = WorkerPool.create(2, PoolOptions.builder().queueCapacity(i % 2 == 0 ? 0 : -1).build());
+            pool.submit(() -> "x").get(10, SECONDS);
+            assertThat(pool.shutdownNow()).isEmpty();
+            assertThat(pool.isTerminated()).as("round " + i).isTrue();
+        }
+    }
+
+    /** A decorator wraps the future's whole run, so its code after the task runs after the future completed. */
+    @Test
+    void aDecoratorsCodeAfterTheTaskStillCountsAsRunning() throws Exception {
+        CountDownLatch decoratorMayEnd = new CountDownLatch(1);
+        CountDownLatch decoratorEnding = new CountDownLatch(1);
+        WorkerPool pool = WorkerPool.create(1, PoolOptions.builder().queueCapacity(-1).taskDecorator(task -> () -> {
+            task.run();
+            decoratorEnding.countDown();
+            await(decoratorMayEnd);
+        }).build());
+        pool.submit(() -> "x").get(10, SECONDS);
+        assertThat(decoratorEnding.await(10, SECONDS)).isTrue();
+        pool.shutdown();
+        assertThat(pool.isTerminated()).isFalse();
+        decoratorMayEnd.countDown();
+        assertThat(pool.awaitTermination(10, SECONDS)).isTrue();
+    }
+
+    /** A scheduled job's failure reaches the panic handler after its future completed. */
+    @Test
+    void aFailedJobsPanicHandlerStillCountsAsRunning() throws Exception {
+        CountDownLatch handlerMayEnd = new CountDownLatch(1);
+        CountDownLatch handlerCalled = new CountDownLatch(1);
+        DelayScheduler scheduler = DelayScheduler.create(1, PoolOptions.builder().panicHandler(e -> {
+            handlerCalled.countDown();
+            await(handlerMayEnd);
+        }).build());
+        Future<?> failing = scheduler.schedule(() -> {
+            throw new IllegalStateException("job broke");
+        }, 1, TimeUnit.MILLISECONDS);
+        assertThatThrownBy(() -> failing.get(10, SECONDS)).isInstanceOf(ExecutionException.class);
+        assertThat(handlerCalled.await(10, SECONDS)).isTrue();
+        scheduler.shutdown();
+        assertThat(scheduler.isTerminated()).isFalse();
+        handlerMayEnd.countDown();
+        assertThat(scheduler.awaitTermination(10, SECONDS)).isTrue();
+    }
+
+    /** Retired on its behalf, a worker takes nothing from a pool rebooted at once: the capacity holds. */
+    @RepeatedTest(20)
+    void aWorkerRetiredOnItsBehalfTakesNoWorkAfterAReboot() throws Exception {
+        WorkerPool pool = WorkerPool.create(1, PoolOptions.builder().queueCapacity(-1).build());
+        for (int i = 0; i < 50; i++) {
+            pool.submit(() -> "x").get(10, SECONDS);
+            pool.shutdown();
+            assertThat(pool.isTerminated()).as("round " + i).isTrue();
+            pool.reboot();
+            AtomicInteger concurrent = new AtomicInteger();
+            AtomicInteger most = new AtomicInteger();
+            Future<?>[] futures = new Future<?>[8];
+            for (int j = 0; j < futures.length; j++) {
+                futures[j] = pool.submit(() -> {
+                    most.accumulateAndGet(concurrent.incrementAndGet(), Math::max);
+                    concurrent.decrementAndGet();
+                });
+            }
+            for (Future<?> f : futures) {
+                f.get(10, SECONDS);
+            }
+            assertThat(most).as("round " + i).hasValue(1);
+            assertThat(pool.running()).isLessThanOrEqualTo(1);
+        }
+        pool.shutdown();
+        assertThat(pool.awaitTermination(10, SECONDS)).isTrue();
+        assertThat(pool.running()).isZero();
+    }
+
+    /**
+     * A worker started for the queue that a close retired before its thread started, whose start then fails, is not
+     * retired twice: the count of workers does not go below zero.
+     */
+    @Test
+    void aWorkerTakenOutBeforeItsThreadFailedToStartIsRetiredOnce() throws Exception {
+        CountDownLatch secondStartEntered = new CountDownLatch(1);
+        CountDownLatch secondStartMayFail = new CountDownLatch(1);
+        AtomicInteger starts = new AtomicInteger();
+        ThreadFactory factory = r -> {
+            if (starts.incrementAndGet() == 2) {
+                secondStartEntered.countDown();
+                await(secondStartMayFail);
+                throw new IllegalStateException("no thread this time");
+            }
+            return new Thread(r);
+        };
+        WorkerPool pool = WorkerPool.create(1, PoolOptions.builder().queueCapacity(-1).threadFactory(factory)
+                .panicHandler(e -> { }).build());
+        CountDownLatch blockerMayEnd = new CountDownLatch(1);
+        Future<?> blocker = pool.submit(() -> await(blockerMayEnd));
+        CountDownLatch queuedRan = new CountDownLatch(1);
+        pool.submit(queuedRan::countDown); // queued behind the blocker: no room for a second worker
+        Thread tuner = new Thread(() -> pool.tune(2));
+        tuner.start(); // room now: a worker is started for the queue, its thread blocked in the factory
+        assertThat(secondStartEntered.await(10, SECONDS)).isTrue();
+        blockerMayEnd.countDown(); // the first worker takes the queued task
+        blocker.get(10, SECONDS);
+        assertThat(queuedRan.await(10, SECONDS)).isTrue();
+        pool.shutdown(); // nothing queued: the second worker, still starting, is retired on its behalf
+        secondStartMayFail.countDown();
+        tuner.join(10_000);
+        assertThat(pool.awaitTermination(10, SECONDS)).isTrue();
+        assertThat(pool.running()).isZero();
+        assertThat(starts).hasValue(2);
+    }
+
+    private static void await(CountDownLatch latch) {
+        try {
+            if (!latch.await(30, SECONDS)) {
+                throw new IllegalStateException("latch not released in time");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
