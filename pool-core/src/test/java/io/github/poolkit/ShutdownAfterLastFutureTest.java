@@ -6,6 +6,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -31,6 +32,85 @@ class ShutdownAfterLastFutureTest {
             pool.submit(() -> "x").get(10, SECONDS);
             assertThat(pool.shutdownNow()).isEmpty();
             assertThat(pool.isTerminated()).as("round " + i).isTrue();
+        }
+    }
+
+    /** The first shutdown came while the last task ran; a second one, after its future was seen done, terminates. */
+    @Test
+    void aSecondShutdownAfterTheLastFutureFindsThePoolTerminated() throws Exception {
+        for (int i = 0; i < 200; i++) {
+            WorkerPool pool = WorkerPool.create(2, PoolOptions.builder().queueCapacity(i % 2 == 0 ? 0 : -1)
+                    .virtualThreads(i % 4 >= 2).build());
+            CountDownLatch mayEnd = new CountDownLatch(1);
+            Future<?> last = pool.submit(() -> await(mayEnd));
+            pool.shutdown(); // the task runs, or is about to: nothing to retire, nobody to wait for
+            mayEnd.countDown();
+            last.get(10, SECONDS);
+            pool.shutdown();
+            assertThat(pool.isTerminated()).as("round " + i).isTrue();
+        }
+    }
+
+    /** As above for a scheduler, whose timer finished at its first shutdown while the job still ran. */
+    @Test
+    void aSecondShutdownAfterTheLastJobFindsTheSchedulerTerminated() throws Exception {
+        for (int i = 0; i < 50; i++) {
+            DelayScheduler scheduler = DelayScheduler.create(1, PoolOptions.builder().name("second" + i).build());
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch mayEnd = new CountDownLatch(1);
+            Future<?> last = scheduler.schedule(() -> {
+                started.countDown();
+                await(mayEnd);
+            }, 1, TimeUnit.NANOSECONDS);
+            assertThat(started.await(10, SECONDS)).isTrue();
+            scheduler.shutdown(); // nothing pending: the timer finishes now or as its thread exits, without the job
+            String timer = "second" + i + "-timer";
+            Awaitility.await().atMost(10, SECONDS).until(() -> Thread.getAllStackTraces().keySet().stream()
+                    .noneMatch(t -> t.getName().equals(timer)));
+            mayEnd.countDown();
+            last.get(10, SECONDS);
+            scheduler.shutdown();
+            assertThat(scheduler.isTerminated()).as("round " + i).isTrue();
+        }
+    }
+
+    /** An adaptive capacity samples the task's time (the limit's own code) after its future completed. */
+    @Test
+    void anAdaptiveCapacitysSampleStillCountsAsRunning() throws Exception {
+        CountDownLatch sampleMayEnd = new CountDownLatch(1);
+        CountDownLatch sampling = new CountDownLatch(1);
+        AdaptiveLimit limit = new AdaptiveLimit() {
+            @Override
+            public int limit() {
+                return 2;
+            }
+
+            @Override
+            public void onSample(long rttNanos, int inFlight, boolean dropped) {
+                sampling.countDown();
+                await(sampleMayEnd);
+            }
+        };
+        WorkerPool pool = WorkerPool.create(2, PoolOptions.builder().adaptiveCapacity(limit).build());
+        pool.submit(() -> "x").get(10, SECONDS);
+        assertThat(sampling.await(10, SECONDS)).isTrue();
+        pool.shutdown();
+        assertThat(pool.isTerminated()).isFalse();
+        sampleMayEnd.countDown();
+        assertThat(pool.awaitTermination(10, SECONDS)).isTrue();
+    }
+
+    /** With virtual threads, the task counts are final once the pool is terminated. */
+    @Test
+    void theCountsOfAVirtualThreadPoolAreFinalOnceItIsTerminated() throws Exception {
+        for (int i = 0; i < 200; i++) {
+            WorkerPool pool = WorkerPool.create(2, PoolOptions.builder().virtualThreads(true).build());
+            CountDownLatch ran = new CountDownLatch(2);
+            pool.execute(ran::countDown);
+            pool.execute(ran::countDown);
+            assertThat(ran.await(10, SECONDS)).isTrue();
+            pool.close();
+            assertThat(pool.stats().completed()).as("round " + i).isEqualTo(2);
         }
     }
 

@@ -14,6 +14,7 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.concurrent.TimeoutException;
@@ -99,13 +100,22 @@ final class SemaphoreScript {
         argv[0] = op;
         System.arraycopy(head, 0, argv, 1, head.length);
         System.arraycopy(args, 0, argv, 1 + head.length, args.length);
+        CompletableFuture<List<Object>> result = new CompletableFuture<>();
+        Timeout expiry;
+        try { // armed before the call is sent: a call that cannot time out is not sent at all
+            expiry = timer.newTimeout(t -> result.completeExceptionally(unavailable(op, new TimeoutException())),
+                    timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (IllegalStateException | RejectedExecutionException e) { // the timer is stopped: the client shuts down
+            result.completeExceptionally(new SemaphoreUnavailableException("Cluster semaphore '" + semaphoreKeys.name()
+                    + "' could not " + op + ": its Redis client is shut down (Lettuce's timer is stopped), so nothing"
+                    + " was sent; nothing is held for this call. Use the semaphore only while its Redis client is"
+                    + " open: close the semaphore first", e));
+            return result;
+        }
         CompletableFuture<List<Object>> reply = calls.evalsha(SHA, keys, argv).toCompletableFuture()
                 .exceptionallyCompose(e -> unwrap(e) instanceof RedisNoScriptException
                         ? calls.eval(SOURCE, keys, argv).toCompletableFuture()
                         : CompletableFuture.failedFuture(e));
-        CompletableFuture<List<Object>> result = new CompletableFuture<>();
-        Timeout expiry = timer.newTimeout(t -> result.completeExceptionally(unavailable(op, new TimeoutException())),
-                timeout.toNanos(), TimeUnit.NANOSECONDS);
         reply.whenComplete((value, failure) -> {
             expiry.cancel();
             if (failure == null) {

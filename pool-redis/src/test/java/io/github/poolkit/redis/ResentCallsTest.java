@@ -8,6 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.github.poolkit.Permit;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
+import io.netty.util.HashedWheelTimer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -400,6 +401,26 @@ class ResentCallsTest {
             assertThat(script.runOperation("releaseFrom", "o:28", "o:10", "1", token, "1").get())
                     .containsExactly(0L, "o:10");
             assertThat(script.run("state").get()).as("the stranger was given back").containsExactly(3L, 0L, 0L);
+        }
+    }
+
+    /**
+     * With Lettuce's timer stopped (its client shutting down), a call is refused before it is sent, with a
+     * {@link SemaphoreUnavailableException} that says so: nothing runs in Redis that no caller hears of (the call was
+     * sent first, then the timer threw at the caller, leaving its request unsettled).
+     */
+    @Test
+    void aCallWithTheClientsTimerStoppedIsRefusedAndNotSent() throws Exception {
+        HashedWheelTimer stopped = new HashedWheelTimer();
+        stopped.stop();
+        try (StatefulRedisConnection<String, String> connection = redis.client().connect()) {
+            SemaphoreScript script = new SemaphoreScript(ScriptCalls.of(connection.async()),
+                    new SemaphoreKeys(semaphores.name()), 3, LEASE, Duration.ofSeconds(2), stopped);
+            redis().configResetstat();
+            CompletableFuture<List<Object>> call = script.run("state");
+            assertThatThrownBy(call::join).hasCauseInstanceOf(SemaphoreUnavailableException.class)
+                    .hasMessageContaining("nothing was sent");
+            assertThat(redis().info("commandstats")).doesNotContain("cmdstat_evalsha").doesNotContain("cmdstat_eval:");
         }
     }
 

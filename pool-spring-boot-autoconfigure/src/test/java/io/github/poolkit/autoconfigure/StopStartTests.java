@@ -172,7 +172,8 @@ class StopStartTests {
             Thread closer = new Thread(stubborn::close, "closer");
             closer.start();
             await().atMost(10, TimeUnit.SECONDS).until(() -> java.util.Arrays.stream(closer.getStackTrace())
-                    .anyMatch(frame -> frame.getMethodName().equals("awaitTermination")));
+                    .anyMatch(frame -> frame.getClassName().endsWith(".Termination")
+                            && frame.getMethodName().equals("await"))); // the pool's wait for termination
             CountDownLatch held = new CountDownLatch(1);
             scheduler.execute(held::countDown);
 

@@ -99,13 +99,29 @@ final class ConcurrentWorkers implements WorkerSet {
     public void remove(Worker w) {
         if (w.stripe < 0) {
             listOverflowed(w, false);
+        } else if (w.listed) { // else never listed: its thread did not start
+            fold(w);
+            unlist(w);
+        }
+    }
+
+    /**
+     * {@inheritDoc} A worker in a slot: its counts folded, then {@code whileListed}, then its slot freed ({@link #tally}
+     * reads only folded counts, so the worker may stay in its slot meanwhile, counted once).
+     */
+    @Override
+    public void remove(Worker w, Runnable whileListed) {
+        if (w.stripe < 0 || !w.listed) {
+            WorkerSet.super.remove(w, whileListed);
             return;
         }
-        if (!w.listed) {
-            return; // never listed: its thread did not start
-        }
-        w.listed = false;
-        slots.setRelease(w.stripe, null);
+        fold(w);
+        whileListed.run();
+        unlist(w);
+    }
+
+    /** Adds the counts of a worker leaving its slot to the striped counts. */
+    private void fold(Worker w) {
         int s = spread(Thread.currentThread().threadId()) & (STRIPES - 1);
         long completed = w.completedCount();
         long failed = w.failedCount();
@@ -115,6 +131,11 @@ final class ConcurrentWorkers implements WorkerSet {
         if (failed != 0) {
             counts.getAndAdd(s * SPACING + 1, failed);
         }
+    }
+
+    private void unlist(Worker w) {
+        w.listed = false;
+        slots.setRelease(w.stripe, null);
     }
 
     /**

@@ -262,7 +262,7 @@ final class PoolCore {
         }
         Object next = queued == null ? null : queued.pollSpinning();
         next = next != null ? next : awaitNextTask(w);
-        w.foundWork();
+        w.stopSeeking();
         return next;
     }
 
@@ -415,6 +415,7 @@ final class PoolCore {
         workers.remove(w);
         line.wakeHead();
         termination.signalIfTerminated();
+        w.stopSeeking();
     }
 
     /** {@return whether tasks not started in time are watched ({@code queueTimeout})} */

@@ -156,29 +156,53 @@ final class PoolLifecycle {
     }
 
     /**
-     * After a close, without the lock: waits, at most {@link #SEEKER_WAIT_NANOS}, while the pool is closed and not
-     * terminated and some worker that had finished a future is still looking for work ({@link Worker#isSeeking}):
-     * with nothing queued it leaves within a few steps, so a caller who saw its last future done finds the pool
-     * terminated when {@code release()} returns. Never waits for a task: a seeker that finds one is busy, and the wait
-     * ends. Not on the pool's own worker threads, for which nobody waits.
+     * After a close: waits, without the lock and at most {@link #SEEKER_WAIT_NANOS}, for the workers that finished a
+     * future and were already looking for work when the pool closed ({@link Worker#isSeeking}) to leave, when nothing
+     * else keeps the pool from terminating: nothing queued, and every other worker holding no task. Such a seeker
+     * leaves within a few steps, so a caller who saw its last future done finds the pool terminated when
+     * {@code release()} returns. A pool with a task running or queued is not waited for at all. Also after another
+     * thread's close, whose caller may have seen its future done only since: workers that finished one meanwhile are
+     * then retired on their behalf first. Never waits on the pool's own worker threads.
      */
     void awaitSeekers() {
+        List<Worker> seekers = seekersToAwait();
         long deadline = System.nanoTime() + SEEKER_WAIT_NANOS;
-        while (seekersLeft() && System.nanoTime() - deadline < 0) {
+        while (!seekers.isEmpty() && System.nanoTime() - deadline < 0) {
             Thread.yield();
+            core.lock.lock();
+            try {
+                if (core.state == PoolCore.State.OPEN || core.termination.reached()) {
+                    break; // rebooted meanwhile (a seeker may then go idle), or done
+                }
+                seekers.removeIf(w -> !w.isSeeking()); // busy now, or gone (counted out, termination checked)
+            } finally {
+                core.lock.unlock();
+            }
         }
     }
 
-    private boolean seekersLeft() {
+    /** {@return the seekers worth waiting for (see {@link #awaitSeekers}), none if the pool cannot terminate now} */
+    private List<Worker> seekersToAwait() {
+        List<Worker> seekers = new ArrayList<>();
         core.lock.lock();
         try {
-            if (core.state == PoolCore.State.OPEN || core.termination.reached()) {
-                return false;
+            if (core.state == PoolCore.State.OPEN || core.termination.reached() || core.queuedCount() != 0) {
+                return seekers;
             }
+            retireFinishedWorkers();
             Thread self = Thread.currentThread();
-            boolean[] seeking = {false};
-            core.workers.forEach(w -> seeking[0] |= w.thread != self && w.isSeeking());
-            return seeking[0];
+            boolean[] busy = {false};
+            core.workers.forEach(w -> {
+                if (w.isSeeking() && w.thread != self) {
+                    seekers.add(w);
+                } else {
+                    busy[0] = true; // runs a task (or is this thread): the pool does not terminate now
+                }
+            });
+            if (busy[0]) {
+                seekers.clear();
+            }
+            return seekers;
         } finally {
             core.lock.unlock();
         }

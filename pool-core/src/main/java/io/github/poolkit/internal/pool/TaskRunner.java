@@ -181,6 +181,14 @@ final class TaskRunner {
         }
     }
 
+    /**
+     * {@return whether code runs after a task's future completed: the adaptive capacity's sample of its time (the
+     * limit's own code, which may change the capacity)}
+     */
+    boolean samplesAfterTask() {
+        return adaptive != null;
+    }
+
     /** {@return whether anybody is told of overdue tasks (else they are only counted)} */
     boolean hasListener() {
         return listener != null;

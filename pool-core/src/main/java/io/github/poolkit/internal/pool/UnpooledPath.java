@@ -33,6 +33,8 @@ final class UnpooledPath {
      * is never left waiting for a worker that has already fetched something else.
      */
     private final AtomicInteger fetchers = new AtomicInteger();
+    /** {@link #giveBackPlace}, made once rather than per task. */
+    private final Runnable giveBack = this::giveBackPlace;
 
     UnpooledPath(PoolCore pool, TaskRunner runner, WorkerThreads threads, WorkerSet workers, TaskQueue queue) {
         this.pool = pool;
@@ -80,8 +82,9 @@ final class UnpooledPath {
     /**
      * A worker's task ended: it gives its place back, or the locked path hands the place on with the next task; or
      * nothing, if a close already retired it after its future ({@link Worker#takeOutIfDone}). Invariant: a worker
-     * that gives its place back without the lock leaves the worker set last, after the count and the termination
-     * check, so that a close waiting for it ({@link PoolLifecycle#awaitSeekers}) sees it listed until then.
+     * that gives its place back without the lock has its task counts kept first, then gives the place back (which may
+     * find the pool terminated), and stops seeking last ({@link Worker#stopSeeking}), so that the counts are final once
+     * the pool is terminated and a close waiting for it ({@link PoolLifecycle#awaitSeekers}) sees it all done.
      */
     void passOn(Worker w) {
         if (!w.mayTakeWork()) {
@@ -89,8 +92,8 @@ final class UnpooledPath {
         }
         if ((queue == null || queue.isEmpty()) && pool.isOpen() && !pool.surplus()) {
             w.retired = true;
-            giveBackPlace(); // with callers in line: wakes the first to take it
-            workers.remove(w);
+            workers.remove(w, giveBack); // with callers in line: wakes the first to take the place
+            w.stopSeeking();
         } else {
             passOnLocked(w);
         }
@@ -115,6 +118,7 @@ final class UnpooledPath {
                 fetchers.incrementAndGet();
                 w.retired = true;
                 workers.remove(w); // running unchanged: the successor holds w's reservation
+                w.stopSeeking();
             } else {
                 pool.retire(w);
                 successor = pool.reserveForQueue(); // an append may have seen w busy (invariant 3)

@@ -39,7 +39,7 @@ import java.util.concurrent.locks.LockSupport;
  * {@code DONE} for {@link #SEEKING} with one CAS ({@link #mayTakeWork}); a closing pool may instead take it out with
  * the opposite CAS ({@link #takeOutIfDone}) and retire it on its behalf: of the two exactly one wins, so a worker taken
  * out has taken no work and takes none, and one that took work was not taken out. A {@code SEEKING} worker finds work
- * (then {@link #BUSY}, {@link #foundWork}), goes idle or leaves within a few steps that never wait for a task, so a
+ * (then {@link #BUSY}, {@link #stopSeeking}), goes idle or leaves within a few steps that never wait for a task, so a
  * closing pool may wait for it, briefly ({@code PoolLifecycle#awaitSeekers}). That way a caller who saw its last future
  * done and then shuts the pool down finds it terminated when {@code shutdown()} returns, although the worker that
  * completed the future is still on its way out.
@@ -263,7 +263,8 @@ final class Worker implements Runnable, TaskCounter {
 
     /**
      * {@inheritDoc} Called by a submitted future as its task ends, before the future completes; the task's listener
-     * is told then too, and, for the {@code last} step, that this worker holds no task ({@link #holdsNoTask}).
+     * is told then too, and, for the {@code last} step, that this worker holds no task ({@link #holdsNoTask}), unless
+     * the adaptive capacity is still to take its sample of the task.
      */
     @Override
     public boolean countEnded(Throwable failure, boolean last) {
@@ -273,7 +274,7 @@ final class Worker implements Runnable, TaskCounter {
         pool.workers.countEnded(this, failure != null);
         runEnded = failure == null ? CountedRun.RETURNED : failure;
         runner.futureEnded(this, failure);
-        if (last) {
+        if (last && !runner.samplesAfterTask()) {
             holdsNoTask();
         }
         return true;
@@ -301,10 +302,14 @@ final class Worker implements Runnable, TaskCounter {
         return b == DONE ? BETWEEN.compareAndSet(this, DONE, SEEKING) : b != TAKEN_OUT;
     }
 
-    /** On the worker's own thread, as it is given work to run: it is no longer {@link #SEEKING}. */
-    void foundWork() {
-        if (between == SEEKING) {
-            BETWEEN.setRelease(this, BUSY);
+    /**
+     * It is no longer {@link #SEEKING}: it was given work to run, or it has left the pool (counted out, and the pool
+     * told whether it terminated). A release store after all that, by the worker or by the thread that retired it, so
+     * that a closing pool that reads {@link #isSeeking} false sees it all ({@code PoolLifecycle#awaitSeekers}).
+     */
+    void stopSeeking() {
+        if ((int) BETWEEN.getAcquire(this) == SEEKING) {
+            BETWEEN.setRelease(this, BUSY); // the worker and a retiring thread may both write BUSY, never anything else
         }
     }
 
@@ -316,6 +321,11 @@ final class Worker implements Runnable, TaskCounter {
      */
     boolean takeOutIfDone() {
         return BETWEEN.compareAndSet(this, DONE, TAKEN_OUT);
+    }
+
+    /** {@return whether a closing pool took this worker out ({@link #takeOutIfDone}; any thread)} */
+    boolean isTakenOut() {
+        return (int) BETWEEN.getAcquire(this) == TAKEN_OUT;
     }
 
     /** {@return whether this worker left {@link #DONE} to look for work and has not found any yet (any thread)} */

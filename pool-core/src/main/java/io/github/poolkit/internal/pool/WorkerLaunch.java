@@ -71,6 +71,9 @@ final class WorkerLaunch {
     }
 
     private void launch(Worker w, Requester requester) {
+        if (w.isTakenOut()) {
+            return; // reserved for the queue, then retired by a close that found nothing queued: no thread needed
+        }
         try {
             threads.start(w);
         } catch (Throwable e) {

@@ -27,6 +27,16 @@ interface WorkerSet {
     void remove(Worker w);
 
     /**
+     * Removes a worker as {@link #remove(Worker)} does, running {@code whileListed} once its task counts are kept and
+     * before it leaves the set, so that a scan of the set still finds it meanwhile. By default: the counts of a listed
+     * worker are read live, so {@code whileListed}, then the removal.
+     */
+    default void remove(Worker w, Runnable whileListed) {
+        whileListed.run();
+        remove(w);
+    }
+
+    /**
      * Counts, on worker {@code w}'s own thread, its task as ended so that {@link #tally} sees it at once: for a
      * submitted future, whose count must be final before the future completes. By default on the worker itself.
      *

@@ -160,9 +160,13 @@ public final class JobTimer {
     /**
      * Stops accepting jobs and cancels every periodic job that is not done: pending or due ones at once, a running one
      * when its run ends (not before). Pending one-shot jobs still run; with none, the timer finishes before this
-     * returns, without waiting for any job. Idempotent.
+     * returns, without waiting for any job. Idempotent, but for releasing a finished timer's executor again.
      */
     public void shutdown() {
+        if (runState != RUNNING) { // a later call: a worker may have run a job since the timer finished (TimerEnd)
+            end.releaseAgain();
+            return;
+        }
         List<ScheduledJob<?>> periodic;
         boolean finishNow;
         lock.lock();
@@ -180,7 +184,7 @@ public final class JobTimer {
         }
         periodic.forEach(ScheduledJob::cancelForShutdown); // a running one is done when its run ends
         if (finishNow) {
-            finish();
+            end.finish();
         }
     }
 
@@ -222,7 +226,7 @@ public final class JobTimer {
             }
         }
         if (finishNow) {
-            finish();
+            end.finish();
         }
         return new ArrayList<>(cancelled);
     }
@@ -484,16 +488,8 @@ public final class JobTimer {
         try {
             orphans.forEach(job -> job.cancel(false));
         } finally {
-            finish();
+            end.finish();
         }
     }
 
-    /**
-     * Ends the timer ({@link TimerEnd#finish()}). Called once the heap is empty for good and the timer thread hands
-     * nothing more to the executor; by the timer thread as it exits, or earlier by a shutdown (then twice, which is
-     * harmless).
-     */
-    private void finish() {
-        end.finish();
-    }
 }
