@@ -209,7 +209,7 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
      * {@inheritDoc} Same as {@link #shutdown()}. A pool with no task running or queued is terminated when this
      * returns, also right after the last task's future was seen done, while the worker that completed it is still
      * on its way out: such a worker, holding no task, is retired on its behalf, or, already looking for its next
-     * task, waited for (microseconds; at most 100 ms; never while a task runs or waits in the queue). This holds for
+     * task, waited for (microseconds; at most 100 ms; not at all while a task runs or is queued). This holds for
      * a second call too, made after a task that was running at the first one has ended. Code that runs after the
      * future completes (a task decorator's own code around the task, an adaptive capacity's sample) still counts as
      * running.

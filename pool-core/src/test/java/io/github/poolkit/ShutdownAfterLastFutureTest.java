@@ -2,6 +2,7 @@ package io.github.poolkit;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -44,10 +45,7 @@ class ShutdownAfterLastFutureTest {
             CountDownLatch mayEnd = new CountDownLatch(1);
             Future<?> last = pool.submit(() -> await(mayEnd));
             pool.shutdown(); // the task runs, or is about to: nothing to retire, nobody to wait for
-            mayEnd.countDown();
-            last.get(10, SECONDS);
-            pool.shutdown();
-            assertThat(pool.isTerminated()).as("round " + i).isTrue();
+            assertASecondShutdownTerminates(pool, mayEnd, last, i);
         }
     }
 
@@ -67,11 +65,30 @@ class ShutdownAfterLastFutureTest {
             String timer = "second" + i + "-timer";
             Awaitility.await().atMost(10, SECONDS).until(() -> Thread.getAllStackTraces().keySet().stream()
                     .noneMatch(t -> t.getName().equals(timer)));
-            mayEnd.countDown();
-            last.get(10, SECONDS);
-            scheduler.shutdown();
+            assertASecondShutdownTerminates(scheduler, mayEnd, last, i);
+        }
+    }
+
+    /** A job still pending at the first shutdown runs; a second one, after it was seen done, terminates. */
+    @Test
+    void aSecondShutdownAfterAJobPendingAtTheFirstFindsTheSchedulerTerminated() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            DelayScheduler scheduler = DelayScheduler.create(1);
+            Future<?> pending = scheduler.schedule(() -> "x", 2, TimeUnit.MILLISECONDS);
+            scheduler.shutdown(); // a one-shot job still runs when due: the timer thread hands it over, then finishes
+            pending.get(10, SECONDS);
+            scheduler.shutdown(); // may come before the timer thread has finished
             assertThat(scheduler.isTerminated()).as("round " + i).isTrue();
         }
+    }
+
+    /** Lets the last task end, sees its future done, and shuts the pool down again: it is terminated at once. */
+    private static void assertASecondShutdownTerminates(ExecutorService pool, CountDownLatch mayEnd, Future<?> last,
+            int round) throws Exception {
+        mayEnd.countDown();
+        last.get(10, SECONDS);
+        pool.shutdown();
+        assertThat(pool.isTerminated()).as("round " + round).isTrue();
     }
 
     /** An adaptive capacity samples the task's time (the limit's own code) after its future completed. */
@@ -93,11 +110,7 @@ class ShutdownAfterLastFutureTest {
         };
         WorkerPool pool = WorkerPool.create(2, PoolOptions.builder().adaptiveCapacity(limit).build());
         pool.submit(() -> "x").get(10, SECONDS);
-        assertThat(sampling.await(10, SECONDS)).isTrue();
-        pool.shutdown();
-        assertThat(pool.isTerminated()).isFalse();
-        sampleMayEnd.countDown();
-        assertThat(pool.awaitTermination(10, SECONDS)).isTrue();
+        assertRunsUntilReleased(pool, sampling, sampleMayEnd);
     }
 
     /** With virtual threads, the task counts are final once the pool is terminated. */
@@ -125,11 +138,7 @@ class ShutdownAfterLastFutureTest {
             await(decoratorMayEnd);
         }).build());
         pool.submit(() -> "x").get(10, SECONDS);
-        assertThat(decoratorEnding.await(10, SECONDS)).isTrue();
-        pool.shutdown();
-        assertThat(pool.isTerminated()).isFalse();
-        decoratorMayEnd.countDown();
-        assertThat(pool.awaitTermination(10, SECONDS)).isTrue();
+        assertRunsUntilReleased(pool, decoratorEnding, decoratorMayEnd);
     }
 
     /** A scheduled job's failure reaches the panic handler after its future completed. */
@@ -145,11 +154,7 @@ class ShutdownAfterLastFutureTest {
             throw new IllegalStateException("job broke");
         }, 1, TimeUnit.MILLISECONDS);
         assertThatThrownBy(() -> failing.get(10, SECONDS)).isInstanceOf(ExecutionException.class);
-        assertThat(handlerCalled.await(10, SECONDS)).isTrue();
-        scheduler.shutdown();
-        assertThat(scheduler.isTerminated()).isFalse();
-        handlerMayEnd.countDown();
-        assertThat(scheduler.awaitTermination(10, SECONDS)).isTrue();
+        assertRunsUntilReleased(scheduler, handlerCalled, handlerMayEnd);
     }
 
     /** Retired on its behalf, a worker takes nothing from a pool rebooted at once: the capacity holds. */
@@ -216,6 +221,19 @@ class ShutdownAfterLastFutureTest {
         assertThat(pool.awaitTermination(10, SECONDS)).isTrue();
         assertThat(pool.running()).isZero();
         assertThat(starts).hasValue(2);
+    }
+
+    /**
+     * Once code after a future is under way ({@code reached}), shuts the pool down: it is not terminated until that
+     * code may end ({@code release}), then it is.
+     */
+    private static void assertRunsUntilReleased(ExecutorService pool, CountDownLatch reached, CountDownLatch release)
+            throws InterruptedException {
+        assertThat(reached.await(10, SECONDS)).isTrue();
+        pool.shutdown();
+        assertThat(pool.isTerminated()).isFalse();
+        release.countDown();
+        assertThat(pool.awaitTermination(10, SECONDS)).isTrue();
     }
 
     private static void await(CountDownLatch latch) {

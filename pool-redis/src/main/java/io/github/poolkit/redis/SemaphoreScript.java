@@ -107,15 +107,20 @@ final class SemaphoreScript {
                     timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (IllegalStateException | RejectedExecutionException e) { // the timer is stopped: the client shuts down
             result.completeExceptionally(new SemaphoreUnavailableException("Cluster semaphore '" + semaphoreKeys.name()
-                    + "' could not " + op + ": its Redis client is shut down (Lettuce's timer is stopped), so nothing"
-                    + " was sent; nothing is held for this call. Use the semaphore only while its Redis client is"
-                    + " open: close the semaphore first", e));
+                    + "' could not " + op + ": Lettuce's timer refused it (stopped: its Redis client is shut down),"
+                    + " so nothing was sent; nothing is held for this call. Use the semaphore only while its Redis"
+                    + " client is open: close the semaphore first", e));
             return result;
         }
-        CompletableFuture<List<Object>> reply = calls.evalsha(SHA, keys, argv).toCompletableFuture()
-                .exceptionallyCompose(e -> unwrap(e) instanceof RedisNoScriptException
-                        ? calls.eval(SOURCE, keys, argv).toCompletableFuture()
-                        : CompletableFuture.failedFuture(e));
+        CompletableFuture<List<Object>> reply;
+        try {
+            reply = calls.evalsha(SHA, keys, argv).toCompletableFuture()
+                    .exceptionallyCompose(e -> unwrap(e) instanceof RedisNoScriptException
+                            ? calls.eval(SOURCE, keys, argv).toCompletableFuture()
+                            : CompletableFuture.failedFuture(e));
+        } catch (RuntimeException e) { // refused before it was sent
+            reply = CompletableFuture.failedFuture(e);
+        }
         reply.whenComplete((value, failure) -> {
             expiry.cancel();
             if (failure == null) {

@@ -168,16 +168,11 @@ final class PoolLifecycle {
         List<Worker> seekers = seekersToAwait();
         long deadline = System.nanoTime() + SEEKER_WAIT_NANOS;
         while (!seekers.isEmpty() && System.nanoTime() - deadline < 0) {
-            Thread.yield();
-            core.lock.lock();
-            try {
-                if (core.state == PoolCore.State.OPEN || core.termination.reached()) {
-                    break; // rebooted meanwhile (a seeker may then go idle), or done
-                }
-                seekers.removeIf(w -> !w.isSeeking()); // busy now, or gone (counted out, termination checked)
-            } finally {
-                core.lock.unlock();
+            Thread.yield(); // no lock: the seekers need it to leave
+            if (core.state == PoolCore.State.OPEN || core.termination.reached()) {
+                break; // rebooted meanwhile (a seeker may then go idle), or done
             }
+            seekers.removeIf(w -> !w.isSeeking()); // busy now, or gone (counted out, termination checked)
         }
     }
 

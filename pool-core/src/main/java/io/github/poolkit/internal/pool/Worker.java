@@ -143,8 +143,9 @@ final class Worker implements Runnable, TaskCounter {
 
     /**
      * Where this worker is between tasks (see "Between tasks" above): {@link #BUSY}, {@link #DONE},
-     * {@link #TAKEN_OUT} or {@link #SEEKING}. Only this worker's thread sets {@code DONE} and {@code SEEKING} and
-     * leaves them for {@code SEEKING} and {@code BUSY}; only a closing pool, under its lock, sets {@code TAKEN_OUT}.
+     * {@link #TAKEN_OUT} or {@link #SEEKING}. Only this worker's thread sets {@code DONE} and {@code SEEKING}; it
+     * leaves them for {@code SEEKING} and {@code BUSY}, and a thread that retired it leaves {@code SEEKING} for
+     * {@code BUSY} too ({@link #stopSeeking}); only a closing pool, under its lock, sets {@code TAKEN_OUT}.
      */
     @SuppressWarnings("unused") // also through BETWEEN
     private int between;

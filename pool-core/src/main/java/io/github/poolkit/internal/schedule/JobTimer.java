@@ -160,25 +160,21 @@ public final class JobTimer {
     /**
      * Stops accepting jobs and cancels every periodic job that is not done: pending or due ones at once, a running one
      * when its run ends (not before). Pending one-shot jobs still run; with none, the timer finishes before this
-     * returns, without waiting for any job. Idempotent, but for releasing a finished timer's executor again.
+     * returns, without waiting for any job. Idempotent, but for shutting a finished timer's executor down again.
      */
     public void shutdown() {
-        if (runState != RUNNING) { // a later call: a worker may have run a job since the timer finished (TimerEnd)
-            end.releaseAgain();
-            return;
-        }
-        List<ScheduledJob<?>> periodic;
+        List<ScheduledJob<?>> periodic = List.of();
         boolean finishNow;
         lock.lock();
         try {
-            if (runState != RUNNING) {
-                return;
+            if (runState == RUNNING) {
+                runState = SHUTDOWN;
+                periodic = heap.removeIf(ScheduledJob::isPeriodic);
+                periodic.addAll(handedOver);
+                available.signal();
             }
-            runState = SHUTDOWN;
-            periodic = heap.removeIf(ScheduledJob::isPeriodic);
-            periodic.addAll(handedOver);
+            // Also on a later call: the executor, shut down again, retires a worker that ran a job since (TimerEnd).
             finishNow = heap.isEmpty() && due.nothingLeftToHandOver();
-            available.signal();
         } finally {
             lock.unlock();
         }

@@ -23,25 +23,15 @@ final class TimerEnd {
 
     /**
      * Shuts the executor down and marks the timer done. Called once the heap is empty for good and the timer thread
-     * hands nothing more to the executor: by the timer thread as it exits, or earlier by a shutdown (then twice).
-     * Idempotent: both steps are.
+     * hands nothing more to the executor: by the timer thread as it exits, or earlier by a shutdown, and again by each
+     * later shutdown, which shuts the executor down again so that it retires a worker that ran a job since and holds
+     * no task now (a caller who saw that job done then finds the scheduler terminated). Idempotent: both steps are.
      */
     void finish() {
         try {
             executor.shutdown();
         } finally {
             done.countDown();
-        }
-    }
-
-    /**
-     * A later shutdown of a finished timer: shuts the executor down again, which retires a worker that ran a job
-     * since the first time and holds no task now, so that a caller who saw that job done finds the scheduler
-     * terminated when its own shutdown returns. Nothing if the timer is not finished yet: it finishes by itself.
-     */
-    void releaseAgain() {
-        if (done.getCount() == 0) {
-            executor.shutdown();
         }
     }
 
