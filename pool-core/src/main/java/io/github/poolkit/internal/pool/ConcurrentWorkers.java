@@ -106,8 +106,8 @@ final class ConcurrentWorkers implements WorkerSet {
     }
 
     /**
-     * {@inheritDoc} A worker in a slot: its counts folded, then {@code whileListed}, then its slot freed ({@link #tally}
-     * reads only folded counts, so the worker may stay in its slot meanwhile, counted once).
+     * {@inheritDoc} A worker in a slot: its counts folded, then {@code whileListed}, then its slot freed
+     * ({@link #tally} reads only folded counts, so the worker may stay in its slot meanwhile, counted once).
      */
     @Override
     public void remove(Worker w, Runnable whileListed) {
