@@ -351,7 +351,9 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
      * then the pool is released and drains its queue. With no one-shot job pending, the pool is released before this
      * returns, so a scheduler with nothing running is then already terminated, also right after its last job's
      * {@code get()} returned while the worker that ran it was still finishing (see {@link WorkerPool#release()}).
-     * Does not wait for any job (see {@link #awaitTermination} and {@link #close()}). Idempotent.
+     * Does not wait for any job (see {@link #awaitTermination} and {@link #close()}). A later call cancels nothing
+     * more, but once the one-shot jobs pending or running at the first have been seen done, it too returns the
+     * scheduler terminated.
      */
     @Override
     public void shutdown() {
@@ -380,7 +382,7 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
         return timer.isShutdown();
     }
 
-    /** {@return whether shut down, the timer thread has exited and every job that was going to run has finished} */
+    /** {@return whether shut down, the timer has finished and every job that was going to run has finished} */
     @Override
     public boolean isTerminated() {
         return timer.isTerminated();

@@ -114,12 +114,12 @@ public interface Pool extends AutoCloseable {
     /**
      * Closes the pool: new tasks are rejected, blocked callers get {@link PoolClosedException} (their tasks were not
      * accepted, even if the pool is rebooted before they return), idle workers stop, running and queued tasks finish.
-     * Does not wait; a second call is a no-op.
+     * Does not wait for any task; a second call closes nothing again.
      */
     void release();
 
     /**
-     * Releases the pool, then waits until it has terminated: every worker has exited and no accepted task waits in its
+     * Releases the pool, then waits until it has terminated: every worker has left and no accepted task waits in its
      * queue. (Tasks can be left queued with no worker only when the thread factory failed to start one. The pool then
      * tries again on its own, 100 ms later, doubling the wait after each failure up to 10 s, so they run once a
      * thread can be started; until then this may time out, and the tasks are handed back by {@code shutdownNow()}, or

@@ -206,13 +206,13 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
     }
 
     /**
-     * {@inheritDoc} Same as {@link #shutdown()}. A pool with no task running or queued is terminated when this
-     * returns, also right after the last task's future was seen done, while the worker that completed it is still
-     * on its way out: such a worker, holding no task, is retired on its behalf, or, already looking for its next
-     * task, waited for (microseconds; at most 100 ms; not at all while a task runs or is queued). This holds for
-     * a second call too, made after a task that was running at the first one has ended. Code that runs after the
-     * future completes (a task decorator's own code around the task, an adaptive capacity's sample) still counts as
-     * running.
+     * {@inheritDoc} Same as {@link #shutdown()}. When the last task was submitted ({@code submit}, {@code invokeAll},
+     * {@code invokeAny}) and its future was seen done, the pool is terminated when this returns, although the worker
+     * that completed the future is still on its way out: such a worker, holding no task, is retired on its behalf,
+     * or, already looking for its next task, waited for (microseconds; at most 100 ms; not at all while a task runs
+     * or is queued). This holds for a second call too, made after a task that was running at the first one has
+     * ended. A task given to {@code execute} counts as running until its worker has left it; so does code that runs
+     * after a future completes (a task decorator's own code around the task, an adaptive capacity's sample).
      */
     @Override
     public void release() {
@@ -266,7 +266,7 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
     }
 
     /**
-     * Blocks until the pool is terminated ({@link #isTerminated()}: closed, every worker exited, nothing left queued),
+     * Blocks until the pool is terminated ({@link #isTerminated()}: closed, every worker retired, nothing left queued),
      * the timeout passes, or the caller is interrupted.
      */
     @Override

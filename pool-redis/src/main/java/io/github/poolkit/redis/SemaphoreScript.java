@@ -65,7 +65,8 @@ final class SemaphoreScript {
      * Runs {@code op} with its arguments.
      *
      * @return the script's reply (a list of longs, strings and lists), or a failure: a
-     *         {@link SemaphoreUnavailableException} when Redis did not answer within the timeout or refused
+     *         {@link SemaphoreUnavailableException} when Redis did not answer within the timeout or refused, or the
+     *         call could not be sent (its Redis client is shut down)
      */
     CompletableFuture<List<Object>> run(String op, String... args) {
         return run(keys, head, op, null, args);

@@ -140,10 +140,10 @@ public final class PoolEngine {
 
     /**
      * Closes the pool if it is open: new tasks are refused, blocked callers get {@link PoolClosedException}, idle
-     * workers stop, running and queued tasks finish. A second call changes nothing. With no task running or queued
-     * (the last one's future seen done, say), the pool is terminated when this returns: workers that finished their
-     * future and took nothing since are retired on their behalf, or waited for while they look for work
-     * (microseconds; {@link PoolLifecycle#awaitSeekers}).
+     * workers stop, running and queued tasks finish. A second call closes nothing again. When the last task was a
+     * pool's own future (submitted) and was seen done, the pool is terminated when this returns, on every call: workers
+     * that finished their future and took nothing since are retired on their behalf, or waited for while they look for
+     * work (microseconds; {@link PoolLifecycle#awaitSeekers}).
      *
      * @return whether this call closed the pool
      */

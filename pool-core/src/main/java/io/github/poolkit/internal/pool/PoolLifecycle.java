@@ -11,10 +11,11 @@ import java.util.concurrent.TimeUnit;
  * chores run by shared threads: stopping idle workers past their expiry ({@link Purger}) and finding overdue tasks
  * ({@link OverdueChecker}).
  *
- * <p>Everything here runs under the pool's lock and keeps {@link PoolCore}'s invariants: a worker stopped here is
- * retired under the lock before it is woken with {@link Worker#STOP} (invariant 1); whatever stops workers, or lets
- * queued tasks outlive a close, then reserves a worker for a non-empty queue (invariant 3); whatever may let a blocked
- * caller proceed or be refused wakes the line (invariant 4). Threads are started and woken after the lock is let go.
+ * <p>Everything here but {@link #awaitSeekers} (which waits without it) runs under the pool's lock and keeps
+ * {@link PoolCore}'s invariants: a worker stopped here is retired under the lock before it is woken with
+ * {@link Worker#STOP} (invariant 1); whatever stops workers, or lets queued tasks outlive a close, then reserves a
+ * worker for a non-empty queue (invariant 3); whatever may let a blocked caller proceed or be refused wakes the line
+ * (invariant 4). Threads are started and woken after the lock is let go.
  *
  * <p>The shared threads hold this object only weakly; the pool's workers hold it (through {@link PoolCore}), so a
  * pool dropped without being closed is collected once its idle workers have expired, and its chores then stop.

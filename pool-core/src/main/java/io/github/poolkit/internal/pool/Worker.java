@@ -39,10 +39,11 @@ import java.util.concurrent.locks.LockSupport;
  * {@code DONE} for {@link #SEEKING} with one CAS ({@link #mayTakeWork}); a closing pool may instead take it out with
  * the opposite CAS ({@link #takeOutIfDone}) and retire it on its behalf: of the two exactly one wins, so a worker taken
  * out has taken no work and takes none, and one that took work was not taken out. A {@code SEEKING} worker finds work
- * (then {@link #BUSY}, {@link #stopSeeking}), goes idle or leaves within a few steps that never wait for a task, so a
- * closing pool may wait for it, briefly ({@code PoolLifecycle#awaitSeekers}). That way a caller who saw its last future
- * done and then shuts the pool down finds it terminated when {@code shutdown()} returns, although the worker that
- * completed the future is still on its way out.
+ * (then {@link #BUSY}, {@link #stopSeeking}) or leaves within a few steps that never wait for a task, or goes idle,
+ * still {@code SEEKING}, until a task or a close reaches it, so a closing pool may wait for it, briefly
+ * ({@code PoolLifecycle#awaitSeekers}). That way a caller who saw its last future done and then shuts the pool down
+ * finds it terminated when {@code shutdown()} returns, although the worker that completed the future is still on its
+ * way out.
  */
 final class Worker implements Runnable, TaskCounter {
 
@@ -62,7 +63,7 @@ final class Worker implements Runnable, TaskCounter {
             VarHandles.field(MethodHandles.lookup(), "watchedSince", long.class);
 
     private static final VarHandle BETWEEN = VarHandles.field(MethodHandles.lookup(), "between", int.class);
-    /** {@link #between}: running a task, idle, or on its way to either without a future just done. */
+    /** {@link #between}: running a task, or idle or on its way without a future just done (else {@link #SEEKING}). */
     private static final int BUSY = 0;
     /** {@link #between}: holds no task and has taken none since its last future ended, or since it was made. */
     private static final int DONE = 1;
@@ -143,9 +144,10 @@ final class Worker implements Runnable, TaskCounter {
 
     /**
      * Where this worker is between tasks (see "Between tasks" above): {@link #BUSY}, {@link #DONE},
-     * {@link #TAKEN_OUT} or {@link #SEEKING}. Only this worker's thread sets {@code DONE} and {@code SEEKING}; it
-     * leaves them for {@code SEEKING} and {@code BUSY}, and a thread that retired it leaves {@code SEEKING} for
-     * {@code BUSY} too ({@link #stopSeeking}); only a closing pool, under its lock, sets {@code TAKEN_OUT}.
+     * {@link #TAKEN_OUT} or {@link #SEEKING}. Only this worker's thread (or, before it starts, the thread reserving it
+     * for the queue) sets {@code DONE}, and only this worker's thread {@code SEEKING}; it leaves them for
+     * {@code SEEKING} and {@code BUSY}, and a thread that retired it leaves {@code SEEKING} for {@code BUSY} too
+     * ({@link #stopSeeking}); only a closing pool, under its lock, sets {@code TAKEN_OUT}.
      */
     @SuppressWarnings("unused") // also through BETWEEN
     private int between;
@@ -299,7 +301,7 @@ final class Worker implements Runnable, TaskCounter {
      *         or counting itself out again
      */
     boolean mayTakeWork() {
-        int b = between; // plain: only this thread sets DONE, so BUSY or SEEKING read here is current
+        int b = between; // plain: only this thread sets DONE once started, so BUSY or SEEKING read here is current
         return b == DONE ? BETWEEN.compareAndSet(this, DONE, SEEKING) : b != TAKEN_OUT;
     }
 

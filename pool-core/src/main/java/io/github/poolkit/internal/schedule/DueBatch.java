@@ -37,7 +37,8 @@ final class DueBatch {
     /**
      * {@return whether the timer thread has nothing left to hand over: every job in the batch is claimed or settled
      * ({@code ScheduledJob.isSettled}: run by a worker, or refused), although the thread may not have claimed its
-     * slot yet} A job a caller saw complete was run by a worker, so the executor took it. Lock held.
+     * slot yet} A job a caller saw complete was run (by a worker, so the executor took it; or by its holder, and
+     * then a refusal of its hand-over is ignored) or refused. Lock held.
      */
     boolean nothingLeftToHandOver() {
         for (int i = 0; i < size; i++) {

@@ -160,7 +160,8 @@ public final class JobTimer {
     /**
      * Stops accepting jobs and cancels every periodic job that is not done: pending or due ones at once, a running one
      * when its run ends (not before). Pending one-shot jobs still run; with none, the timer finishes before this
-     * returns, without waiting for any job. Idempotent, but for shutting a finished timer's executor down again.
+     * returns, without waiting for any job. A later call changes no job; it finishes the timer if nothing is left to
+     * hand over by then, or, finished already, shuts the executor down again (see {@link TimerEnd#finish()}).
      */
     public void shutdown() {
         List<ScheduledJob<?>> periodic = List.of();

@@ -302,9 +302,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     }
 
     /**
-     * {@return whether the job completed with a result or a failure (not cancelled): a one-shot job that a worker
-     * ran, a periodic job whose run failed, or a job whose hand-over was refused; either way the executor has nothing
-     * more of it to take}
+     * {@return whether the job completed with a result or a failure (not cancelled): a one-shot job that ran or whose
+     * hand-over was refused, or a periodic job whose run failed; either way the executor has nothing more of it to
+     * take}
      */
     boolean isSettled() {
         int s = state;

@@ -23,9 +23,10 @@ final class TimerEnd {
 
     /**
      * Shuts the executor down and marks the timer done. Called once the heap is empty for good and the timer thread
-     * hands nothing more to the executor: by the timer thread as it exits, or earlier by a shutdown, and again by each
-     * later shutdown, which shuts the executor down again so that it retires a worker that ran a job since and holds
-     * no task now (a caller who saw that job done then finds the scheduler terminated). Idempotent: both steps are.
+     * hands nothing more to the executor: by the timer thread as it exits, or earlier by a shutdown, and by each later
+     * shutdown that finds nothing left to hand over (the first to finish it, or again: the executor, shut down again,
+     * retires a worker that ran a job since and holds no task now, so that a caller who saw that job done finds the
+     * scheduler terminated). Idempotent: both steps are.
      */
     void finish() {
         try {
