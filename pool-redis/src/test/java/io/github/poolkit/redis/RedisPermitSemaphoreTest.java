@@ -839,9 +839,7 @@ class RedisPermitSemaphoreTest {
         CompletableFuture<Permit> detailsLost = b.acquireAsync(1);
         await().until(() -> a.waiting() == 1);
         // lose 'waiters' (the weight and owner of each place in line), as an eviction or a deletion by hand would
-        try (var connection = redis.client().connect()) {
-            connection.sync().del("poolkit:semaphore:{" + semaphores.name() + "}:waiters");
-        }
+        loseKey("waiters");
         CompletableFuture<Permit> behind = a.acquireAsync(1);
         await().until(() -> a.waiting() == 2);
 
@@ -860,9 +858,7 @@ class RedisPermitSemaphoreTest {
         CompletableFuture<Permit> placeLost = b.acquireAsync(1);
         await().until(() -> a.waiting() == 1);
         // lose 'queue' (the order of the line) but not the waiters' details, as an eviction of that key alone would
-        try (var connection = redis.client().connect()) {
-            connection.sync().del("poolkit:semaphore:{" + semaphores.name() + "}:queue");
-        }
+        loseKey("queue");
         // its renewal finds no place in line: it fails rather than being renewed for ever and never granted
         assertThatThrownBy(() -> placeLost.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(SemaphoreUnavailableException.class);
@@ -891,9 +887,7 @@ class RedisPermitSemaphoreTest {
         CompletableFuture<Permit> third = a.acquireAsync(1);
         await().until(() -> a.waiting() == 2);
         // lose 'meta' (counters and leases), as a restart without persistence or a failover that lost writes would
-        try (var connection = redis.client().connect()) {
-            connection.sync().del("poolkit:semaphore:{" + semaphores.name() + "}:meta");
-        }
+        loseKey("meta");
         CompletableFuture<Permit> fourth = b.acquireAsync(1);
 
         // the lost lease no longer counts: the head of the line is granted
@@ -911,5 +905,12 @@ class RedisPermitSemaphoreTest {
         assertThat(held.lost()).succeedsWithin(Duration.ofSeconds(5));
         assertThat(held.isValid()).isFalse();
         assertState(b, 1, 0, 0);
+    }
+
+    /** Deletes one of the semaphore's keys in Redis, as an eviction or a deletion by hand would. */
+    private void loseKey(String suffix) {
+        try (var connection = redis.client().connect()) {
+            connection.sync().del("poolkit:semaphore:{" + semaphores.name() + "}:" + suffix);
+        }
     }
 }

@@ -143,13 +143,13 @@ public final class PoolEngine {
      * workers stop, running and queued tasks finish. A second call closes nothing again. When the last task was a
      * pool's own future (submitted) and was seen done, the pool is terminated when this returns, on every call: workers
      * that finished their future and took nothing since are retired on their behalf, or waited for while they look for
-     * work (microseconds; {@link PoolLifecycle#awaitSeekers}).
+     * work (microseconds; {@link PoolLifecycle#retireFinishedWorkers}).
      *
      * @return whether this call closed the pool
      */
     public boolean release() {
         boolean closed = core.lifecycle.transitionTo(PoolCore.State.SHUTDOWN) != null;
-        core.lifecycle.awaitSeekers(); // also after another's close, which may not have seen them
+        core.lifecycle.retireFinishedWorkers(); // also after another's close: a future may have finished since
         return closed;
     }
 
@@ -160,7 +160,7 @@ public final class PoolEngine {
      */
     public List<Object> shutdownNow() {
         List<Object> drained = core.lifecycle.transitionTo(PoolCore.State.STOP);
-        core.lifecycle.awaitSeekers();
+        core.lifecycle.retireFinishedWorkers();
         return drained == null ? List.of() : drained.stream().map(runner::unwrap).toList();
     }
 

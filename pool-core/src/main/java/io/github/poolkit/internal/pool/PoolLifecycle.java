@@ -11,7 +11,7 @@ import java.util.concurrent.TimeUnit;
  * chores run by shared threads: stopping idle workers past their expiry ({@link Purger}) and finding overdue tasks
  * ({@link OverdueChecker}).
  *
- * <p>Everything here but {@link #awaitSeekers} (which waits without it) runs under the pool's lock and keeps
+ * <p>Everything here but the wait in {@link #retireFinishedWorkers} runs under the pool's lock and keeps
  * {@link PoolCore}'s invariants: a worker stopped here is retired under the lock before it is woken with
  * {@link Worker#STOP} (invariant 1); whatever stops workers, or lets queued tasks outlive a close, then reserves a
  * worker for a non-empty queue (invariant 3); whatever may let a blocked caller proceed or be refused wakes the line
@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class PoolLifecycle {
 
-    /** The longest a close waits for workers looking for work after a future ({@link #awaitSeekers}). */
+    /** The longest a close waits for workers looking for work after a future ({@link #retireFinishedWorkers}). */
     static final long SEEKER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final PoolCore core;
@@ -90,9 +90,9 @@ final class PoolLifecycle {
     /**
      * Moves to {@code target} if that is further on: {@code SHUTDOWN} refuses new tasks, takes the blocked callers out
      * of the line and wakes them to be refused (their tasks were not accepted; a {@link #reboot} before they look does
-     * not change that), and stops idle workers and, with nothing queued, workers that hold no task and took none
-     * ({@link #retireFinishedWorkers}); {@code STOP} also drains the queue and interrupts running tasks. Returns the
-     * drained tasks (as carried), or null when nothing changed.
+     * not change that), and stops idle workers; {@code STOP} also drains the queue and interrupts running tasks.
+     * Returns the drained tasks (as carried), or null when nothing changed. The caller then retires the workers that
+     * finished a future ({@link #retireFinishedWorkers}).
      */
     List<Object> transitionTo(PoolCore.State target) {
         List<Worker> idleWorkers = new ArrayList<>();
@@ -115,11 +115,6 @@ final class PoolLifecycle {
                 for (Object task; core.queue != null && (task = core.queue.poll()) != null; ) {
                     drained.add(task);
                 }
-            }
-            if (core.queuedCount() == 0) { // state first, then the queue (invariant 3)
-                retireFinishedWorkers();
-            }
-            if (target == PoolCore.State.STOP) {
                 core.workers.forEach(w -> {
                     Thread t = w.thread;
                     if (t != null) {
@@ -140,33 +135,17 @@ final class PoolLifecycle {
     }
 
     /**
-     * Retires, for a pool that is closing with nothing queued, every worker that holds no task and has taken none
-     * since its last future ended, or since it was started for the queue ({@link Worker#takeOutIfDone}): nothing of
-     * theirs is running, so a caller who saw the future done and then closed the pool finds it terminated at once; the
-     * worker then leaves without taking anything. They are not woken: they are not idle, and see it themselves. Lock
-     * held.
+     * After every close (also one that found the pool closed already): retires, with nothing queued, the workers that
+     * hold no task and took none since their last future ended or since they were reserved for the queue
+     * ({@link Worker#takeOutIfDone}; they see it themselves and leave without taking anything), then waits, without
+     * the lock and at most {@link #SEEKER_WAIT_NANOS}, for the workers that finished a future and were already
+     * looking for work ({@link Worker#isSeeking}), when nothing else keeps the pool from terminating: nothing queued,
+     * and every other worker holding no task. Such a seeker leaves within a few steps, so a caller who saw its last
+     * future done finds the pool terminated when {@code release()} returns. A pool with a task running or queued is
+     * not waited for at all, nor is a call on one of the pool's own workers.
      */
-    private void retireFinishedWorkers() {
-        List<Worker> finished = new ArrayList<>();
-        core.workers.forEach(w -> {
-            if (w.takeOutIfDone()) {
-                finished.add(w);
-            }
-        });
-        finished.forEach(core::retire); // not while walking the set, which retiring changes
-    }
-
-    /**
-     * After a close: waits, without the lock and at most {@link #SEEKER_WAIT_NANOS}, for the workers that finished a
-     * future and were already looking for work when the pool closed ({@link Worker#isSeeking}) to leave, when nothing
-     * else keeps the pool from terminating: nothing queued, and every other worker holding no task. Such a seeker
-     * leaves within a few steps, so a caller who saw its last future done finds the pool terminated when
-     * {@code release()} returns. A pool with a task running or queued is not waited for at all. Also after another
-     * thread's close, whose caller may have seen its future done only since: workers that finished one meanwhile are
-     * then retired on their behalf first. Never waits on the pool's own worker threads.
-     */
-    void awaitSeekers() {
-        List<Worker> seekers = seekersToAwait();
+    void retireFinishedWorkers() {
+        List<Worker> seekers = takeOutDoneWorkers();
         long deadline = System.nanoTime() + SEEKER_WAIT_NANOS;
         while (!seekers.isEmpty() && System.nanoTime() - deadline < 0) {
             Thread.yield(); // no lock: the seekers need it to leave
@@ -177,15 +156,26 @@ final class PoolLifecycle {
         }
     }
 
-    /** {@return the seekers worth waiting for (see {@link #awaitSeekers}), none if the pool cannot terminate now} */
-    private List<Worker> seekersToAwait() {
+    /**
+     * Retires the workers that hold no task (see {@link #retireFinishedWorkers}) if the pool is closed with nothing
+     * queued: the state was written before the queue is read here (invariant 3).
+     *
+     * @return the seekers worth waiting for, none if the pool cannot terminate now
+     */
+    private List<Worker> takeOutDoneWorkers() {
+        List<Worker> done = new ArrayList<>();
         List<Worker> seekers = new ArrayList<>();
         core.lock.lock();
         try {
             if (core.state == PoolCore.State.OPEN || core.termination.reached() || core.queuedCount() != 0) {
                 return seekers;
             }
-            retireFinishedWorkers();
+            core.workers.forEach(w -> {
+                if (w.takeOutIfDone()) {
+                    done.add(w);
+                }
+            });
+            done.forEach(core::retire); // not while walking the set, which retiring changes
             Thread self = Thread.currentThread();
             boolean[] busy = {false};
             core.workers.forEach(w -> {

@@ -84,7 +84,7 @@ final class UnpooledPath {
      * nothing, if a close already retired it after its future ({@link Worker#takeOutIfDone}). Invariant: a worker
      * that gives its place back without the lock has its task counts kept first, then gives the place back (which may
      * find the pool terminated), and stops seeking last ({@link Worker#stopSeeking}), so that the counts are final once
-     * the pool is terminated and a close waiting for it ({@link PoolLifecycle#awaitSeekers}) sees it all done.
+     * the pool is terminated and a close waiting for it ({@link PoolLifecycle#retireFinishedWorkers}) sees it all done.
      */
     void passOn(Worker w) {
         if (!w.mayTakeWork()) {

@@ -41,9 +41,9 @@ import java.util.concurrent.locks.LockSupport;
  * out has taken no work and takes none, and one that took work was not taken out. A {@code SEEKING} worker finds work
  * (then {@link #BUSY}, {@link #stopSeeking}) or leaves within a few steps that never wait for a task, or goes idle,
  * still {@code SEEKING}, until a task or a close reaches it, so a closing pool may wait for it, briefly
- * ({@code PoolLifecycle#awaitSeekers}). That way a caller who saw its last future done and then shuts the pool down
- * finds it terminated when {@code shutdown()} returns, although the worker that completed the future is still on its
- * way out.
+ * ({@code PoolLifecycle#retireFinishedWorkers}). That way a caller who saw its last future done and then shuts the pool
+ * down finds it terminated when {@code shutdown()} returns, although the worker that completed the future is still on
+ * its way out.
  */
 final class Worker implements Runnable, TaskCounter {
 
@@ -308,7 +308,8 @@ final class Worker implements Runnable, TaskCounter {
     /**
      * It is no longer {@link #SEEKING}: it was given work to run, or it has left the pool (counted out, and the pool
      * told whether it terminated). A release store after all that, by the worker or by the thread that retired it, so
-     * that a closing pool that reads {@link #isSeeking} false sees it all ({@code PoolLifecycle#awaitSeekers}).
+     * that a closing pool that reads {@link #isSeeking} false sees it all
+     * ({@code PoolLifecycle#retireFinishedWorkers}).
      */
     void stopSeeking() {
         if ((int) BETWEEN.getAcquire(this) == SEEKING) {

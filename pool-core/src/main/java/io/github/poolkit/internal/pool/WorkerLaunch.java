@@ -65,15 +65,17 @@ final class WorkerLaunch {
         launch(w, Requester.CALLER);
     }
 
-    /** Starts the thread of a worker the pool reserved for itself, for queued work. */
+    /**
+     * Starts the thread of a worker the pool reserved for itself, for queued work, unless a close that found nothing
+     * queued has retired it meanwhile ({@link Worker#takeOutIfDone}): it needs no thread then.
+     */
     void forPool(Worker w) {
-        launch(w, Requester.POOL);
+        if (!w.isTakenOut()) {
+            launch(w, Requester.POOL);
+        }
     }
 
     private void launch(Worker w, Requester requester) {
-        if (w.isTakenOut()) {
-            return; // reserved for the queue, then retired by a close that found nothing queued: no thread needed
-        }
         try {
             threads.start(w);
         } catch (Throwable e) {
