@@ -352,8 +352,8 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
      * returns, so a scheduler with nothing running is then already terminated, also right after its last job's
      * {@code get()} returned while the worker that ran it was still finishing (see {@link WorkerPool#release()}).
      * Does not wait for any job (see {@link #awaitTermination} and {@link #close()}). A later call cancels nothing
-     * more, but once the one-shot jobs pending or running at the first have been seen done, it too returns the
-     * scheduler terminated.
+     * more, but once the one-shot jobs pending or running at the first have been seen done, and a periodic job
+     * running at the first has been seen cancelled as that run ended, it too returns the scheduler terminated.
      */
     @Override
     public void shutdown() {

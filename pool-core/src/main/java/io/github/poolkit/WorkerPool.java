@@ -212,7 +212,9 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
      * or, already looking for its next task, waited for (microseconds; at most 100 ms; not at all while a task runs
      * or is queued). This holds for a second call too, made after a task that was running at the first one has
      * ended. A task given to {@code execute} counts as running until its worker has left it; so does code that runs
-     * after a future completes (a task decorator's own code around the task, an adaptive capacity's sample).
+     * after a future completes (a task decorator's own code around the task, an adaptive capacity's sample). A pool
+     * closed while its last future completes is not terminated before that future is done (the close waits for it
+     * as above), so once {@link #awaitTermination} returns {@code true} every future of its tasks is done.
      */
     @Override
     public void release() {

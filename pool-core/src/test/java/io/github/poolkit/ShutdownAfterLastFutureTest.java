@@ -1,5 +1,6 @@
 package io.github.poolkit;
 
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -66,6 +67,30 @@ class ShutdownAfterLastFutureTest {
             Awaitility.await().atMost(10, SECONDS).until(() -> Thread.getAllStackTraces().keySet().stream()
                     .noneMatch(t -> t.getName().equals(timer)));
             assertASecondShutdownTerminates(scheduler, mayEnd, last, i);
+        }
+    }
+
+    /**
+     * A periodic job running at the first shutdown is cancelled as that run ends, its last: a second shutdown after
+     * its future was seen done (cancelled) finds the scheduler terminated.
+     */
+    @Test
+    void aSecondShutdownAfterAPeriodicJobsLastRunFindsTheSchedulerTerminated() throws Exception {
+        for (int i = 0; i < 100; i++) {
+            DelayScheduler scheduler = DelayScheduler.create(1, PoolOptions.builder().name("periodic" + i).build());
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch mayEnd = new CountDownLatch(1);
+            Future<?> periodic = scheduler.scheduleAtFixedRate(() -> {
+                started.countDown();
+                await(mayEnd);
+            }, 1, TimeUnit.HOURS.toNanos(1), TimeUnit.NANOSECONDS);
+            assertThat(started.await(10, SECONDS)).isTrue();
+            scheduler.shutdown(); // the run goes on, and is the job's last
+            assertThat(periodic.isDone()).as("not done while its run goes on").isFalse();
+            mayEnd.countDown();
+            assertThatThrownBy(() -> periodic.get(10, SECONDS)).isInstanceOf(CancellationException.class);
+            scheduler.shutdown();
+            assertThat(scheduler.isTerminated()).as("round " + i).isTrue();
         }
     }
 

@@ -93,18 +93,27 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping, Counted
         }
     }
 
-    /** Counts the task as returned (when run counted), then completes the future. */
+    /** Counts the task as returned (when run counted), then completes the future, then tells the worker so. */
     @Override
     protected final void set(V v) {
         count(null);
         super.set(v);
+        completed();
     }
 
-    /** Counts the task as failed (when run counted), then completes the future with its exception. */
+    /** Counts the task as failed (when run counted), then completes the future with its exception, then tells so. */
     @Override
     protected final void setException(Throwable t) {
         count(t);
         super.setException(t);
+        completed();
+    }
+
+    private void completed() {
+        TaskCounter c = counter;
+        if (c != null) {
+            c.completed();
+        }
     }
 
     private void count(Throwable failure) {

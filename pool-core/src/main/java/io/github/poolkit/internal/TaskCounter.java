@@ -12,8 +12,18 @@ public interface TaskCounter {
      * @param failure what the task threw, or {@code null} if it returned
      * @param last    whether the future completes next and nothing of the task runs after that on this worker (no
      *                rethrow to the panic handler, no next periodic run to schedule): the worker may then be counted
-     *                as gone by a pool that closes once the future is seen done
+     *                as gone by a pool that closes once the future is seen done; the future then calls
+     *                {@link #completed()} as soon as it has completed
      * @return whether it was counted: false on any other thread (the worker's counts are written by its thread only)
      */
     boolean countEnded(Throwable failure, boolean last);
+
+    /**
+     * Says that the future whose task was counted as the {@code last} step ({@link #countEnded}) has completed, on
+     * this worker's own thread (a no-op elsewhere, or after any other count): the worker holds no task now, and a pool
+     * that closes may count it as gone. Until then such a pool is not terminated, so whoever sees it terminated sees
+     * the future done. A counter that keeps no such state ignores it.
+     */
+    default void completed() {
+    }
 }

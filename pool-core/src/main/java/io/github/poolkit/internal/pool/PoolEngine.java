@@ -142,8 +142,9 @@ public final class PoolEngine {
      * Closes the pool if it is open: new tasks are refused, blocked callers get {@link PoolClosedException}, idle
      * workers stop, running and queued tasks finish. A second call closes nothing again. When the last task was a
      * pool's own future (submitted) and was seen done, the pool is terminated when this returns, on every call: workers
-     * that finished their future and took nothing since are retired on their behalf, or waited for while they look for
-     * work (microseconds; {@link PoolLifecycle#retireFinishedWorkers}).
+     * that finished their future and took nothing since are retired on their behalf, or waited for while they complete
+     * it or look for work (microseconds; {@link PoolLifecycle#retireFinishedWorkers}): never terminated before the
+     * future is done.
      *
      * @return whether this call closed the pool
      */

@@ -138,21 +138,27 @@ final class PoolLifecycle {
      * After every close (also one that found the pool closed already): retires, with nothing queued, the workers that
      * hold no task and took none since their last future ended or since they were reserved for the queue
      * ({@link Worker#takeOutIfDone}; they see it themselves and leave without taking anything), then waits, without
-     * the lock and at most {@link #SEEKER_WAIT_NANOS}, for the workers that finished a future and were already
-     * looking for work ({@link Worker#isSeeking}), when nothing else keeps the pool from terminating: nothing queued,
-     * and every other worker holding no task. Such a seeker leaves within a few steps, so a caller who saw its last
-     * future done finds the pool terminated when {@code release()} returns. A pool with a task running or queued is
-     * not waited for at all, nor is a call on one of the pool's own workers.
+     * the lock and at most {@link #SEEKER_WAIT_NANOS}, for the workers on their way from a future they completed
+     * ({@link Worker#isOnItsWay}: still completing it, then taken out as above, or already looking for work), when
+     * nothing else keeps the pool from terminating: nothing queued, and every other worker holding no task. Such a
+     * worker moves on within a few steps, so a caller who saw its last future done finds the pool terminated when
+     * {@code release()} returns, and a pool closed while its last future completes is not terminated before the future
+     * is done. A pool with a task running or queued is not waited for at all, nor is a call on one of the pool's own
+     * workers.
      */
     void retireFinishedWorkers() {
-        List<Worker> seekers = takeOutDoneWorkers();
+        List<Worker> onTheirWay = takeOutDoneWorkers();
         long deadline = System.nanoTime() + SEEKER_WAIT_NANOS;
-        while (!seekers.isEmpty() && System.nanoTime() - deadline < 0) {
-            Thread.yield(); // no lock: the seekers need it to leave
+        while (!onTheirWay.isEmpty() && System.nanoTime() - deadline < 0) {
+            Thread.yield(); // no lock: the workers need it to leave
             if (core.state == PoolCore.State.OPEN || core.termination.reached()) {
                 break; // rebooted meanwhile (a seeker may then go idle), or done
             }
-            seekers.removeIf(w -> !w.isSeeking()); // busy now, or gone (counted out, termination checked)
+            if (onTheirWay.stream().anyMatch(Worker::isDone)) {
+                onTheirWay = takeOutDoneWorkers(); // a future completed: take its worker out now
+            } else {
+                onTheirWay.removeIf(w -> !w.isOnItsWay()); // busy now, or gone (counted out, termination checked)
+            }
         }
     }
 
@@ -160,15 +166,15 @@ final class PoolLifecycle {
      * Retires the workers that hold no task (see {@link #retireFinishedWorkers}) if the pool is closed with nothing
      * queued: the state was written before the queue is read here (invariant 3).
      *
-     * @return the seekers worth waiting for, none if the pool cannot terminate now
+     * @return the workers on their way worth waiting for, none if the pool cannot terminate now
      */
     private List<Worker> takeOutDoneWorkers() {
         List<Worker> done = new ArrayList<>();
-        List<Worker> seekers = new ArrayList<>();
+        List<Worker> onTheirWay = new ArrayList<>();
         core.lock.lock();
         try {
             if (core.state == PoolCore.State.OPEN || core.termination.reached() || core.queuedCount() != 0) {
-                return seekers;
+                return onTheirWay;
             }
             core.workers.forEach(w -> {
                 if (w.takeOutIfDone()) {
@@ -179,16 +185,16 @@ final class PoolLifecycle {
             Thread self = Thread.currentThread();
             boolean[] busy = {false};
             core.workers.forEach(w -> {
-                if (w.isSeeking() && w.thread != self) {
-                    seekers.add(w);
+                if (w.isOnItsWay() && w.thread != self) {
+                    onTheirWay.add(w);
                 } else {
                     busy[0] = true; // runs a task (or is this thread): the pool does not terminate now
                 }
             });
             if (busy[0]) {
-                seekers.clear();
+                onTheirWay.clear();
             }
-            return seekers;
+            return onTheirWay;
         } finally {
             core.lock.unlock();
         }

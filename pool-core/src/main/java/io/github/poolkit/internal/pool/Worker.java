@@ -33,17 +33,20 @@ import java.util.concurrent.locks.LockSupport;
  * reaches a later task.
  *
  * <p>Between tasks ({@link #between}): a worker that holds no task and has taken none says so, so that a closing pool
- * can tell it from one that runs a task. A pool's own future whose task has ended sets {@link #DONE} (a release store,
- * so whoever sees the future done sees it) just before it completes, with nothing of the task left to run
- * ({@link #holdsNoTask}); a pooled worker reserved for the queue starts so. Before the worker takes any work it leaves
- * {@code DONE} for {@link #SEEKING} with one CAS ({@link #mayTakeWork}); a closing pool may instead take it out with
- * the opposite CAS ({@link #takeOutIfDone}) and retire it on its behalf: of the two exactly one wins, so a worker taken
- * out has taken no work and takes none, and one that took work was not taken out. A {@code SEEKING} worker finds work
- * (then {@link #BUSY}, {@link #stopSeeking}) or leaves within a few steps that never wait for a task, or goes idle,
- * still {@code SEEKING}, until a task or a close reaches it, so a closing pool may wait for it, briefly
- * ({@code PoolLifecycle#retireFinishedWorkers}). That way a caller who saw its last future done and then shuts the pool
- * down finds it terminated when {@code shutdown()} returns, although the worker that completed the future is still on
- * its way out.
+ * can tell it from one that runs a task. A pool's own future whose task has ended sets {@link #COMPLETING} as it counts
+ * the task, with nothing of the task left to run, then {@link #DONE} once it has completed ({@link #completed}: a
+ * release store after the completion, so whoever takes the worker out sees the future done, and whoever sees the
+ * future done finds the worker {@code COMPLETING} or later); a pooled worker reserved for the queue starts
+ * {@code DONE} ({@link #holdsNoTask}). Before the worker takes any work it leaves {@code DONE} for {@link #SEEKING}
+ * with one CAS ({@link #mayTakeWork}); a closing pool may instead take it out with the opposite CAS
+ * ({@link #takeOutIfDone}) and retire it on its behalf: of the two exactly one wins, so a worker taken out has taken no
+ * work and takes none, and one that took work was not taken out. A {@code COMPLETING} worker completes its future
+ * within a few steps, and a {@code SEEKING} one finds work (then {@link #BUSY}, {@link #stopSeeking}) or leaves within
+ * a few steps that never wait for a task, or goes idle, still {@code SEEKING}, until a task or a close reaches it, so
+ * a closing pool may wait for either, briefly ({@code PoolLifecycle#retireFinishedWorkers}). That way a caller who saw
+ * its last future done and then shuts the pool down finds it terminated when {@code shutdown()} returns, although the
+ * worker that completed the future is still on its way out; and a pool closed while the future completes is not
+ * terminated before the future is done.
  */
 final class Worker implements Runnable, TaskCounter {
 
@@ -71,6 +74,8 @@ final class Worker implements Runnable, TaskCounter {
     private static final int TAKEN_OUT = 2;
     /** {@link #between}: left {@link #DONE} to look for work; finds some or goes idle or leaves within a few steps. */
     private static final int SEEKING = 3;
+    /** {@link #between}: its future counted its task as the last step, and completes now; then {@link #DONE}. */
+    private static final int COMPLETING = 4;
 
     private static final VarHandle STARTED = VarHandles.field(MethodHandles.lookup(), "started", long.class);
     private static final VarHandle COMPLETED = VarHandles.field(MethodHandles.lookup(), "completed", long.class);
@@ -143,11 +148,12 @@ final class Worker implements Runnable, TaskCounter {
     Object runEnded = CountedRun.NOT_COUNTED;
 
     /**
-     * Where this worker is between tasks (see "Between tasks" above): {@link #BUSY}, {@link #DONE},
-     * {@link #TAKEN_OUT} or {@link #SEEKING}. Only this worker's thread (or, before it starts, the thread reserving it
-     * for the queue) sets {@code DONE}, and only this worker's thread {@code SEEKING}; it leaves them for
-     * {@code SEEKING} and {@code BUSY}, and a thread that retired it leaves {@code SEEKING} for {@code BUSY} too
-     * ({@link #stopSeeking}); only a closing pool, under its lock, sets {@code TAKEN_OUT}.
+     * Where this worker is between tasks (see "Between tasks" above): {@link #BUSY}, {@link #COMPLETING},
+     * {@link #DONE}, {@link #TAKEN_OUT} or {@link #SEEKING}. Only this worker's thread (or, before it starts, the
+     * thread reserving it for the queue) sets {@code DONE}, and only this worker's thread {@code COMPLETING} and
+     * {@code SEEKING}; it leaves them for {@code DONE}, {@code SEEKING} and {@code BUSY}, and a thread that retired it
+     * leaves {@code SEEKING} for {@code BUSY} too ({@link #stopSeeking}); only a closing pool, under its lock, sets
+     * {@code TAKEN_OUT}.
      */
     @SuppressWarnings("unused") // also through BETWEEN
     private int between;
@@ -266,8 +272,8 @@ final class Worker implements Runnable, TaskCounter {
 
     /**
      * {@inheritDoc} Called by a submitted future as its task ends, before the future completes; the task's listener
-     * is told then too, and, for the {@code last} step, that this worker holds no task ({@link #holdsNoTask}), unless
-     * the adaptive capacity is still to take its sample of the task.
+     * is told then too, and, for the {@code last} step, that this worker's future completes now ({@link #COMPLETING}),
+     * unless the adaptive capacity is still to take its sample of the task.
      */
     @Override
     public boolean countEnded(Throwable failure, boolean last) {
@@ -278,16 +284,25 @@ final class Worker implements Runnable, TaskCounter {
         runEnded = failure == null ? CountedRun.RETURNED : failure;
         runner.futureEnded(this, failure);
         if (last && !runner.samplesAfterTask()) {
-            holdsNoTask();
+            BETWEEN.setRelease(this, COMPLETING);
         }
         return true;
     }
 
     /**
-     * This worker holds no task and has taken none: from now until {@link #mayTakeWork}, a closing pool may take it
-     * out ({@link #takeOutIfDone}). Called on the worker's own thread by a pool's own future whose task has been
-     * counted and told to the listener, just before it completes with nothing of the task left to run; or, under the
-     * pool's lock, for a pooled worker reserved for the queue, before its thread starts.
+     * {@inheritDoc} From {@link #COMPLETING} to {@link #DONE}: from now until {@link #mayTakeWork}, a closing pool may
+     * take it out ({@link #takeOutIfDone}).
+     */
+    @Override
+    public void completed() {
+        if (thread == Thread.currentThread() && between == COMPLETING) { // plain: only this thread sets COMPLETING
+            BETWEEN.setRelease(this, DONE); // after the completion: a closer that takes this worker out sees it
+        }
+    }
+
+    /**
+     * This worker, reserved for the queue under the pool's lock before its thread starts, holds no task and has taken
+     * none: from now until {@link #mayTakeWork}, a closing pool may take it out ({@link #takeOutIfDone}).
      */
     void holdsNoTask() {
         BETWEEN.setRelease(this, DONE);
@@ -301,14 +316,18 @@ final class Worker implements Runnable, TaskCounter {
      *         or counting itself out again
      */
     boolean mayTakeWork() {
-        int b = between; // plain: only this thread sets DONE once started, so BUSY or SEEKING read here is current
+        int b = between; // plain: once started, only this thread leaves BUSY, COMPLETING and SEEKING
+        if (b == COMPLETING) { // a future that never said it completed: no closer takes out a COMPLETING worker
+            BETWEEN.setRelease(this, SEEKING);
+            return true;
+        }
         return b == DONE ? BETWEEN.compareAndSet(this, DONE, SEEKING) : b != TAKEN_OUT;
     }
 
     /**
      * It is no longer {@link #SEEKING}: it was given work to run, or it has left the pool (counted out, and the pool
      * told whether it terminated). A release store after all that, by the worker or by the thread that retired it, so
-     * that a closing pool that reads {@link #isSeeking} false sees it all
+     * that a closing pool that reads {@link #isOnItsWay} false sees it all
      * ({@code PoolLifecycle#retireFinishedWorkers}).
      */
     void stopSeeking() {
@@ -332,9 +351,18 @@ final class Worker implements Runnable, TaskCounter {
         return (int) BETWEEN.getAcquire(this) == TAKEN_OUT;
     }
 
-    /** {@return whether this worker left {@link #DONE} to look for work and has not found any yet (any thread)} */
-    boolean isSeeking() {
-        return (int) BETWEEN.getAcquire(this) == SEEKING;
+    /**
+     * {@return whether this worker is on its way from a future it completed to its next task, or out: completing that
+     * future, or looking for work and not having found any yet (any thread)}
+     */
+    boolean isOnItsWay() {
+        int b = (int) BETWEEN.getAcquire(this);
+        return b == SEEKING || b == COMPLETING;
+    }
+
+    /** {@return whether this worker holds no task and has taken none: a closing pool may take it out (any thread)} */
+    boolean isDone() {
+        return (int) BETWEEN.getAcquire(this) == DONE;
     }
 
     /** On the worker's own thread, in a pool with a run timeout: {@code carried} starts now. */

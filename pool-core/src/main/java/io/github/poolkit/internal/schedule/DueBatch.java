@@ -9,14 +9,14 @@ import java.util.List;
  * {@value #CAPACITY} of them.
  *
  * <p>Invariants: the batch is filled and emptied under the timer's lock, by the timer thread only, and is not empty
- * exactly while that thread is handing it over (its last jobs may have run already: {@link #nothingLeftToHandOver}). A
- * job stays in its slot until the executor has taken it: the timer thread reads it ({@link #get}), hands it over, and
- * only then empties the slot ({@link #claim}, an atomic swap to null). Whoever stops the timer ({@code shutdownNow}, or
- * a timer thread that failed) takes, under the lock, every job still in a slot ({@link #claimAll}, the same swap): one
- * not handed over yet, which the timer thread then skips, or the one being handed over at that very moment (or just
- * handed over). {@code shutdownNow} returns such a job only if it can cancel it before it starts
- * ({@code ScheduledJob.cancelUnstarted}), which excludes its run; whether the executor then refuses it, or takes it and
- * skips it as cancelled, or ran it first, the job is run or returned, once.
+ * exactly while that thread is handing it over (its last jobs may have run, or been cancelled, already:
+ * {@link #nothingLeftToHandOver}). A job stays in its slot until the executor has taken it: the timer thread reads it
+ * ({@link #get}), hands it over, and only then empties the slot ({@link #claim}, an atomic swap to null). Whoever stops
+ * the timer ({@code shutdownNow}, or a timer thread that failed) takes, under the lock, every job still in a slot
+ * ({@link #claimAll}, the same swap): one not handed over yet, which the timer thread then skips, or the one being
+ * handed over at that very moment (or just handed over). {@code shutdownNow} returns such a job only if it can cancel
+ * it before it starts ({@code ScheduledJob.cancelUnstarted}), which excludes its run; whether the executor then refuses
+ * it, or takes it and skips it as cancelled, or ran it first, the job is run or returned, once.
  */
 final class DueBatch {
 
@@ -35,15 +35,16 @@ final class DueBatch {
     }
 
     /**
-     * {@return whether the timer thread has nothing left to hand over: every job in the batch is claimed or settled
-     * ({@code ScheduledJob.isSettled}: run by a worker, or refused), although the thread may not have claimed its
-     * slot yet} A job a caller saw complete was run (by a worker, so the executor took it; or by its holder, and
-     * then a refusal of its hand-over is ignored) or refused. Lock held.
+     * {@return whether the timer thread has nothing left to hand over: every job in the batch is claimed or done
+     * ({@code ScheduledJob.isDone}: run by a worker, refused, or cancelled), although the thread may not have claimed
+     * its slot yet} A job a caller saw complete was run (by a worker, so the executor took it; or by its holder) or
+     * refused; a cancelled one has nothing left to run. The timer thread skips a done job, and ignores a refusal of
+     * one it handed over as it was cancelled (the executor being shut down meanwhile). Lock held.
      */
     boolean nothingLeftToHandOver() {
         for (int i = 0; i < size; i++) {
             ScheduledJob<?> job = get(i);
-            if (job != null && !job.isSettled()) {
+            if (job != null && !job.isDone()) {
                 return false;
             }
         }

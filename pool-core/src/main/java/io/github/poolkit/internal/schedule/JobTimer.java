@@ -59,15 +59,15 @@ import io.github.poolkit.internal.NamedThreadFactory;
  *       timer thread exits at once. The timer is finished ({@link TimerEnd#finish()}: the executor shut down, queued
  *       jobs still run unless shutdownNow took them, then the timer marked done) by the timer thread when it exits,
  *       or at once by {@code shutdown} or {@code shutdownNow} when the heap is empty and the timer thread has nothing
- *       left to hand over (every job of its batch run or refused, {@link DueBatch#nothingLeftToHandOver}): then
- *       nothing can reach the executor through the timer any more, and a scheduler with nothing pending and nothing
- *       running is terminated when {@code shutdown} returns, also right after its last job's {@code get()}. The
- *       timer is terminated when it is done and the executor has terminated. {@code runState} is volatile: racy
- *       readers ({@link #isShutdown()}, which periodic runs read) see either side of a transition, which each
- *       tolerates. A job with no delay, accepted under the lock, reaches the executor after the lock is released: if
- *       a shutdown finished the timer meanwhile, the executor rejects it and the caller hears of it. A refusal seen
- *       while RUNNING means no worker thread could be started: a periodic job's run is then skipped as the timer's
- *       would be ({@link RefusedRun}), and a one-shot job's caller hears of it.</li>
+ *       left to hand over (every job of its batch run, refused or cancelled: {@link DueBatch#nothingLeftToHandOver}):
+ *       then nothing can reach the executor through the timer any more, and a scheduler with nothing pending and
+ *       nothing running is terminated when {@code shutdown} returns, also right after its last job's {@code get()}. The
+ *       timer is terminated when it is done and the executor has terminated. {@code runState} is volatile: racy readers
+ *       ({@link #isShutdown()}, which periodic runs read) see either side of a transition, which each tolerates. A job
+ *       with no delay, accepted under the lock, reaches the executor after the lock is released: if a shutdown finished
+ *       the timer meanwhile, the executor rejects it and the caller hears of it. A refusal seen while RUNNING means no
+ *       worker thread could be started: a periodic job's run is then skipped as the timer's would be
+ *       ({@link RefusedRun}), and a one-shot job's caller hears of it.</li>
  *   <li>The timer thread ignores interrupts: only the run state stops it. If it ever dies of an unexpected
  *       exception, it moves to STOP and cancels what is left, so no future waits forever and no job is accepted that
  *       would never run.</li>
@@ -165,7 +165,6 @@ public final class JobTimer {
      */
     public void shutdown() {
         List<ScheduledJob<?>> periodic = List.of();
-        boolean finishNow;
         lock.lock();
         try {
             if (runState == RUNNING) {
@@ -174,12 +173,18 @@ public final class JobTimer {
                 periodic.addAll(handedOver);
                 available.signal();
             }
+        } finally {
+            lock.unlock();
+        }
+        periodic.forEach(ScheduledJob::cancelForShutdown); // a running one is done when its run ends
+        boolean finishNow;
+        lock.lock();
+        try { // after the cancels: a periodic job of the timer thread's batch is done now, nothing left to hand over
             // Also on a later call: the executor, shut down again, retires a worker that ran a job since (TimerEnd).
             finishNow = heap.isEmpty() && due.nothingLeftToHandOver();
         } finally {
             lock.unlock();
         }
-        periodic.forEach(ScheduledJob::cancelForShutdown); // a running one is done when its run ends
         if (finishNow) {
             end.finish();
         }
@@ -373,7 +378,9 @@ public final class JobTimer {
                 for (int i = 0; i < n; i++) {
                     current = due.get(i); // stays in the batch while handed over: shutdownNow may take it (DueBatch)
                     if (current != null) { // else shutdownNow took it
-                        dispatch(current);
+                        if (!current.isDone()) { // cancelled meanwhile: nothing to run (a shutdown may have ended)
+                            dispatch(current);
+                        }
                         due.claim(i); // handed over: no longer the batch's (a no-op if shutdownNow took it meanwhile)
                     }
                     current = null;
@@ -452,7 +459,7 @@ public final class JobTimer {
             try {
                 if (runState == STOP || job.isDone()) {
                     // Refused because shutdownNow shut the executor down, or while it ran: it returns the job. Or
-                    // done already (run by its holder), so that a shutdown could finish the timer: nothing to settle.
+                    // done already (run by its holder, or cancelled), so that a shutdown could finish the timer.
                     return;
                 }
                 RefusedRun.settle(this, job, e);

@@ -205,8 +205,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         boolean counted = false;
         try {
             body.run();
-            // Before the future completes, which then shows it; a periodic run still reschedules after this.
-            counted = counter != null && counter.countEnded(null, period == 0);
+            // Before the future completes, which then shows it; a periodic run reschedules after this, unless the
+            // timer is shut down: then this run is its last (it is cancelled below), as a one-shot job's only one.
+            counted = counter != null && counter.countEnded(null, period == 0 || timer.isShutdown());
             if (period == 0) {
                 complete(NORMAL, callable ? outcome : null);
             }
@@ -229,6 +230,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         }
         if (period != 0 && state == NEW && !timer.reschedule(this)) {
             cancel(false);
+        }
+        if (counted) {
+            counter.completed(); // done (unless rescheduled): the worker may be counted as gone now
         }
     }
 
@@ -299,16 +303,6 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     @Override
     public boolean isDone() {
         return state != NEW;
-    }
-
-    /**
-     * {@return whether the job completed with a result or a failure (not cancelled): a one-shot job that ran or whose
-     * hand-over was refused, or a periodic job whose run failed; either way the executor has nothing more of it to
-     * take}
-     */
-    boolean isSettled() {
-        int s = state;
-        return s == NORMAL || s == EXCEPTIONAL;
     }
 
     /** {@return whether the job repeats (at a fixed rate or with a fixed delay)} */

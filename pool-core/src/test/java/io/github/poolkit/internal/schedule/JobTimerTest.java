@@ -1,13 +1,16 @@
 package io.github.poolkit.internal.schedule;
 
 import io.github.poolkit.internal.LogCapture;
+import io.github.poolkit.internal.TaskCounter;
 
 import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -57,6 +60,45 @@ class JobTimerTest {
         assertThat(countedByA).hasValue(0);
         timer.shutdownNow();
         idle.shutdownNow();
+    }
+
+    /**
+     * A periodic job's run that ends after its timer was shut down is its last (the job is cancelled as it ends): it
+     * says so as it counts, so that its worker may be counted as gone once the future is done, and says when the
+     * future has completed, cancelled.
+     */
+    @Test
+    void aPeriodicJobsRunThatEndsAfterAShutdownCountsAsItsLast() throws Exception {
+        ThreadPoolExecutor idle = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+        JobTimer timer = JobTimer.start("last-run", idle, null);
+        CountDownLatch entered = new CountDownLatch(1);
+        CountDownLatch go = new CountDownLatch(1);
+        ScheduledJob<Void> job = timer.schedule(() -> {
+            entered.countDown();
+            awaitUninterruptibly(go);
+        }, TimeUnit.HOURS.toNanos(1), TimeUnit.HOURS.toNanos(1));
+        List<String> told = new CopyOnWriteArrayList<>();
+        Thread runner = new Thread(() -> job.runCounted(new TaskCounter() {
+            @Override
+            public boolean countEnded(Throwable failure, boolean last) {
+                told.add("counted, last " + last + ", done " + job.isDone());
+                return true;
+            }
+
+            @Override
+            public void completed() {
+                told.add("completed, done " + job.isDone());
+            }
+        }));
+        runner.start();
+        assertThat(entered.await(5, TimeUnit.SECONDS)).isTrue();
+
+        timer.shutdown(); // the job runs: it is cancelled as its run ends
+
+        go.countDown();
+        runner.join(5_000);
+        assertThat(told).containsExactly("counted, last true, done false", "completed, done true");
+        assertThat(job.isCancelled()).isTrue();
     }
 
     /**
@@ -154,6 +196,92 @@ class JobTimerTest {
                 assertThat(returned).as("refused by the executor: returned").containsExactly(job);
             }
             assertThat(job.isDone()).isTrue();
+        }
+    }
+
+    /**
+     * A shutdown that comes while the timer thread is handing over a batch in which nothing is left to run (a one-shot
+     * job cancelled by its holder, a periodic job the shutdown itself cancels) finishes the timer at once: a scheduler
+     * with nothing pending and nothing running is terminated when {@code shutdown} returns, not only once the timer
+     * thread has let go of those jobs (it then skips one, and ignores the refusal of the one it was handing over).
+     */
+    @RepeatedTest(5)
+    void aShutdownFinishesTheTimerWhenNothingItIsHandingOverIsLeftToRun() throws Exception {
+        CountDownLatch[] held = {new CountDownLatch(1), new CountDownLatch(1)};
+        CountDownLatch[] release = {new CountDownLatch(1), new CountDownLatch(1)};
+        AtomicInteger handOvers = new AtomicInteger();
+        InlineExecutor executor = new InlineExecutor() {
+            @Override
+            public void execute(Runnable command) {
+                int n = Thread.currentThread().getName().endsWith("-timer") ? handOvers.getAndIncrement() : 2;
+                if (n < 2) { // holds the timer thread on its first two hand-overs
+                    held[n].countDown();
+                    awaitUninterruptibly(release[n]);
+                }
+                super.execute(command);
+            }
+        };
+        JobTimer timer = JobTimer.start("cancelled-batch", executor, null);
+        ScheduledJob<Void> first = timer.schedule(() -> { }, 1L, 0L);
+        assertThat(held[0].await(10, TimeUnit.SECONDS)).isTrue();
+        AtomicInteger runs = new AtomicInteger();
+        ScheduledJob<Void> oneShot = timer.schedule(runs::incrementAndGet, 1L, 0L);
+        ScheduledJob<Void> periodic = timer.schedule(runs::incrementAndGet, 1L, TimeUnit.HOURS.toNanos(1));
+        while (System.nanoTime() - periodic.deadline < 0L) {
+            Thread.onSpinWait(); // both due (a nanosecond from now) before the timer thread looks again
+        }
+        release[0].countDown();
+        assertThat(held[1].await(10, TimeUnit.SECONDS)).as("both taken in one batch, the first being handed over")
+                .isTrue();
+        first.get(10, TimeUnit.SECONDS);
+        assertThat(oneShot.cancel(false)).isTrue();
+
+        timer.shutdown();
+
+        assertThat(periodic.isCancelled()).isTrue();
+        assertThat(timer.isTerminated()).as("nothing pending, nothing running, nothing left to hand over").isTrue();
+        release[1].countDown();
+        assertThat(timer.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(handOvers).as("the one-shot job refused (ignored), the periodic one skipped").hasValue(2);
+        assertThat(runs).hasValue(0);
+    }
+
+    /** Runs each task on the caller; refuses once shut down, and is then terminated. */
+    private static class InlineExecutor extends AbstractExecutorService {
+        private volatile boolean shut;
+
+        @Override
+        public void execute(Runnable command) {
+            if (shut) {
+                throw new RejectedExecutionException("shut down");
+            }
+            command.run();
+        }
+
+        @Override
+        public void shutdown() {
+            shut = true;
+        }
+
+        @Override
+        public List<Runnable> shutdownNow() {
+            shut = true;
+            return List.of();
+        }
+
+        @Override
+        public boolean isShutdown() {
+            return shut;
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return shut;
+        }
+
+        @Override
+        public boolean awaitTermination(long timeout, TimeUnit unit) {
+            return shut;
         }
     }
 
