@@ -378,9 +378,10 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     }
 
     /**
-     * Stops renewing, withdraws the requests still waiting (they fail with {@link SemaphoreUnavailableException})
-     * and closes the connections. Leases still held are not released: they expire after the lease time, and their
-     * permits are not reported lost (nothing watches them any more); close every permit before the semaphore.
+     * Stops renewing, withdraws the requests still waiting (they fail with {@link SemaphoreUnavailableException}; one
+     * being sent now is withdrawn once Redis has answered it) and closes the connections. Leases still held are not
+     * released: they expire after the lease time, and their permits are not reported lost (nothing watches them any
+     * more); close every permit before the semaphore.
      */
     @Override
     public void close() {

@@ -44,8 +44,13 @@ final class Request {
     volatile boolean nothingHeld;
     /** How many times the grant channel had been subscribed when its acquire was sent (see WaitingChecks). */
     volatile long subscriptionsAtSend;
-    /** The reply of the cancel script, once one was sent. */
+    /** The reply of the cancel script, once one was sent (the last one, when the acquire's answer sent another). */
     volatile CompletableFuture<?> withdrawal;
+    /**
+     * Completes once the acquire's answer has been handled, a cancel it calls for sent ({@link #withdrawal}), or once
+     * the request failed unsent: a close waits for it before it waits for the withdrawals (see Requests#withdrawAll).
+     */
+    final CompletableFuture<Void> answered = new CompletableFuture<>();
 
     Request(String id, long weight, boolean orFalse, boolean handleLess, boolean async, boolean awaited) {
         this.id = id;

@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.concurrent.CancellationException;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.logging.Level;
 import java.util.logging.Logger;
+import java.util.stream.Stream;
 
 /**
  * The request table: every request of this instance from the moment its acquire script is sent until its result
@@ -43,7 +44,7 @@ final class Requests {
 
     private final Instance instance;
     private final Leases leases;
-    private final SemaphoreListener listener;
+    private final OutcomeReport reports;
     private final ConcurrentHashMap<String, Request> table = new ConcurrentHashMap<>();
     private final WaitingChecks checks;
     /**
@@ -56,7 +57,7 @@ final class Requests {
     Requests(Instance instance, Leases leases, SemaphoreListener listener) {
         this.instance = instance;
         this.leases = leases;
-        this.listener = listener;
+        this.reports = new OutcomeReport(instance, listener);
         this.checks = new WaitingChecks(instance, this);
     }
 
@@ -88,37 +89,48 @@ final class Requests {
         if (closed) {
             request.nothingHeld = true; // never sent: nothing to cancel
             giveUp(request, closedFailure());
+            request.answered.complete(null);
             return request;
         }
         String weight = Long.toString(request.weight);
         var answer = instance.script().run("acquire", late -> withdrawLate(request, late), request.id, weight, mode);
         answer.whenComplete((reply, failure) -> {
-            if (failure != null) {
-                giveUp(request, (RuntimeException) SemaphoreScript.unwrap(failure)); // Redis may still run it
-                return;
-            }
-            long status = SemaphoreScript.asLong(reply.get(0));
-            if ((status == 1 || status == 2) && request.result.isCompletedExceptionally()) {
-                // The caller gave up before this answer came, and its cancel went out then. That cancel ran after this
-                // acquire (one connection keeps the order) unless Redis had lost the script: then this acquire was
-                // sent again whole once its first try failed, maybe behind the cancel. Withdrawing once more, now
-                // that Redis has run it, returns what it holds in every case (otherwise this cancel finds nothing).
-                request.withdrawal = instance.script().run("cancel", request.id);
-            }
-            if (status == 1) {
-                granted(request, SemaphoreScript.asLong(reply.get(1)));
-            } else if (status == 2) {
-                request.ticket = SemaphoreScript.asLong(reply.get(1));
-                request.placeConfirmedNanos = System.nanoTime();
-                request.queued = true;
-                checks.queued(request); // a grant message lost to a reconnect since it was sent is looked for
-            } else if (status == 0 || request.orFalse) {
-                settleByRedis(request, null);
-            } else {
-                settleByRedis(request, tooLarge(request.weight));
+            try {
+                answered(request, reply, failure);
+            } finally {
+                request.answered.complete(null);
             }
         });
         return request;
+    }
+
+    /** Settles a request, or records its place in line, by the acquire's answer (or its failure). */
+    private void answered(Request request, List<Object> reply, Throwable failure) {
+        if (failure != null) {
+            giveUp(request, (RuntimeException) SemaphoreScript.unwrap(failure)); // Redis may still run it
+            return;
+        }
+        long status = SemaphoreScript.asLong(reply.get(0));
+        if ((status == 1 || status == 2) && request.result.isCompletedExceptionally()) {
+            // The caller gave up (or the semaphore closed) before this answer came, and its cancel went out then.
+            // That cancel ran after this acquire (one connection keeps the order) unless Redis had lost the script
+            // (this acquire was sent again whole once its first try failed, maybe behind the cancel) or the close
+            // failed the request while this acquire was on its way out (sent after the cancel). Withdrawing once
+            // more, now that Redis has run it, returns what it holds in every case.
+            request.withdrawal = instance.script().run("cancel", request.id);
+        }
+        if (status == 1) {
+            granted(request, SemaphoreScript.asLong(reply.get(1)));
+        } else if (status == 2) {
+            request.ticket = SemaphoreScript.asLong(reply.get(1));
+            request.placeConfirmedNanos = System.nanoTime();
+            request.queued = true;
+            checks.queued(request); // a grant message lost to a reconnect since it was sent is looked for
+        } else if (status == 0 || request.orFalse) {
+            settleByRedis(request, null);
+        } else {
+            settleByRedis(request, tooLarge(request.weight));
+        }
     }
 
     /**
@@ -162,24 +174,29 @@ final class Requests {
     }
 
     /**
-     * On close: fails every unsettled request with {@link SemaphoreUnavailableException} and waits, at most the
-     * command timeout, for Redis to confirm their withdrawals.
+     * On close: fails every unsettled request with {@link SemaphoreUnavailableException}, then waits, at most the
+     * command timeout each, for the answers of their acquires (one sent while the semaphore closed may reach Redis
+     * after its request's cancel: its answer sends the cancel again, see {@link #answered}), then for Redis to
+     * confirm their withdrawals. So once it returns, Redis holds nothing for them unless it did not answer in time.
      */
     void withdrawAll() {
         closed = true;
-        List<CompletableFuture<?>> withdrawals = new ArrayList<>();
-        for (Request request : table.values()) {
+        List<Request> open = new ArrayList<>(table.values());
+        for (Request request : open) {
             // here, on the closing thread (not through the executor): its withdrawal must be sent before the wait
             request.result.completeExceptionally(closedFailure());
-            if (request.withdrawal != null) {
-                withdrawals.add(request.withdrawal);
-            }
         }
+        awaitAll(open.stream().map(request -> request.answered), "answers of acquires");
+        awaitAll(open.stream().<CompletableFuture<?>>map(request -> request.withdrawal).filter(Objects::nonNull),
+                "withdrawals");
+    }
+
+    private void awaitAll(Stream<CompletableFuture<?>> calls, String what) {
         try {
-            CompletableFuture.allOf(withdrawals.toArray(CompletableFuture[]::new))
+            CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
                     .get(instance.commandTimeout().toNanos(), TimeUnit.NANOSECONDS);
         } catch (Exception e) {
-            LOG.log(Level.FINE, "Cluster semaphore '" + instance.name() + "': withdrawals on close did not finish", e);
+            LOG.log(Level.FINE, "Cluster semaphore '" + instance.name() + "': " + what + " on close did not finish", e);
         }
     }
 
@@ -195,14 +212,15 @@ final class Requests {
         } catch (ExecutionException e) {
             throw Instance.rethrow(e);
         } catch (TimeoutException e) {
-            giveUp(request, new GaveUp(AcquireOutcome.TIMEOUT));
+            giveUp(request, new OutcomeReport.GaveUp(AcquireOutcome.TIMEOUT));
             permit = outcomeAfterGivingUp(request);
         } catch (InterruptedException e) {
-            giveUp(request, new GaveUp(AcquireOutcome.INTERRUPTED));
+            giveUp(request, new OutcomeReport.GaveUp(AcquireOutcome.INTERRUPTED));
             try {
                 Permit won = outcomeAfterGivingUp(request);
                 if (won != null) {
-                    report(request, AcquireOutcome.INTERRUPTED); // as the caller hears it, even if the release fails
+                    // as the caller hears it, even if the release fails
+                    reports.tell(request, AcquireOutcome.INTERRUPTED);
                     giveBack(request, won); // the grant won the race with the interrupt: nothing may stay held
                 }
             } catch (RuntimeException ignored) {
@@ -211,7 +229,7 @@ final class Requests {
             throw e;
         }
         if (permit != null) {
-            report(request, AcquireOutcome.ACQUIRED); // told here, not when it settled (see Request.awaited)
+            reports.tell(request, AcquireOutcome.ACQUIRED); // told here, not when it settled (see Request.awaited)
         }
         return permit;
     }
@@ -325,7 +343,7 @@ final class Requests {
         }
         try {
             Throwable cause = request.result.handle((p, e) -> SemaphoreScript.unwrap(e)).join();
-            if (!(cause instanceof GaveUp) && cause instanceof RuntimeException r) {
+            if (!(cause instanceof OutcomeReport.GaveUp) && cause instanceof RuntimeException r) {
                 throw r; // Redis did not answer, or refused the request
             }
             CompletableFuture<?> withdrawal = request.withdrawal;
@@ -355,46 +373,7 @@ final class Requests {
             request.withdrawal = instance.script().run("cancel", request.id);
         }
         if (permit == null || !request.awaited) { // an awaited grant is told by its caller (see Request.awaited)
-            report(request, outcome(permit, failure));
-        }
-    }
-
-    private static AcquireOutcome outcome(Permit permit, Throwable failure) {
-        Throwable cause = failure == null ? null : SemaphoreScript.unwrap(failure);
-        if (permit != null) {
-            return AcquireOutcome.ACQUIRED;
-        } else if (cause instanceof GaveUp g) {
-            return g.outcome;
-        } else if (cause instanceof CancellationException) {
-            return AcquireOutcome.CANCELLED;
-        } else if (cause instanceof SemaphoreUnavailableException || cause instanceof TimeoutException) {
-            return AcquireOutcome.TIMEOUT;
-        }
-        return AcquireOutcome.REJECTED; // refused by tryAcquire, or larger than the size
-    }
-
-    private void report(Request request, AcquireOutcome outcome) {
-        if (listener == null) {
-            return;
-        }
-        try {
-            listener.requestSettled(request.weight, System.nanoTime() - request.startNanos, outcome);
-        } catch (RuntimeException | Error e) { // told on the caller's thread too: never in place of its permit
-            if (e instanceof VirtualMachineError fatal) {
-                throw fatal;
-            }
-            LOG.log(Level.WARNING, "SemaphoreListener of '" + instance.name() + "' failed", e);
-        }
-    }
-
-    /** The caller stopped waiting (timeout or interrupt); internal, never thrown to users. */
-    private static final class GaveUp extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-        final transient AcquireOutcome outcome;
-
-        GaveUp(AcquireOutcome outcome) {
-            super(null, null, false, false);
-            this.outcome = outcome;
+            reports.tell(request, OutcomeReport.of(permit, failure));
         }
     }
 }

@@ -22,7 +22,8 @@ import java.util.function.UnaryOperator;
  * very same call is sent again; the instance reads only the second answer) and {@link #dropConnectionAfter} (the
  * connection drops with a call in flight and stays down until {@link #reconnect()}: the calls made meanwhile wait, and
  * on reconnect the call whose answer was lost is sent again first, then they, in order, as Lettuce does), and
- * {@link #loseScriptFor} (Redis lost the script: the call is sent again whole, behind later calls).
+ * {@link #loseScriptFor} (Redis lost the script: the call is sent again whole, behind later calls), and
+ * {@link #holdBeforeSending} (the caller's thread stops between deciding to send a call and sending it).
  *
  * <pre>{@code ScriptLink link = new ScriptLink(); semaphores.open(builder, link);}</pre>
  */
@@ -37,6 +38,9 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
     private volatile String answeredLate;
     private volatile String throwsOnce;
     private volatile long answeredLateMillis;
+    private volatile String heldOp;
+    private volatile CompletableFuture<Void> heldReached;
+    private volatile CompletableFuture<Void> heldUntil;
     private volatile CompletableFuture<Void> evalGate;
     private final AtomicInteger heartbeatsFailed = new AtomicInteger();
     private volatile BiConsumer<String[], List<Object>> watcher = (argv, answer) -> { };
@@ -141,15 +145,26 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
         }
     }
 
-    /**
-     * From now on each call of {@code op} runs at once, and its answer reaches the instance {@code delay} after Redis
-     * gave it (a slow link, or the instance's own calls queued on its one connection).
-     */
     /** The next call of {@code op} throws an {@code Error} where it is made, as a bug or an exhausted JVM could. */
     void throwOnceOn(String op) {
         throwsOnce = op;
     }
 
+    /**
+     * The next call of {@code op} stops where it is made, on the caller's thread, before it is sent: it completes
+     * {@code reached}, then waits until {@code until} completes (a thread preempted between deciding to send a call
+     * and sending it), then goes out.
+     */
+    void holdBeforeSending(String op, CompletableFuture<Void> reached, CompletableFuture<Void> until) {
+        heldReached = reached;
+        heldUntil = until;
+        heldOp = op;
+    }
+
+    /**
+     * From now on each call of {@code op} runs at once, and its answer reaches the instance {@code delay} after Redis
+     * gave it (a slow link, or the instance's own calls queued on its one connection).
+     */
     void answerLate(String op, Duration delay) {
         answeredLateMillis = delay.toMillis();
         answeredLate = op;
@@ -203,6 +218,11 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
 
     private CompletionStage<List<Object>> send(String[] argv, Supplier<CompletionStage<List<Object>>> call) {
         String op = argv[0];
+        if (op.equals(heldOp)) {
+            heldOp = null;
+            heldReached.complete(null);
+            heldUntil.join();
+        }
         if (op.equals(throwsOnce)) {
             throwsOnce = null;
             throw new AssertionError("an Error thrown by the link, once (ScriptLink)");
