@@ -214,7 +214,7 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
      * ended. A task given to {@code execute} counts as running until its worker has left it; so does code that runs
      * after a future completes (a task decorator's own code around the task, an adaptive capacity's sample). A pool
      * closed while its last future completes is not terminated before that future is done (the close waits for it
-     * as above), so once {@link #awaitTermination} returns {@code true} every future of its tasks is done.
+     * as above), so once {@link #awaitTermination} returns {@code true} every future of the tasks it ran is done.
      */
     @Override
     public void release() {

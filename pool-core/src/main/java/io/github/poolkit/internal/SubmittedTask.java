@@ -98,7 +98,7 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping, Counted
     protected final void set(V v) {
         count(null);
         super.set(v);
-        completed();
+        futureCompleted();
     }
 
     /** Counts the task as failed (when run counted), then completes the future with its exception, then tells so. */
@@ -106,13 +106,13 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping, Counted
     protected final void setException(Throwable t) {
         count(t);
         super.setException(t);
-        completed();
+        futureCompleted();
     }
 
-    private void completed() {
+    private void futureCompleted() {
         TaskCounter c = counter;
         if (c != null) {
-            c.completed();
+            c.futureCompleted();
         }
     }
 

@@ -22,7 +22,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class PoolLifecycle {
 
-    /** The longest a close waits for workers looking for work after a future ({@link #retireFinishedWorkers}). */
+    /** The longest a close waits for workers between a future and their next task ({@link #retireFinishedWorkers}). */
     static final long SEEKER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
     private final PoolCore core;
@@ -136,15 +136,15 @@ final class PoolLifecycle {
 
     /**
      * After every close (also one that found the pool closed already): retires, with nothing queued, the workers that
-     * hold no task and took none since their last future ended or since they were reserved for the queue
-     * ({@link Worker#takeOutIfDone}; they see it themselves and leave without taking anything), then waits, without
-     * the lock and at most {@link #SEEKER_WAIT_NANOS}, for the workers on their way from a future they completed
-     * ({@link Worker#isOnItsWay}: still completing it, then taken out as above, or already looking for work), when
-     * nothing else keeps the pool from terminating: nothing queued, and every other worker holding no task. Such a
-     * worker moves on within a few steps, so a caller who saw its last future done finds the pool terminated when
-     * {@code release()} returns, and a pool closed while its last future completes is not terminated before the future
-     * is done. A pool with a task running or queued is not waited for at all, nor is a call on one of the pool's own
-     * workers.
+     * hold no task and took none since their last future completed or since they were reserved for the queue
+     * ({@link Worker#takeOutIfDone}; they see it themselves and leave without taking anything), then waits, without the
+     * lock and at most {@link #SEEKER_WAIT_NANOS}, for the workers on their way from a future they ran
+     * ({@link Worker#isBetweenTasks}: still completing it, or done since the take-out, then taken out as above, or
+     * already looking for work), when nothing else keeps the pool from terminating: nothing queued, and every other
+     * worker holding no task. Such a worker moves on within a few steps, so a caller who saw its last future done finds
+     * the pool terminated when {@code release()} returns, and a pool closed while its last future completes is not
+     * terminated before the future is done. A pool with a task running or queued is not waited for at all, nor is a
+     * call on one of the pool's own workers.
      */
     void retireFinishedWorkers() {
         List<Worker> onTheirWay = takeOutDoneWorkers();
@@ -156,8 +156,8 @@ final class PoolLifecycle {
             }
             if (onTheirWay.stream().anyMatch(Worker::isDone)) {
                 onTheirWay = takeOutDoneWorkers(); // a future completed: take its worker out now
-            } else {
-                onTheirWay.removeIf(w -> !w.isOnItsWay()); // busy now, or gone (counted out, termination checked)
+            } else { // busy now, or gone (counted out, termination checked); one DONE or taken out meanwhile stays
+                onTheirWay.removeIf(w -> !w.isBetweenTasks());
             }
         }
     }
@@ -185,7 +185,7 @@ final class PoolLifecycle {
             Thread self = Thread.currentThread();
             boolean[] busy = {false};
             core.workers.forEach(w -> {
-                if (w.isOnItsWay() && w.thread != self) {
+                if (w.isBetweenTasks() && w.thread != self) {
                     onTheirWay.add(w);
                 } else {
                     busy[0] = true; // runs a task (or is this thread): the pool does not terminate now

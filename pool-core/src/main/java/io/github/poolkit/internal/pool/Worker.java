@@ -34,7 +34,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Between tasks ({@link #between}): a worker that holds no task and has taken none says so, so that a closing pool
  * can tell it from one that runs a task. A pool's own future whose task has ended sets {@link #COMPLETING} as it counts
- * the task, with nothing of the task left to run, then {@link #DONE} once it has completed ({@link #completed}: a
+ * the task, with nothing of the task left to run, then {@link #DONE} once it has completed ({@link #futureCompleted}: a
  * release store after the completion, so whoever takes the worker out sees the future done, and whoever sees the
  * future done finds the worker {@code COMPLETING} or later); a pooled worker reserved for the queue starts
  * {@code DONE} ({@link #holdsNoTask}). Before the worker takes any work it leaves {@code DONE} for {@link #SEEKING}
@@ -68,13 +68,16 @@ final class Worker implements Runnable, TaskCounter {
     private static final VarHandle BETWEEN = VarHandles.field(MethodHandles.lookup(), "between", int.class);
     /** {@link #between}: running a task, or idle or on its way without a future just done (else {@link #SEEKING}). */
     private static final int BUSY = 0;
-    /** {@link #between}: holds no task and has taken none since its last future ended, or since it was made. */
+    /** {@link #between}: holds no task and has taken none since its last future completed, or since it was made. */
     private static final int DONE = 1;
     /** {@link #between}: retired on its behalf by a closing pool while {@link #DONE}; final. */
     private static final int TAKEN_OUT = 2;
     /** {@link #between}: left {@link #DONE} to look for work; finds some or goes idle or leaves within a few steps. */
     private static final int SEEKING = 3;
-    /** {@link #between}: its future counted its task as the last step, and completes now; then {@link #DONE}. */
+    /**
+     * {@link #between}: its future counted its task as the last step and completes now; then {@link #DONE}, or
+     * {@link #SEEKING} if the future never says it completed.
+     */
     private static final int COMPLETING = 4;
 
     private static final VarHandle STARTED = VarHandles.field(MethodHandles.lookup(), "started", long.class);
@@ -294,7 +297,7 @@ final class Worker implements Runnable, TaskCounter {
      * take it out ({@link #takeOutIfDone}).
      */
     @Override
-    public void completed() {
+    public void futureCompleted() {
         if (thread == Thread.currentThread() && between == COMPLETING) { // plain: only this thread sets COMPLETING
             BETWEEN.setRelease(this, DONE); // after the completion: a closer that takes this worker out sees it
         }
@@ -316,7 +319,7 @@ final class Worker implements Runnable, TaskCounter {
      *         or counting itself out again
      */
     boolean mayTakeWork() {
-        int b = between; // plain: once started, only this thread leaves BUSY, COMPLETING and SEEKING
+        int b = between; // plain: once started, only this thread writes COMPLETING and DONE, and leaves them
         if (b == COMPLETING) { // a future that never said it completed: no closer takes out a COMPLETING worker
             BETWEEN.setRelease(this, SEEKING);
             return true;
@@ -327,7 +330,7 @@ final class Worker implements Runnable, TaskCounter {
     /**
      * It is no longer {@link #SEEKING}: it was given work to run, or it has left the pool (counted out, and the pool
      * told whether it terminated). A release store after all that, by the worker or by the thread that retired it, so
-     * that a closing pool that reads {@link #isOnItsWay} false sees it all
+     * that a closing pool that reads {@link #isBetweenTasks} false sees it all
      * ({@code PoolLifecycle#retireFinishedWorkers}).
      */
     void stopSeeking() {
@@ -352,12 +355,12 @@ final class Worker implements Runnable, TaskCounter {
     }
 
     /**
-     * {@return whether this worker is on its way from a future it completed to its next task, or out: completing that
-     * future, or looking for work and not having found any yet (any thread)}
+     * {@return whether this worker is on its way from a future it ran to its next task, or out: completing that
+     * future, done with it ({@link #DONE}: a closing pool may take it out), taken out (a closing pool retires it under
+     * its lock), or looking for work and not having found any yet; not {@link #BUSY} (any thread)}
      */
-    boolean isOnItsWay() {
-        int b = (int) BETWEEN.getAcquire(this);
-        return b == SEEKING || b == COMPLETING;
+    boolean isBetweenTasks() {
+        return (int) BETWEEN.getAcquire(this) != BUSY;
     }
 
     /** {@return whether this worker holds no task and has taken none: a closing pool may take it out (any thread)} */

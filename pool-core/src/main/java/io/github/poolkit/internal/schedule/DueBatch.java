@@ -11,12 +11,14 @@ import java.util.List;
  * <p>Invariants: the batch is filled and emptied under the timer's lock, by the timer thread only, and is not empty
  * exactly while that thread is handing it over (its last jobs may have run, or been cancelled, already:
  * {@link #nothingLeftToHandOver}). A job stays in its slot until the executor has taken it: the timer thread reads it
- * ({@link #get}), hands it over, and only then empties the slot ({@link #claim}, an atomic swap to null). Whoever stops
- * the timer ({@code shutdownNow}, or a timer thread that failed) takes, under the lock, every job still in a slot
- * ({@link #claimAll}, the same swap): one not handed over yet, which the timer thread then skips, or the one being
- * handed over at that very moment (or just handed over). {@code shutdownNow} returns such a job only if it can cancel
- * it before it starts ({@code ScheduledJob.cancelUnstarted}), which excludes its run; whether the executor then refuses
- * it, or takes it and skips it as cancelled, or ran it first, the job is run or returned, once.
+ * ({@link #get}), hands it over (or skips it, done meanwhile), and only then empties the slot ({@link #claim}, an
+ * atomic swap to null), unless the thread that starts to run it, which the executor took, emptied it first
+ * ({@link #started}, a CAS). Whoever stops the timer ({@code shutdownNow}, or a timer thread that failed) takes, under
+ * the lock, every job still in a slot ({@link #claimAll}, the same swap): one not handed over yet, which the timer
+ * thread then skips, or the one being handed over at that very moment (or just handed over). {@code shutdownNow}
+ * returns such a job only if it can cancel it before it starts ({@code ScheduledJob.cancelUnstarted}), which excludes
+ * its run; whether the executor then refuses it, or takes it and skips it as cancelled, or ran it first, the job is run
+ * or returned, once.
  */
 final class DueBatch {
 
@@ -28,6 +30,8 @@ final class DueBatch {
     private final ScheduledJob<?>[] slots = new ScheduledJob<?>[CAPACITY];
     /** Jobs put in since the batch was last emptied; lock held. */
     private int size;
+    /** The slot the timer thread is handing over (or about to), -1 between batches; see {@link #handing(int)}. */
+    private volatile int handing = -1;
 
     /** {@return whether no batch is being handed over} Lock held. */
     boolean isEmpty() {
@@ -35,16 +39,19 @@ final class DueBatch {
     }
 
     /**
-     * {@return whether the timer thread has nothing left to hand over: every job in the batch is claimed or done
-     * ({@code ScheduledJob.isDone}: run by a worker, refused, or cancelled), although the thread may not have claimed
-     * its slot yet} A job a caller saw complete was run (by a worker, so the executor took it; or by its holder) or
-     * refused; a cancelled one has nothing left to run. The timer thread skips a done job, and ignores a refusal of
-     * one it handed over as it was cancelled (the executor being shut down meanwhile). Lock held.
+     * {@return whether the timer thread has nothing left to hand over: every job in the batch is claimed (taken by the
+     * executor and started, or handed over), or done ({@code ScheduledJob.isDone}: run, refused or cancelled),
+     * although the thread may not have claimed its slot yet} The timer thread skips a done job, unless it is the one
+     * being handed over ({@link #handing}), which it may have found not done an instant before: only a settled one
+     * (run, or refused) counts there. Each job's state is read before {@link #handing}, which the timer thread writes
+     * before it reads that state (a Dekker pair: a job done before this read is skipped, or seen here as the one being
+     * handed over), so the executor is never shut down under a hand-over that a cancel raced, which it would refuse.
+     * Lock held.
      */
     boolean nothingLeftToHandOver() {
         for (int i = 0; i < size; i++) {
             ScheduledJob<?> job = get(i);
-            if (job != null && !job.isDone()) {
+            if (job != null && (!job.isDone() || (!job.isSettled() && handing == i))) {
                 return false;
             }
         }
@@ -58,7 +65,20 @@ final class DueBatch {
 
     /** Puts a due job in, taken from the heap. Lock held, timer thread. */
     void add(ScheduledJob<?> job) {
+        job.batchSlot = size;
         slots[size++] = job;
+    }
+
+    /**
+     * Empties the slot of a job that starts to run (the executor took it, so a shutdown of the executor refuses it no
+     * more), if it is still there: a job not in the batch, or in another slot (a stale {@code batchSlot}), is left
+     * alone. Any thread.
+     */
+    void started(ScheduledJob<?> job) {
+        int i = job.batchSlot;
+        if (i >= 0) {
+            SLOT.compareAndSet(slots, i, job, null);
+        }
     }
 
     /** {@return how many jobs were put in} Timer thread. */
@@ -69,6 +89,15 @@ final class DueBatch {
     /** Empties the batch, once every job in it is claimed. Lock held, timer thread. */
     void clear() {
         size = 0;
+        handing = -1;
+    }
+
+    /**
+     * The timer thread is about to read slot {@code i}'s job, skip it if done, or else hand it over: written before it
+     * reads the job's state (see {@link #nothingLeftToHandOver}). Timer thread.
+     */
+    void handing(int i) {
+        handing = i;
     }
 
     /** {@return the job in slot {@code i}, to hand over, or null if it was claimed already} Timer thread. */

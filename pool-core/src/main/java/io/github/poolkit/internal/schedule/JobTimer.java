@@ -50,8 +50,8 @@ import io.github.poolkit.internal.NamedThreadFactory;
  *       is done. So {@link #shutdown()} finds every live periodic job under the lock and cancels it at once, including
  *       one that is due and waits in the executor's queue for a busy worker.</li>
  *   <li>{@code due} holds the batch of due jobs the timer thread has taken from the heap and not yet handed to the
- *       executor, each job until the executor has taken it; {@link #shutdownNow()} takes the jobs still there and
- *       returns those it can cancel before they start ({@link DueBatch}).</li>
+ *       executor, each job until the executor has taken it (or it was skipped, done meanwhile); {@link #shutdownNow()}
+ *       takes the jobs still there and returns those it can cancel before they start ({@link DueBatch}).</li>
  *   <li>{@code runState}: RUNNING, SHUTDOWN, STOP, in that order; it only ever increases. In SHUTDOWN no job is
  *       accepted (refused with {@link ShutDown}), every periodic job that was not done has been cancelled
  *       (a running one finishes its run), and the one-shot jobs left in the heap still run; the timer thread exits
@@ -91,7 +91,7 @@ public final class JobTimer {
     private final Set<ScheduledJob<?>> handedOver = new HashSet<>();
     private final UnaryOperator<Runnable> decorator;
     private final Thread thread;
-    private final DueBatch due = new DueBatch();
+    final DueBatch due = new DueBatch(); // its jobs leave it as they start, too (ScheduledJob#run)
     private final TimerEnd end;
 
     private long nextSequence;
@@ -179,8 +179,7 @@ public final class JobTimer {
         periodic.forEach(ScheduledJob::cancelForShutdown); // a running one is done when its run ends
         boolean finishNow;
         lock.lock();
-        try { // after the cancels: a periodic job of the timer thread's batch is done now, nothing left to hand over
-            // Also on a later call: the executor, shut down again, retires a worker that ran a job since (TimerEnd).
+        try { // after the cancels (a periodic job of the batch is done now); also on a later call (see TimerEnd)
             finishNow = heap.isEmpty() && due.nothingLeftToHandOver();
         } finally {
             lock.unlock();
@@ -376,9 +375,10 @@ public final class JobTimer {
             int n;
             while ((n = awaitDueJobs()) > 0) {
                 for (int i = 0; i < n; i++) {
+                    due.handing(i); // before the job's state is read: a shutdown then leaves its hand-over alone
                     current = due.get(i); // stays in the batch while handed over: shutdownNow may take it (DueBatch)
                     if (current != null) { // else shutdownNow took it
-                        if (!current.isDone()) { // cancelled meanwhile: nothing to run (a shutdown may have ended)
+                        if (!current.isDone()) { // cancelled or run meanwhile: nothing to hand over
                             dispatch(current);
                         }
                         due.claim(i); // handed over: no longer the batch's (a no-op if shutdownNow took it meanwhile)

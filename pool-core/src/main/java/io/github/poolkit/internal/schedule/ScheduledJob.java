@@ -15,8 +15,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One job of a {@link JobTimer}: the task, its timing, and the future its caller holds, in a single object that is
@@ -79,7 +77,7 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
 
     private static final VarHandle STATE = VarHandles.field(MethodHandles.lookup(), "state", int.class);
     private static final VarHandle RUNNER = VarHandles.field(MethodHandles.lookup(), "runner", Thread.class);
-    private static final VarHandle WAITERS = VarHandles.field(MethodHandles.lookup(), "waiters", Waiters.class);
+    private static final VarHandle WAITERS = VarHandles.field(MethodHandles.lookup(), "waiters", JobWaiters.class);
 
     /** The runner while {@link #cancelUnstarted()} holds the job: a thread never started, which no interrupt harms. */
     private static final Thread NEVER_STARTED = Thread.ofVirtual().unstarted(() -> { });
@@ -93,13 +91,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     private volatile int state;
     private Object outcome;
     private volatile Thread runner;
-    private volatile Waiters waiters;
-
-    /** The lock and condition of the threads waiting in {@code get}, made when the first one comes. */
-    private static final class Waiters {
-        final ReentrantLock lock = new ReentrantLock();
-        final Condition done = lock.newCondition();
-    }
+    /** Its slot in the timer's batch of due jobs ({@link DueBatch#add}; timer thread), or a stale one, or -1. */
+    int batchSlot = -1;
+    private volatile JobWaiters waiters;
 
     /**
      * A job that runs {@code task}, once if {@code period == 0}, else periodically.
@@ -178,6 +172,7 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
 
     /** {@link #run()}, counting on {@code counter} if not {@code null} (a pool's worker). */
     private void run(TaskCounter counter) {
+        timer.due.started(this); // the executor has taken it: no refusal can follow (see DueBatch)
         if (period != 0 && timer.isShutdown()) {
             cancel(false);
             return;
@@ -205,9 +200,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
         boolean counted = false;
         try {
             body.run();
-            // Before the future completes, which then shows it; a periodic run reschedules after this, unless the
-            // timer is shut down: then this run is its last (it is cancelled below), as a one-shot job's only one.
-            counted = counter != null && counter.countEnded(null, period == 0 || timer.isShutdown());
+            // Before the future completes, which then shows it. Nothing of the task runs after this on this worker: a
+            // periodic run only reschedules the job or, the timer shut down, cancels it (futureCompleted below).
+            counted = counter != null && counter.countEnded(null, true);
             if (period == 0) {
                 complete(NORMAL, callable ? outcome : null);
             }
@@ -232,7 +227,7 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
             cancel(false);
         }
         if (counted) {
-            counter.completed(); // done (unless rescheduled): the worker may be counted as gone now
+            counter.futureCompleted(); // its job is done or back in the heap: the worker holds no task
         }
     }
 
@@ -303,6 +298,12 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     @Override
     public boolean isDone() {
         return state != NEW;
+    }
+
+    /** {@return whether it completed with a result or a failure, not cancelled: run, or its hand-over refused} */
+    boolean isSettled() {
+        int s = state;
+        return s == NORMAL || s == EXCEPTIONAL;
     }
 
     /** {@return whether the job repeats (at a fixed rate or with a fixed delay)} */
@@ -429,47 +430,21 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     }
 
     private void signalWaiters() {
-        Waiters w = waiters;
+        JobWaiters w = waiters;
         if (w != null) {
-            w.lock.lock();
-            try {
-                w.done.signalAll();
-            } finally {
-                w.lock.unlock();
-            }
+            w.signalAll();
         }
     }
 
     private int awaitDone(boolean timed, long nanos) throws InterruptedException, TimeoutException {
-        int s = state;
-        if (s != NEW) {
-            return s;
-        }
-        long deadlineNanos = timed ? System.nanoTime() + nanos : 0L;
-        Waiters w = waiters;
-        if (w == null) {
-            w = new Waiters();
-            if (!WAITERS.compareAndSet(this, null, w)) {
+        if (state == NEW) {
+            JobWaiters w = waiters;
+            if (w == null && !WAITERS.compareAndSet(this, null, w = new JobWaiters())) {
                 w = waiters;
             }
+            w.await(() -> state == NEW, timed, nanos);
         }
-        w.lock.lockInterruptibly();
-        try {
-            while ((s = state) == NEW) {
-                if (!timed) {
-                    w.done.await();
-                } else {
-                    long left = deadlineNanos - System.nanoTime();
-                    if (left <= 0L) {
-                        throw new TimeoutException("job not done within " + nanos + "ns");
-                    }
-                    w.done.awaitNanos(left);
-                }
-            }
-            return s;
-        } finally {
-            w.lock.unlock();
-        }
+        return state;
     }
 
     @SuppressWarnings("unchecked")

@@ -60,7 +60,7 @@ class FutureDoneBeforeTerminationTest {
                 Thread.currentThread().interrupt();
             }
             done.set(true); // the future completes
-            counter.completed();
+            counter.futureCompleted();
         }
 
         @Override

@@ -86,7 +86,7 @@ class JobTimerTest {
             }
 
             @Override
-            public void completed() {
+            public void futureCompleted() {
                 told.add("completed, done " + job.isDone());
             }
         }));
@@ -200,59 +200,120 @@ class JobTimerTest {
     }
 
     /**
-     * A shutdown that comes while the timer thread is handing over a batch in which nothing is left to run (a one-shot
-     * job cancelled by its holder, a periodic job the shutdown itself cancels) finishes the timer at once: a scheduler
-     * with nothing pending and nothing running is terminated when {@code shutdown} returns, not only once the timer
-     * thread has let go of those jobs (it then skips one, and ignores the refusal of the one it was handing over).
+     * A shutdown that comes while the timer thread is handing over a batch in which nothing is left to run (the job
+     * being handed over has run, a one-shot job behind it was cancelled by its holder, a periodic one is cancelled by
+     * the shutdown itself) finishes the timer at once: a scheduler with nothing pending and nothing running is
+     * terminated when {@code shutdown} returns, not only once the timer thread has let go of those jobs (it then skips
+     * them).
      */
     @RepeatedTest(5)
     void aShutdownFinishesTheTimerWhenNothingItIsHandingOverIsLeftToRun() throws Exception {
-        CountDownLatch[] held = {new CountDownLatch(1), new CountDownLatch(1)};
-        CountDownLatch[] release = {new CountDownLatch(1), new CountDownLatch(1)};
-        AtomicInteger handOvers = new AtomicInteger();
-        InlineExecutor executor = new InlineExecutor() {
-            @Override
-            public void execute(Runnable command) {
-                int n = Thread.currentThread().getName().endsWith("-timer") ? handOvers.getAndIncrement() : 2;
-                if (n < 2) { // holds the timer thread on its first two hand-overs
-                    held[n].countDown();
-                    awaitUninterruptibly(release[n]);
-                }
-                super.execute(command);
-            }
-        };
+        HoldingExecutor executor = new HoldingExecutor(true);
         JobTimer timer = JobTimer.start("cancelled-batch", executor, null);
-        ScheduledJob<Void> first = timer.schedule(() -> { }, 1L, 0L);
-        assertThat(held[0].await(10, TimeUnit.SECONDS)).isTrue();
         AtomicInteger runs = new AtomicInteger();
-        ScheduledJob<Void> oneShot = timer.schedule(runs::incrementAndGet, 1L, 0L);
-        ScheduledJob<Void> periodic = timer.schedule(runs::incrementAndGet, 1L, TimeUnit.HOURS.toNanos(1));
-        while (System.nanoTime() - periodic.deadline < 0L) {
-            Thread.onSpinWait(); // both due (a nanosecond from now) before the timer thread looks again
-        }
-        release[0].countDown();
-        assertThat(held[1].await(10, TimeUnit.SECONDS)).as("both taken in one batch, the first being handed over")
-                .isTrue();
-        first.get(10, TimeUnit.SECONDS);
+        ScheduledJob<Void> ran = executor.batchBehindAFirstJob(timer, runs);
+        ScheduledJob<Void> oneShot = timer.schedule(() -> { }, 1L, 0L);
+        ScheduledJob<Void> periodic = timer.schedule(() -> { }, 1L, TimeUnit.HOURS.toNanos(1));
+        executor.handOverTheBatch(periodic);
+        assertThat(ran.isDone()).as("run by the executor, which holds the timer thread now").isTrue();
         assertThat(oneShot.cancel(false)).isTrue();
 
         timer.shutdown();
 
         assertThat(periodic.isCancelled()).isTrue();
         assertThat(timer.isTerminated()).as("nothing pending, nothing running, nothing left to hand over").isTrue();
-        release[1].countDown();
+        executor.release[1].countDown();
         assertThat(timer.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(handOvers).as("the one-shot job refused (ignored), the periodic one skipped").hasValue(2);
-        assertThat(runs).hasValue(0);
+        assertThat(executor.handOvers).as("the cancelled jobs skipped").hasValue(2);
+        assertThat(runs).as("the job handed over ran once").hasValue(1);
+        assertThat(executor.refused).hasValue(0);
     }
 
-    /** Runs each task on the caller; refuses once shut down, and is then terminated. */
+    /**
+     * A cancel that comes while the timer thread is handing that very job over (it found the job not done an instant
+     * before): the shutdown leaves the hand-over alone rather than shutting the executor down under it, so the job is
+     * not refused (a refusal the pool would count and report for a job its holder cancelled); the timer finishes once
+     * the hand-over is over.
+     */
+    @RepeatedTest(5)
+    void aShutdownLeavesAloneAHandOverThatACancelRaced() throws Exception {
+        HoldingExecutor executor = new HoldingExecutor(false);
+        JobTimer timer = JobTimer.start("cancel-raced", executor, null);
+        AtomicInteger runs = new AtomicInteger();
+        ScheduledJob<Void> raced = executor.batchBehindAFirstJob(timer, runs);
+        executor.handOverTheBatch(raced);
+        assertThat(raced.cancel(false)).isTrue();
+
+        timer.shutdown();
+
+        assertThat(executor.isShutdown()).as("not shut down under the hand-over").isFalse();
+        executor.release[1].countDown();
+        assertThat(timer.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(executor.refused).hasValue(0);
+        assertThat(runs).as("cancelled before it ran").hasValue(0);
+    }
+
+    /**
+     * Runs each task on the caller, and holds the timer thread in its first two hand-overs: in the first, before the
+     * job runs, until {@code release[0]} (so that the jobs scheduled meanwhile are due together, one batch); in the
+     * second, until {@code release[1]}, after the job ran if {@code runSecond}, else before.
+     */
+    private static final class HoldingExecutor extends InlineExecutor {
+        final CountDownLatch[] held = {new CountDownLatch(1), new CountDownLatch(1)};
+        final CountDownLatch[] release = {new CountDownLatch(1), new CountDownLatch(1)};
+        final AtomicInteger handOvers = new AtomicInteger();
+        private final boolean runSecond;
+
+        HoldingExecutor(boolean runSecond) {
+            this.runSecond = runSecond;
+        }
+
+        @Override
+        public void execute(Runnable command) {
+            int n = Thread.currentThread().getName().endsWith("-timer") ? handOvers.getAndIncrement() : 2;
+            if (n == 1 && runSecond) {
+                super.execute(command);
+            }
+            if (n < 2) {
+                held[n].countDown();
+                awaitUninterruptibly(release[n]);
+            }
+            if (n != 1 || !runSecond) {
+                super.execute(command);
+            }
+        }
+
+        /**
+         * Holds the timer thread in the hand-over of a first job, then schedules the job that heads the next batch.
+         *
+         * @return that job, which counts its runs in {@code runs}
+         */
+        ScheduledJob<Void> batchBehindAFirstJob(JobTimer timer, AtomicInteger runs) throws InterruptedException {
+            timer.schedule(() -> { }, 1L, 0L);
+            assertThat(held[0].await(10, TimeUnit.SECONDS)).isTrue();
+            return timer.schedule(runs::incrementAndGet, 1L, 0L);
+        }
+
+        /** Lets the first hand-over end once {@code last} is due, and waits for the batch's first hand-over. */
+        void handOverTheBatch(ScheduledJob<?> last) throws InterruptedException {
+            while (System.nanoTime() - last.deadline < 0L) {
+                Thread.onSpinWait(); // every job due (a nanosecond after it was scheduled) before the timer looks again
+            }
+            release[0].countDown();
+            assertThat(held[1].await(10, TimeUnit.SECONDS)).as("the batch taken, its first job being handed over")
+                    .isTrue();
+        }
+    }
+
+    /** Runs each task on the caller; refuses once shut down (counted), and is then terminated. */
     private static class InlineExecutor extends AbstractExecutorService {
+        final AtomicInteger refused = new AtomicInteger();
         private volatile boolean shut;
 
         @Override
         public void execute(Runnable command) {
             if (shut) {
+                refused.incrementAndGet();
                 throw new RejectedExecutionException("shut down");
             }
             command.run();
