@@ -389,7 +389,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
             return;
         }
         renewal.stop();
-        requests.withdrawAll(); // within the command timeout
+        requests.withdrawAll(); // within twice the command timeout
         connections.close();
     }
 

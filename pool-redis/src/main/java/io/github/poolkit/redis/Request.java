@@ -48,7 +48,8 @@ final class Request {
     volatile CompletableFuture<?> withdrawal;
     /**
      * Completes once the acquire's answer has been handled, a cancel it calls for sent ({@link #withdrawal}), or once
-     * the request failed unsent: a close waits for it before it waits for the withdrawals (see Requests#withdrawAll).
+     * the request failed unsent, or its sending threw: a close waits for it before it waits for the withdrawals (see
+     * Requests#withdrawAll).
      */
     final CompletableFuture<Void> answered = new CompletableFuture<>();
 

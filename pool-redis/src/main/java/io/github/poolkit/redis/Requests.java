@@ -93,7 +93,15 @@ final class Requests {
             return request;
         }
         String weight = Long.toString(request.weight);
-        var answer = instance.script().run("acquire", late -> withdrawLate(request, late), request.id, weight, mode);
+        CompletableFuture<List<Object>> answer;
+        try {
+            answer = instance.script().run("acquire", late -> withdrawLate(request, late), request.id, weight, mode);
+        } catch (RuntimeException | Error e) { // a bug or an exhausted JVM: settle it (its cancel withdraws it if sent)
+            giveUp(request, new SemaphoreUnavailableException("Cluster semaphore '" + instance.name()
+                    + "': the acquire could not be sent", e));
+            request.answered.complete(null);
+            throw e;
+        }
         answer.whenComplete((reply, failure) -> {
             try {
                 answered(request, reply, failure);
@@ -178,6 +186,7 @@ final class Requests {
      * command timeout each, for the answers of their acquires (one sent while the semaphore closed may reach Redis
      * after its request's cancel: its answer sends the cancel again, see {@link #answered}), then for Redis to
      * confirm their withdrawals. So once it returns, Redis holds nothing for them unless it did not answer in time.
+     * An interrupt ends the waits (the interrupt status is kept).
      */
     void withdrawAll() {
         closed = true;
@@ -186,18 +195,24 @@ final class Requests {
             // here, on the closing thread (not through the executor): its withdrawal must be sent before the wait
             request.result.completeExceptionally(closedFailure());
         }
-        awaitAll(open.stream().map(request -> request.answered), "answers of acquires");
-        awaitAll(open.stream().<CompletableFuture<?>>map(request -> request.withdrawal).filter(Objects::nonNull),
-                "withdrawals");
+        if (awaitAll(open.stream().map(request -> request.answered), "answers of acquires")) {
+            awaitAll(open.stream().<CompletableFuture<?>>map(request -> request.withdrawal).filter(Objects::nonNull),
+                    "withdrawals");
+        }
     }
 
-    private void awaitAll(Stream<CompletableFuture<?>> calls, String what) {
+    /** {@return false if interrupted (the interrupt status is kept), else true, finished in time or not} */
+    private boolean awaitAll(Stream<CompletableFuture<?>> calls, String what) {
         try {
             CompletableFuture.allOf(calls.toArray(CompletableFuture[]::new))
                     .get(instance.commandTimeout().toNanos(), TimeUnit.NANOSECONDS);
-        } catch (Exception e) {
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        } catch (ExecutionException | TimeoutException e) {
             LOG.log(Level.FINE, "Cluster semaphore '" + instance.name() + "': " + what + " on close did not finish", e);
         }
+        return true;
     }
 
     /**

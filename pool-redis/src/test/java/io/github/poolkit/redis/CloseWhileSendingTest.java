@@ -4,7 +4,9 @@ import static io.github.poolkit.redis.RedisPermitSemaphoreTest.assertState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,10 +42,15 @@ class CloseWhileSendingTest {
         }
         CompletableFuture<Void> reached = new CompletableFuture<>();
         CompletableFuture<Void> cancelRan = new CompletableFuture<>();
-        link.holdBeforeSending("acquire", reached, cancelRan);
+        CompletableFuture<Void> acquireSent = new CompletableFuture<>();
+        link.holdBeforeSending("acquire", reached, cancelRan, acquireSent);
+        List<List<Object>> cancels = new CopyOnWriteArrayList<>();
         link.watch((argv, answer) -> {
             if (argv[0].equals("cancel")) {
-                cancelRan.complete(null); // the acquire goes out now, behind the close's cancel
+                cancels.add(answer);
+                cancelRan.complete(null); // the acquire goes out now, behind the close's cancel...
+                // ...and is on the connection before the close learns that its cancel ran
+                acquireSent.completeOnTimeout(null, 10, TimeUnit.SECONDS).join();
             }
         });
         CompletableFuture<Object> caller = new CompletableFuture<>();
@@ -55,11 +62,14 @@ class CloseWhileSendingTest {
                 caller.complete(t);
             }
         });
+        acquirer.setDaemon(true);
         acquirer.start();
         reached.get(10, TimeUnit.SECONDS);
 
         closing.close();
 
+        assertThat(cancels).as("the close's cancel found nothing; the one the acquire's answer sent withdrew it")
+                .hasSize(2);
         assertState(other, 3, queued ? 3 : 0, 0);
         assertThat(caller.get(10, TimeUnit.SECONDS)).isInstanceOf(SemaphoreUnavailableException.class);
         if (queued) {

@@ -41,6 +41,7 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
     private volatile String heldOp;
     private volatile CompletableFuture<Void> heldReached;
     private volatile CompletableFuture<Void> heldUntil;
+    private volatile CompletableFuture<Void> heldSent;
     private volatile CompletableFuture<Void> evalGate;
     private final AtomicInteger heartbeatsFailed = new AtomicInteger();
     private volatile BiConsumer<String[], List<Object>> watcher = (argv, answer) -> { };
@@ -153,11 +154,14 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
     /**
      * The next call of {@code op} stops where it is made, on the caller's thread, before it is sent: it completes
      * {@code reached}, then waits until {@code until} completes (a thread preempted between deciding to send a call
-     * and sending it), then goes out.
+     * and sending it; at most 10 s), then goes out, and completes {@code sent} once it is on its way (written to the
+     * connection, or held back with it).
      */
-    void holdBeforeSending(String op, CompletableFuture<Void> reached, CompletableFuture<Void> until) {
+    void holdBeforeSending(String op, CompletableFuture<Void> reached, CompletableFuture<Void> until,
+            CompletableFuture<Void> sent) {
         heldReached = reached;
         heldUntil = until;
+        heldSent = sent;
         heldOp = op;
     }
 
@@ -221,8 +225,16 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
         if (op.equals(heldOp)) {
             heldOp = null;
             heldReached.complete(null);
-            heldUntil.join();
+            heldUntil.completeOnTimeout(null, 10, TimeUnit.SECONDS).join();
+            CompletionStage<List<Object>> answer = sendNow(argv, call);
+            heldSent.complete(null);
+            return answer;
         }
+        return sendNow(argv, call);
+    }
+
+    private CompletionStage<List<Object>> sendNow(String[] argv, Supplier<CompletionStage<List<Object>>> call) {
+        String op = argv[0];
         if (op.equals(throwsOnce)) {
             throwsOnce = null;
             throw new AssertionError("an Error thrown by the link, once (ScriptLink)");
