@@ -154,10 +154,12 @@ final class PoolLifecycle {
             if (core.state == PoolCore.State.OPEN || core.termination.reached()) {
                 break; // rebooted meanwhile (a seeker may then go idle), or done
             }
-            if (onTheirWay.stream().anyMatch(Worker::isDone)) {
-                onTheirWay = takeOutDoneWorkers(); // a future completed: take its worker out now
-            } else { // busy now, or gone (counted out, termination checked); one DONE or taken out meanwhile stays
-                onTheirWay.removeIf(w -> !w.isBetweenTasks());
+            if (onTheirWay.stream().anyMatch(w -> w.isDone() || w.isTakenOut())) {
+                // a future completed: take its worker out now; or another close took one out: once it has retired
+                // it (under the lock, which this waits for), look again at what is listed
+                onTheirWay = takeOutDoneWorkers();
+            } else {
+                onTheirWay.removeIf(w -> !w.isBetweenTasks()); // busy now, or gone (counted out, termination checked)
             }
         }
     }

@@ -9,16 +9,16 @@ import java.util.List;
  * {@value #CAPACITY} of them.
  *
  * <p>Invariants: the batch is filled and emptied under the timer's lock, by the timer thread only, and is not empty
- * exactly while that thread is handing it over (its last jobs may have run, or been cancelled, already:
- * {@link #nothingLeftToHandOver}). A job stays in its slot until the executor has taken it: the timer thread reads it
- * ({@link #get}), hands it over (or skips it, done meanwhile), and only then empties the slot ({@link #claim}, an
- * atomic swap to null), unless the thread that starts to run it, which the executor took, emptied it first
- * ({@link #started}, a CAS). Whoever stops the timer ({@code shutdownNow}, or a timer thread that failed) takes, under
- * the lock, every job still in a slot ({@link #claimAll}, the same swap): one not handed over yet, which the timer
- * thread then skips, or the one being handed over at that very moment (or just handed over). {@code shutdownNow}
- * returns such a job only if it can cancel it before it starts ({@code ScheduledJob.cancelUnstarted}), which excludes
- * its run; whether the executor then refuses it, or takes it and skips it as cancelled, or ran it first, the job is run
- * or returned, once.
+ * exactly while that thread is handing it over (its last jobs may have run, or been cancelled, already, and a worker
+ * that starts one empties its slot: {@link #nothingLeftToHandOver}). A job stays in its slot until the executor has
+ * taken it: the timer thread reads it ({@link #get}), hands it over (or skips it, done meanwhile), and only then
+ * empties the slot ({@link #claim}, an atomic swap to null), unless the thread that starts to run it, which the
+ * executor took, emptied it first ({@link #started}, a CAS). Whoever stops the timer ({@code shutdownNow}, or a timer
+ * thread that failed) takes, under the lock, every job still in a slot ({@link #claimAll}, the same swap): one not
+ * handed over yet, which the timer thread then skips, or the one being handed over at that very moment (or just handed
+ * over). {@code shutdownNow} returns such a job only if it can cancel it before it starts
+ * ({@code ScheduledJob.cancelUnstarted}), which excludes its run; whether the executor then refuses it, or takes it and
+ * skips it as cancelled, or ran it first, the job is run or returned, once.
  */
 final class DueBatch {
 
@@ -30,7 +30,7 @@ final class DueBatch {
     private final ScheduledJob<?>[] slots = new ScheduledJob<?>[CAPACITY];
     /** Jobs put in since the batch was last emptied; lock held. */
     private int size;
-    /** The slot the timer thread is handing over (or about to), -1 between batches; see {@link #handing(int)}. */
+    /** The slot the timer thread is handing over (or about to; the last one until the next batch), or -1. */
     private volatile int handing = -1;
 
     /** {@return whether no batch is being handed over} Lock held. */
@@ -70,9 +70,10 @@ final class DueBatch {
     }
 
     /**
-     * Empties the slot of a job that starts to run (the executor took it, so a shutdown of the executor refuses it no
-     * more), if it is still there: a job not in the batch, or in another slot (a stale {@code batchSlot}), is left
-     * alone. Any thread.
+     * Empties the slot of a job that a pool's worker starts to run (the executor took it, so a shutdown of the
+     * executor refuses it no more), if it is still there: a job not in the batch, or in another slot (a stale
+     * {@code batchSlot}), is left alone. A worker's thread; not a caller running the job itself, which proves nothing
+     * about the hand-over.
      */
     void started(ScheduledJob<?> job) {
         int i = job.batchSlot;

@@ -59,15 +59,16 @@ import io.github.poolkit.internal.NamedThreadFactory;
  *       timer thread exits at once. The timer is finished ({@link TimerEnd#finish()}: the executor shut down, queued
  *       jobs still run unless shutdownNow took them, then the timer marked done) by the timer thread when it exits,
  *       or at once by {@code shutdown} or {@code shutdownNow} when the heap is empty and the timer thread has nothing
- *       left to hand over (every job of its batch run, refused or cancelled: {@link DueBatch#nothingLeftToHandOver}):
- *       then nothing can reach the executor through the timer any more, and a scheduler with nothing pending and
- *       nothing running is terminated when {@code shutdown} returns, also right after its last job's {@code get()}. The
- *       timer is terminated when it is done and the executor has terminated. {@code runState} is volatile: racy readers
- *       ({@link #isShutdown()}, which periodic runs read) see either side of a transition, which each tolerates. A job
- *       with no delay, accepted under the lock, reaches the executor after the lock is released: if a shutdown finished
- *       the timer meanwhile, the executor rejects it and the caller hears of it. A refusal seen while RUNNING means no
- *       worker thread could be started: a periodic job's run is then skipped as the timer's would be
- *       ({@link RefusedRun}), and a one-shot job's caller hears of it.</li>
+ *       left to hand over (every job of its batch started, run, refused or cancelled, but the one being handed over
+ *       only once started or settled: {@link DueBatch#nothingLeftToHandOver}): then nothing can reach the executor
+ *       through the timer any more, and a scheduler with nothing pending and nothing running is terminated when
+ *       {@code shutdown} returns, also right after its last job's {@code get()}. The timer is terminated when it is
+ *       done and the executor has terminated. {@code runState} is volatile: racy readers ({@link #isShutdown()}, which
+ *       periodic runs read) see either side of a transition, which each tolerates. A job with no delay, accepted under
+ *       the lock, reaches the executor after the lock is released: if a shutdown finished the timer meanwhile, the
+ *       executor rejects it and the caller hears of it. A refusal seen while RUNNING means no worker thread could be
+ *       started: a periodic job's run is then skipped as the timer's would be ({@link RefusedRun}), and a one-shot
+ *       job's caller hears of it.</li>
  *   <li>The timer thread ignores interrupts: only the run state stops it. If it ever dies of an unexpected
  *       exception, it moves to STOP and cancels what is left, so no future waits forever and no job is accepted that
  *       would never run.</li>

@@ -172,7 +172,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
 
     /** {@link #run()}, counting on {@code counter} if not {@code null} (a pool's worker). */
     private void run(TaskCounter counter) {
-        timer.due.started(this); // the executor has taken it: no refusal can follow (see DueBatch)
+        if (counter != null) { // a pool's worker: the executor has taken it, no refusal can follow (see DueBatch)
+            timer.due.started(this);
+        }
         if (period != 0 && timer.isShutdown()) {
             cancel(false);
             return;

@@ -63,12 +63,12 @@ class JobTimerTest {
     }
 
     /**
-     * A periodic job's run that ends after its timer was shut down is its last (the job is cancelled as it ends): it
-     * says so as it counts, so that its worker may be counted as gone once the future is done, and says when the
-     * future has completed, cancelled.
+     * A periodic job's run is its worker's last step (only its reschedule, or its cancel, follows): it says so as it
+     * counts, so that its worker may be counted as gone once the job is done or back in the heap, and says when that is
+     * over; here a run that ends after its timer was shut down, so that the job is cancelled as it ends.
      */
     @Test
-    void aPeriodicJobsRunThatEndsAfterAShutdownCountsAsItsLast() throws Exception {
+    void aPeriodicJobsRunCountsAsItsWorkersLastStep() throws Exception {
         ThreadPoolExecutor idle = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
         JobTimer timer = JobTimer.start("last-run", idle, null);
         CountDownLatch entered = new CountDownLatch(1);
