@@ -24,6 +24,11 @@ final class PoolLifecycle {
 
     /** The longest a close waits for workers between a future and their next task ({@link #retireFinishedWorkers}). */
     static final long SEEKER_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /**
+     * The most one step of that wait counts: a longer gap means the closing thread itself was stopped (a GC pause, or
+     * preempted), and the worker perhaps with it, so it is not counted as time the worker had to move on.
+     */
+    private static final long WAIT_STEP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final PoolCore core;
     /** How long a worker may stay idle before the purge stops it; {@code <= 0}: never. */
@@ -138,19 +143,23 @@ final class PoolLifecycle {
      * After every close (also one that found the pool closed already): retires, with nothing queued, the workers that
      * hold no task and took none since their last future completed or since they were reserved for the queue
      * ({@link Worker#takeOutIfDone}; they see it themselves and leave without taking anything), then waits, without the
-     * lock and at most {@link #SEEKER_WAIT_NANOS}, for the workers on their way from a future they ran
-     * ({@link Worker#isBetweenTasks}: still completing it, or done since the take-out, then taken out as above, or
-     * already looking for work), when nothing else keeps the pool from terminating: nothing queued, and every other
-     * worker holding no task. Such a worker moves on within a few steps, so a caller who saw its last future done finds
-     * the pool terminated when {@code release()} returns, and a pool closed while its last future completes is not
-     * terminated before the future is done. A pool with a task running or queued is not waited for at all, nor is a
-     * call on one of the pool's own workers.
+     * lock and at most {@link #SEEKER_WAIT_NANOS} (not counting a pause of this thread), for the workers on their way
+     * from a future they ran ({@link Worker#isBetweenTasks}: still completing it, or done since the take-out, then
+     * taken out as above, or already looking for work), when nothing else keeps the pool from terminating: nothing
+     * queued, and every other worker holding no task. Such a worker moves on within a few steps, so a caller who saw
+     * its last future done finds the pool terminated when {@code release()} returns, and a pool closed while its last
+     * future completes is not terminated before the future is done. A pool with a task running or queued is not waited
+     * for at all, nor is a call on one of the pool's own workers.
      */
     void retireFinishedWorkers() {
         List<Worker> onTheirWay = takeOutDoneWorkers();
-        long deadline = System.nanoTime() + SEEKER_WAIT_NANOS;
-        while (!onTheirWay.isEmpty() && System.nanoTime() - deadline < 0) {
+        long waited = 0;
+        long last = System.nanoTime();
+        while (!onTheirWay.isEmpty() && waited < SEEKER_WAIT_NANOS) {
             Thread.yield(); // no lock: the workers need it to leave
+            long now = System.nanoTime();
+            waited += Math.min(now - last, WAIT_STEP_NANOS);
+            last = now;
             if (core.state == PoolCore.State.OPEN || core.termination.reached()) {
                 break; // rebooted meanwhile (a seeker may then go idle), or done
             }

@@ -319,7 +319,7 @@ final class Worker implements Runnable, TaskCounter {
      *         or counting itself out again
      */
     boolean mayTakeWork() {
-        int b = between; // plain: once started, only this thread writes COMPLETING and DONE (a close CASes DONE)
+        int b = between; // plain: once started, only this thread writes COMPLETING and DONE (a close takes out DONE)
         if (b == COMPLETING) { // a future that never said it completed: no closer takes out a COMPLETING worker
             BETWEEN.setRelease(this, SEEKING);
             return true;

@@ -9,9 +9,9 @@ import java.util.List;
  * {@value #CAPACITY} of them.
  *
  * <p>Invariants: the batch is filled and emptied under the timer's lock, by the timer thread only, and is not empty
- * exactly while that thread is handing it over (its last jobs may have run, or been cancelled, already, and a worker
- * that starts one empties its slot: {@link #nothingLeftToHandOver}). A job stays in its slot until the executor has
- * taken it: the timer thread reads it ({@link #get}), hands it over (or skips it, done meanwhile), and only then
+ * exactly while that thread is handing it over (its last jobs may have run, or been cancelled, already, and a pool's
+ * worker that starts one empties its slot: {@link #nothingLeftToHandOver}). A job stays in its slot until the executor
+ * has taken it: the timer thread reads it ({@link #get}), hands it over (or skips it, done meanwhile), and only then
  * empties the slot ({@link #claim}, an atomic swap to null), unless the thread that starts to run it, which the
  * executor took, emptied it first ({@link #started}, a CAS). Whoever stops the timer ({@code shutdownNow}, or a timer
  * thread that failed) takes, under the lock, every job still in a slot ({@link #claimAll}, the same swap): one not
@@ -39,14 +39,13 @@ final class DueBatch {
     }
 
     /**
-     * {@return whether the timer thread has nothing left to hand over: every job in the batch is claimed (taken by the
-     * executor and started, or handed over), or done ({@code ScheduledJob.isDone}: run, refused or cancelled),
-     * although the thread may not have claimed its slot yet} The timer thread skips a done job, unless it is the one
-     * being handed over ({@link #handing}), which it may have found not done an instant before: only a settled one
-     * (run, or refused) counts there. Each job's state is read before {@link #handing}, which the timer thread writes
-     * before it reads that state (a Dekker pair: a job done before this read is skipped, or seen here as the one being
-     * handed over), so the executor is never shut down under a hand-over that a cancel raced, which it would refuse.
-     * Lock held.
+     * {@return whether the timer thread has nothing left to hand over: every job in the batch is claimed (started by a
+     * pool's worker, or handed over), or done ({@code ScheduledJob.isDone}: run, refused or cancelled), although the
+     * thread may not have claimed its slot yet} The timer thread skips a done job, unless it is the one being handed
+     * over ({@link #handing}), which it may have found not done an instant before: only a settled one (run, or refused)
+     * counts there. Each job's state is read before {@link #handing}, which the timer thread writes before it reads
+     * that state (a Dekker pair: a job done before this read is skipped, or seen here as the one being handed over), so
+     * the executor is never shut down under a hand-over that a cancel raced, which it would refuse. Lock held.
      */
     boolean nothingLeftToHandOver() {
         for (int i = 0; i < size; i++) {

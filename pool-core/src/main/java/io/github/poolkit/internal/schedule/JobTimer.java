@@ -92,7 +92,7 @@ public final class JobTimer {
     private final Set<ScheduledJob<?>> handedOver = new HashSet<>();
     private final UnaryOperator<Runnable> decorator;
     private final Thread thread;
-    final DueBatch due = new DueBatch(); // its jobs leave it as they start, too (ScheduledJob#run)
+    final DueBatch due = new DueBatch(); // a pool's worker that starts a job takes it out too (ScheduledJob#run)
     private final TimerEnd end;
 
     private long nextSequence;

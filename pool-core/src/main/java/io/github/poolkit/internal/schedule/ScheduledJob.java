@@ -150,8 +150,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
     }
 
     /**
-     * Runs the job as {@link #run()} does, counting the run on {@code counter}: passed down the run, never kept in a
-     * field, since the next run may start on another worker before this one's call returns (see CountedRun).
+     * Runs the job as {@link #run()} does, on a pool's worker, which takes it out of its timer's batch of due jobs
+     * (DueBatch#started) and counts the run on {@code counter}: passed down the run, never kept in a field, since the
+     * next run may start on another worker before this one's call returns (see CountedRun).
      */
     @Override
     public void runCounted(TaskCounter counter) {

@@ -39,14 +39,7 @@ class JobTimerTest {
         JobTimer timer = JobTimer.start("overlap", idle, null);
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch go = new CountDownLatch(1);
-        ScheduledJob<Void> job = timer.schedule(() -> {
-            entered.countDown();
-            try {
-                go.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, TimeUnit.HOURS.toNanos(1), TimeUnit.HOURS.toNanos(1));
+        ScheduledJob<Void> job = hourlyJobThatWaits(timer, entered, go);
         AtomicInteger countedByB = new AtomicInteger();
         AtomicInteger countedByA = new AtomicInteger();
         Thread b = new Thread(() -> job.runCounted((failure, last) -> countedByB.incrementAndGet() > 0));
@@ -73,10 +66,7 @@ class JobTimerTest {
         JobTimer timer = JobTimer.start("last-run", idle, null);
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch go = new CountDownLatch(1);
-        ScheduledJob<Void> job = timer.schedule(() -> {
-            entered.countDown();
-            awaitUninterruptibly(go);
-        }, TimeUnit.HOURS.toNanos(1), TimeUnit.HOURS.toNanos(1));
+        ScheduledJob<Void> job = hourlyJobThatWaits(timer, entered, go);
         List<String> told = new CopyOnWriteArrayList<>();
         Thread runner = new Thread(() -> job.runCounted(new TaskCounter() {
             @Override
@@ -344,6 +334,14 @@ class JobTimerTest {
         public boolean awaitTermination(long timeout, TimeUnit unit) {
             return shut;
         }
+    }
+
+    /** {@return a periodic job, first due in an hour, whose run counts {@code entered} down, then awaits {@code go}} */
+    private static ScheduledJob<Void> hourlyJobThatWaits(JobTimer timer, CountDownLatch entered, CountDownLatch go) {
+        return timer.schedule(() -> {
+            entered.countDown();
+            awaitUninterruptibly(go);
+        }, TimeUnit.HOURS.toNanos(1), TimeUnit.HOURS.toNanos(1));
     }
 
     private static void awaitUninterruptibly(CountDownLatch latch) {
