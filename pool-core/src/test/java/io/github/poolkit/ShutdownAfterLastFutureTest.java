@@ -57,10 +57,7 @@ class ShutdownAfterLastFutureTest {
             DelayScheduler scheduler = DelayScheduler.create(1, PoolOptions.builder().name("second" + i).build());
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch mayEnd = new CountDownLatch(1);
-            Future<?> last = scheduler.schedule(() -> {
-                started.countDown();
-                await(mayEnd);
-            }, 1, TimeUnit.NANOSECONDS);
+            Future<?> last = scheduler.schedule(startsThenAwaits(started, mayEnd), 1, TimeUnit.NANOSECONDS);
             assertThat(started.await(10, SECONDS)).isTrue();
             scheduler.shutdown(); // nothing pending: the timer finishes now or as its thread exits, without the job
             String timer = "second" + i + "-timer";
@@ -80,10 +77,8 @@ class ShutdownAfterLastFutureTest {
             DelayScheduler scheduler = DelayScheduler.create(1, PoolOptions.builder().name("periodic" + i).build());
             CountDownLatch started = new CountDownLatch(1);
             CountDownLatch mayEnd = new CountDownLatch(1);
-            Future<?> periodic = scheduler.scheduleAtFixedRate(() -> {
-                started.countDown();
-                await(mayEnd);
-            }, 1, TimeUnit.HOURS.toNanos(1), TimeUnit.NANOSECONDS);
+            Future<?> periodic = scheduler.scheduleAtFixedRate(startsThenAwaits(started, mayEnd), 1,
+                    TimeUnit.HOURS.toNanos(1), TimeUnit.NANOSECONDS);
             assertThat(started.await(10, SECONDS)).isTrue();
             scheduler.shutdown(); // the run goes on, and is the job's last
             assertThat(periodic.isDone()).as("not done while its run goes on").isFalse();
@@ -105,6 +100,14 @@ class ShutdownAfterLastFutureTest {
             scheduler.shutdown(); // may come before the timer thread has finished
             assertThat(scheduler.isTerminated()).as("round " + i).isTrue();
         }
+    }
+
+    /** {@return a job that counts {@code started} down, then waits for {@code mayEnd}} */
+    private static Runnable startsThenAwaits(CountDownLatch started, CountDownLatch mayEnd) {
+        return () -> {
+            started.countDown();
+            await(mayEnd);
+        };
     }
 
     /** Lets the last task end, sees its future done, and shuts the pool down again: it is terminated at once. */
