@@ -6,7 +6,8 @@ package io.github.poolkit;
  * starter, for one) can translate the message into its own property names.
  *
  * <p>Its parts are structured ({@link #option()}, {@link #value()}, {@link #problem()}, {@link #fix()}), so that nobody
- * need parse the message, which reads {@code "<option> <problem>, was <value>: <fix>"}.
+ * need parse the message, which reads {@code "<option> <problem>, was <value>: <fix>"}, a text value in single quotes
+ * (so that a blank one shows).
  */
 public final class InvalidOptionException extends IllegalArgumentException {
 
@@ -30,11 +31,16 @@ public final class InvalidOptionException extends IllegalArgumentException {
      * @param fix     what to do instead, e.g. {@code "use -1 for an unbounded queue, 0 for none"}
      */
     public InvalidOptionException(String option, Object value, String problem, String fix) {
-        super(option + " " + problem + ", was " + value + ": " + fix);
+        super(option + " " + problem + ", was " + shown(value) + ": " + fix);
         this.option = option;
         this.value = value;
         this.problem = problem;
         this.fix = fix;
+    }
+
+    /** {@return the value as the message shows it: a text in single quotes, anything else as it prints} */
+    private static String shown(Object value) {
+        return (value instanceof CharSequence text) ? "'" + text + "'" : String.valueOf(value);
     }
 
     /** {@return the option's name as the builder spells it, e.g. {@code "queueCapacity"} or {@code "capacity"}} */

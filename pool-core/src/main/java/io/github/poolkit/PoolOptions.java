@@ -366,7 +366,7 @@ public final class PoolOptions {
         public Builder name(String name) {
             Objects.requireNonNull(name, "name");
             if (name.isBlank()) {
-                throw new InvalidOptionException("name", "'" + name + "'", "must not be blank",
+                throw new InvalidOptionException("name", name, "must not be blank",
                         "give a name with at least one visible character, such as \"reports\"");
             }
             return put(NAME, name);

@@ -37,7 +37,9 @@ class PoolOptionsAbuseTest {
     void blankNameIsRejected() {
         assertThatThrownBy(() -> PoolOptions.builder().name("  ")).isInstanceOf(InvalidOptionException.class)
                 .hasMessageContaining("name must not be blank, was '  '")
-                .satisfies(e -> assertThat(((InvalidOptionException) e).option()).isEqualTo("name"));
+                .satisfies(e -> assertThat(((InvalidOptionException) e).option()).isEqualTo("name"))
+                .satisfies(e -> assertThat(((InvalidOptionException) e).value()).as("the value given, not a quotation")
+                        .isEqualTo("  "));
     }
 
     @Test

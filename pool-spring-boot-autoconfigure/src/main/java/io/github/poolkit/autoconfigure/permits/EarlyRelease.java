@@ -5,6 +5,8 @@ import java.util.Set;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.ResolvableType;
+import org.springframework.core.annotation.MergedAnnotations;
+import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
 import org.springframework.util.ClassUtils;
 
 /**
@@ -14,9 +16,11 @@ import org.springframework.util.ClassUtils;
  * a {@code ResponseEntity<Flux<T>>} is a plain value, returned before its body is subscribed. The permits should be
  * on the method that returns the body's publisher. Spring MVC's asynchronous return values ({@code Callable},
  * {@code WebAsyncTask}, {@code DeferredResult}, {@code StreamingResponseBody}, {@code ResponseBodyEmitter} and
- * {@code SseEmitter}, also in a {@code ResponseEntity}) do their work after the method returned; a
- * {@code CompletableFuture} holds the permits until it completes. Types are compared by name: Spring web and Reactor
- * are optional.
+ * {@code SseEmitter}, also in a {@code ResponseEntity}) do their work after a request handler returned (a method
+ * annotated with {@code @RequestMapping}, {@code @GetMapping} and the like, on the method or where it is declared
+ * above); a {@code CompletableFuture} holds the permits until it completes. Those types returned by any other method
+ * (a service's factory of a {@code Callable}, say) are the caller's business, not Spring MVC's, and are not named.
+ * Types are compared by name: Spring web and Reactor are optional.
  */
 final class EarlyRelease {
 
@@ -31,7 +35,10 @@ final class EarlyRelease {
     private static final boolean SPRING_MVC = ClassUtils.isPresent("org.springframework.web.servlet.DispatcherServlet",
             EarlyRelease.class.getClassLoader());
 
-    /** Spring MVC's asynchronous return values: their work runs after the method returned. */
+    /** Marks a Spring MVC request handler, directly or through {@code @GetMapping} and the like. */
+    private static final String REQUEST_MAPPING = "org.springframework.web.bind.annotation.RequestMapping";
+
+    /** Spring MVC's asynchronous return values: their work runs after the request handler returned. */
     private static final Set<String> LATER = Set.of("java.util.concurrent.Callable",
             "org.springframework.web.context.request.async.WebAsyncTask",
             "org.springframework.web.context.request.async.DeferredResult",
@@ -49,14 +56,20 @@ final class EarlyRelease {
      */
     static @Nullable String why(Method method, Class<?> targetClass) {
         try {
-            return why(ResolvableType.forMethodReturnType(method, targetClass));
+            boolean handler = SPRING_MVC
+                    && MergedAnnotations.from(method, SearchStrategy.TYPE_HIERARCHY).isPresent(REQUEST_MAPPING);
+            return why(ResolvableType.forMethodReturnType(method, targetClass), handler);
         }
         catch (RuntimeException | LinkageError unreadable) { // only a hint: never fail the guarded call for it
             return null;
         }
     }
 
-    private static @Nullable String why(ResolvableType type) {
+    /**
+     * @param type    the guarded method's return type
+     * @param handler whether the method is a Spring MVC request handler
+     */
+    private static @Nullable String why(ResolvableType type, boolean handler) {
         Class<?> raw = type.resolve(Object.class);
         if (isA(raw, PUBLISHERS)) {
             ResolvableType value = type.getGeneric(0);
@@ -70,7 +83,7 @@ final class EarlyRelease {
             }
         }
         ResolvableType async = isA(raw, Set.of(HTTP_ENTITY)) ? type.getGeneric(0) : type;
-        if (SPRING_MVC && isA(async.resolve(Object.class), LATER)) {
+        if (handler && isA(async.resolve(Object.class), LATER)) {
             return "it returns " + type + ", whose work Spring MVC runs after the method returned (calls it, waits"
                     + " for its result, or writes its body): its permits go back on return, so they limit nothing"
                     + " there; put @Permits on the method that does the work, or return a CompletableFuture, which"

@@ -12,6 +12,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.context.request.async.DeferredResult;
 import org.springframework.web.context.request.async.WebAsyncTask;
 import org.springframework.web.reactive.function.server.ServerResponse;
@@ -56,6 +57,26 @@ class EarlyReleaseTests {
         }
         assertThat(why("future")).isNull();
         assertThat(why("entityOfValue")).isNull();
+        assertThat(EarlyRelease.why(Controller.class.getMethod("fromInterface"), Controller.class))
+                .as("mapped where the interface declares it").contains("after the method returned");
+    }
+
+    /**
+     * The same types returned by a method that is no request handler (a service's factory of a {@code Callable}, a
+     * helper that makes the emitter its controller returns) are not Spring MVC's to run later: no WARN.
+     */
+    @Test
+    void leavesAloneTheSameTypesFromMethodsThatHandleNoRequest(CapturedOutput output) throws Exception {
+        for (String method : new String[] {"callable", "deferred", "emitter", "entityOfStreaming"}) {
+            assertThat(EarlyRelease.why(Service.class.getMethod(method), Service.class)).as(method).isNull();
+        }
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(PoolkitAutoConfiguration.class,
+                        PermitsAutoConfiguration.class))
+                .withPropertyValues("poolkit.semaphores.gpu.size=4").withBean(Service.class).run(context -> {
+                    assertThat(context.getBean(Service.class).callable().call()).isEqualTo("x");
+                    assertThat(output).doesNotContain("@Permits on Service");
+                });
     }
 
     @Test
@@ -76,7 +97,45 @@ class EarlyReleaseTests {
         return EarlyRelease.why(Handlers.class.getMethod(method), Handlers.class);
     }
 
-    /** Guarded handlers of each return type. */
+    /** A guarded service, handling no request, whose methods return what Spring MVC's handlers may. */
+    @Permits("gpu")
+    static class Service {
+
+        public Callable<String> callable() {
+            return () -> "x";
+        }
+
+        public DeferredResult<String> deferred() {
+            return new DeferredResult<>();
+        }
+
+        public ResponseBodyEmitter emitter() {
+            return new ResponseBodyEmitter();
+        }
+
+        public ResponseEntity<StreamingResponseBody> entityOfStreaming() {
+            return ResponseEntity.ok(out -> { });
+        }
+    }
+
+    /** A request mapping declared on an interface. */
+    interface Api {
+
+        @GetMapping("/from-interface")
+        Callable<String> fromInterface();
+    }
+
+    /** Implements the mapped interface method without repeating the mapping. */
+    @Permits("gpu")
+    static class Controller implements Api {
+
+        @Override
+        public Callable<String> fromInterface() {
+            return () -> "x";
+        }
+    }
+
+    /** Guarded handlers of each return type (the Spring MVC ones mapped to requests). */
     @Permits("gpu")
     static class Handlers {
 
@@ -104,34 +163,42 @@ class EarlyReleaseTests {
             return Mono.just(ResponseEntity.ok("x"));
         }
 
+        @GetMapping("/callable")
         public Callable<String> callable() {
             return () -> "x";
         }
 
+        @GetMapping("/deferred")
         public DeferredResult<String> deferred() {
             return new DeferredResult<>();
         }
 
+        @GetMapping("/webAsyncTask")
         public WebAsyncTask<String> webAsyncTask() {
             return new WebAsyncTask<>(() -> "x");
         }
 
+        @GetMapping("/streaming")
         public StreamingResponseBody streaming() {
             return out -> { };
         }
 
+        @GetMapping("/entityOfStreaming")
         public ResponseEntity<StreamingResponseBody> entityOfStreaming() {
             return ResponseEntity.ok(out -> { });
         }
 
+        @GetMapping("/emitter")
         public ResponseBodyEmitter emitter() {
             return new ResponseBodyEmitter();
         }
 
+        @GetMapping("/sse")
         public SseEmitter sse() {
             return new SseEmitter();
         }
 
+        @GetMapping("/entityOfSse")
         public ResponseEntity<SseEmitter> entityOfSse() {
             return ResponseEntity.ok(new SseEmitter());
         }
