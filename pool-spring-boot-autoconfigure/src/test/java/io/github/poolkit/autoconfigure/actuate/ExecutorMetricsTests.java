@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskExecutionAutoConfiguration;
@@ -49,18 +50,56 @@ class ExecutorMetricsTests {
 
     /**
      * One executor under two bean names (a {@code @Bean} handing another bean's executor on) is metered once, under
-     * the first of its names in alphabetical order: meters under both counted each task twice in a sum over
-     * {@code name}.
+     * the name of the bean that made it, although the other name comes first in alphabetical order: meters under both
+     * counted each task twice in a sum over {@code name}, and a dashboard keyed on the defining bean's name would
+     * lose its series under the other.
      */
     @Test
-    void anExecutorUnderTwoBeanNamesIsMeteredOnce() {
+    void anExecutorUnderTwoBeanNamesIsMeteredOnceUnderTheNameOfTheBeanThatMadeIt() {
         runner.withUserConfiguration(OneExecutorTwoNames.class).run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
             assertThat(context.getBean("reports")).isSameAs(context.getBean("reportsPool"));
-            assertThat(value(registry, "executor.pool.max", "reports")).isEqualTo(3);
-            assertThat(registry.find("executor.pool.max").tag("name", "reportsPool").meters()).isEmpty();
-            assertThat(registry.find("executor.completed").tag("name", "reportsPool").meters()).isEmpty();
+            assertThat(value(registry, "executor.pool.max", "reportsPool")).isEqualTo(3);
+            assertThat(registry.find("executor.pool.max").tag("name", "reports").meters()).isEmpty();
+            assertThat(registry.find("executor.completed").tag("name", "reports").meters()).isEmpty();
         });
+    }
+
+    /**
+     * Handed on twice (each alias made from the one before), or two executors each under two names: each is metered
+     * once, under the bean that made it.
+     */
+    @Test
+    void anExecutorHandedOnTwiceIsMeteredUnderTheBeanThatMadeIt() {
+        runner.withUserConfiguration(OneExecutorTwoNames.class, HandedOnAgain.class).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(context.getBean("aReports")).isSameAs(context.getBean("reportsPool"));
+            assertThat(value(registry, "executor.pool.max", "reportsPool")).isEqualTo(3);
+            assertThat(value(registry, "executor.pool.max", "mailPool")).isEqualTo(2);
+            for (String alias : new String[] {"reports", "aReports", "aMail"}) {
+                assertThat(registry.find("executor.pool.max").tag("name", alias).meters()).as(alias).isEmpty();
+            }
+        });
+    }
+
+    /** The handed-on pool handed on again, and a second pool with an alias of its own. */
+    @Configuration(proxyBeanMethods = false)
+    static class HandedOnAgain {
+
+        @Bean(destroyMethod = "")
+        Executor aReports(@Qualifier("reports") Executor reports) {
+            return reports;
+        }
+
+        @Bean(destroyMethod = "shutdownNow")
+        ThreadPoolExecutor mailPool() {
+            return new ThreadPoolExecutor(1, 2, 1, TimeUnit.SECONDS, new LinkedBlockingQueue<>(5));
+        }
+
+        @Bean(destroyMethod = "")
+        Executor aMail(@Qualifier("mailPool") ThreadPoolExecutor mailPool) {
+            return mailPool;
+        }
     }
 
     /** A pool, and the same pool handed on under a second name. */

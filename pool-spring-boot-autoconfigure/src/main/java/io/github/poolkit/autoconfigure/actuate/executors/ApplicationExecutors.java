@@ -1,9 +1,8 @@
 package io.github.poolkit.autoconfigure.actuate.executors;
 
 import java.util.Arrays;
-import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.Set;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.Executor;
@@ -13,6 +12,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.ClassUtils;
@@ -91,7 +91,8 @@ public final class ApplicationExecutors {
      * The executor beans poolkit did not create, a lazy one that nobody has asked for yet included (created now): for
      * binding the meters, so that they cover every executor bean (Spring Boot's own executor meters likewise create
      * the lazy {@code TaskExecutor} beans they meter). One executor under two bean names (a {@code @Bean} handing
-     * another bean's executor on) is there once, under the first of its names, so that it is metered once.
+     * another bean's executor on) is there once, so that it is metered once: under the name of the bean it was made
+     * by (the one the others were injected with), else under the first of its names in alphabetical order.
      *
      * @return them by bean name, sorted
      */
@@ -105,11 +106,11 @@ public final class ApplicationExecutors {
      */
     private SortedMap<String, ExecutorAdapter> beans(boolean forMeters) {
         SortedMap<String, ExecutorAdapter> executors = new TreeMap<>();
-        Set<Object> metered = Collections.newSetFromMap(new IdentityHashMap<>());
+        Map<Object, String> meteredUnder = new IdentityHashMap<>(); // for meters: each executor's one name
         ListableBeanFactory factory = (context instanceof ConfigurableApplicationContext configurable)
                 ? configurable.getBeanFactory() : context;
         String[] names = context.getBeanNamesForType(Executor.class, false, false);
-        Arrays.sort(names); // the first of an executor's names in alphabetical order is the one it is metered under
+        Arrays.sort(names); // without a bean made from another, the first name in alphabetical order stays
         for (String name : names) {
             if (!forMeters && PoolkitBeans.isLazyAndNotCreated(factory, name)) {
                 continue; // not created yet: a read must not create it
@@ -122,12 +123,32 @@ public final class ApplicationExecutors {
                 logger.debug("Executor bean '" + name + "' could not be read (failed, or being destroyed)", ex);
                 continue; // nothing to read
             }
-            if (bean instanceof Executor executor && !(bean instanceof Pool) && !(bean instanceof DelayScheduler)
-                    && (!forMeters || metered.add(ExecutorAdapters.unproxied(executor)))) {
-                executors.put(name, ExecutorAdapters.of(executor));
+            if (!(bean instanceof Executor executor) || bean instanceof Pool || bean instanceof DelayScheduler) {
+                continue;
             }
+            if (forMeters) {
+                Object same = ExecutorAdapters.unproxied(executor);
+                String earlier = meteredUnder.get(same);
+                if (earlier != null) {
+                    if (!madeFrom(factory, earlier, name)) {
+                        continue; // listed already, under a name that was not made from this one
+                    }
+                    executors.remove(earlier); // handed on from this bean: metered under this name instead
+                }
+                meteredUnder.put(same, name);
+            }
+            executors.put(name, ExecutorAdapters.of(executor));
         }
         return executors;
+    }
+
+    /**
+     * @return whether the bean {@code alias} was made from the bean {@code origin}: injected with it (a {@code @Bean}
+     *         method handing its parameter on, say), as far as the bean factory recorded it
+     */
+    private static boolean madeFrom(ListableBeanFactory factory, String alias, String origin) {
+        return factory instanceof ConfigurableBeanFactory configurable
+                && Arrays.asList(configurable.getDependenciesForBean(alias)).contains(origin);
     }
 
     /**
