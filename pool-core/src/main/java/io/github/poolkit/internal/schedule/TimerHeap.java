@@ -37,7 +37,10 @@ public final class TimerHeap<E extends TimerHeap.Entry> {
     private Entry[] queue = new Entry[INITIAL_CAPACITY];
     private int size;
 
-    /** Creates an empty heap with room for a few entries; it grows by half when full. */
+    /**
+     * Creates an empty heap with room for a few entries; it grows by half when full, and halves while at most a quarter
+     * full, so that a burst of timers does not keep its storage once it has drained.
+     */
     public TimerHeap() {
     }
 
@@ -159,6 +162,7 @@ public final class TimerHeap<E extends TimerHeap.Entry> {
         for (int i = (kept >>> 1) - 1; i >= 0; i--) {
             siftDown(i, q[i]);
         }
+        shrinkIfSparse();
         return removed;
     }
 
@@ -178,6 +182,11 @@ public final class TimerHeap<E extends TimerHeap.Entry> {
         queue = new Entry[INITIAL_CAPACITY];
         size = 0;
         return removed;
+    }
+
+    /** {@return the slots the storage has now, for tests of its growing and shrinking} */
+    int capacity() {
+        return queue.length;
     }
 
     /**
@@ -206,6 +215,23 @@ public final class TimerHeap<E extends TimerHeap.Entry> {
                 siftUp(i, moved);
             }
         }
+        shrinkIfSparse();
+    }
+
+    /**
+     * Halves the storage while at most a quarter of it is used, never below the initial size. Growing by half when
+     * full and halving at a quarter leave the heap half full after either, so adding and removing one entry at the
+     * boundary cannot copy the array back and forth.
+     */
+    private void shrinkIfSparse() {
+        int length = queue.length;
+        if (length <= INITIAL_CAPACITY || size > length >>> 2) {
+            return;
+        }
+        while (length > INITIAL_CAPACITY && size <= length >>> 2) {
+            length = Math.max(INITIAL_CAPACITY, length >>> 1);
+        }
+        queue = Arrays.copyOf(queue, length);
     }
 
     /** Moves {@code e} from the hole at {@code i} towards the root until its parent is not after it. */

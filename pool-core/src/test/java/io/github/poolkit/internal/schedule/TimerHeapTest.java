@@ -188,4 +188,43 @@ class TimerHeapTest {
         assertThat(heap.remove(stranger)).as("entry of another heap").isFalse();
         assertThat(heap.peek()).isSameAs(t);
     }
+
+    /**
+     * After a burst, the storage shrinks as the heap empties, by poll, remove or removeIf (a burst of a million
+     * timers would otherwise keep its array for good), and order and slots hold throughout.
+     */
+    @Test
+    void theStorageShrinksAsABurstDrains() {
+        TimerHeap<Timer> heap = new TimerHeap<>();
+        List<Timer> burst = new ArrayList<>();
+        Random random = new Random(7);
+        for (int i = 0; i < 100_000; i++) {
+            Timer t = new Timer(random.nextInt(1_000_000), i);
+            burst.add(t);
+            heap.add(t);
+        }
+        int grown = heap.capacity();
+        assertThat(grown).isGreaterThanOrEqualTo(100_000);
+        for (int i = 0; i < 80_000; i++) {
+            assertThat(heap.remove(burst.get(i))).isTrue();
+        }
+        assertInvariants(heap);
+        assertThat(heap.capacity()).as("after removals").isLessThan(grown).isLessThanOrEqualTo(4 * heap.size())
+                .isGreaterThanOrEqualTo(heap.size());
+        heap.removeIf(t -> t.sequence % 2 == 0);
+        assertInvariants(heap);
+        assertThat(heap.size()).isEqualTo(10_000);
+        assertThat(heap.capacity()).as("after removeIf").isLessThanOrEqualTo(4 * heap.size())
+                .isGreaterThanOrEqualTo(heap.size());
+        List<Timer> rest = new ArrayList<>(burst.subList(80_000, 100_000));
+        rest.removeIf(t -> t.sequence % 2 == 0);
+        rest.sort(DUE_ORDER);
+        List<Timer> drained = new ArrayList<>();
+        for (Timer t; (t = heap.poll()) != null; ) {
+            drained.add(t);
+            assertThat(heap.capacity()).isGreaterThanOrEqualTo(heap.size());
+        }
+        assertThat(drained).containsExactlyElementsOf(rest);
+        assertThat(heap.capacity()).as("empty again").isEqualTo(16);
+    }
 }
