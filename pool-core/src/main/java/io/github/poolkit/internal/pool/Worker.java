@@ -122,8 +122,11 @@ final class Worker implements Runnable, TaskCounter {
     /** The task running now (as carried), or null; only published in a pool with a run timeout. */
     @SuppressWarnings("unused") // through WATCHED
     private volatile Object watched;
-    /** The start stamp of the last task watched; this worker's own thread only. */
-    private long lastWatchedSince;
+    /**
+     * The start stamp of the last task watched; this worker's own thread only. {@code nanoTime} may be negative, so
+     * before the first task it is the smallest value, which no stamp is below.
+     */
+    private long lastWatchedSince = Long.MIN_VALUE;
 
     /**
      * When {@link #watched} started ({@link CoarseClock}, in {@link System#nanoTime()} terms, unique per task of this
