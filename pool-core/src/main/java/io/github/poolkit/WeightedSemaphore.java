@@ -33,8 +33,8 @@ import java.util.concurrent.CompletableFuture;
  *       The price is head-of-line blocking: while a large request waits, smaller ones queue behind it.</li>
  *   <li>{@link #tryAcquire(long)} never barges: it fails whenever anybody waits, even if enough permits are free
  *       (unlike {@link java.util.concurrent.Semaphore#tryAcquire(int)}).</li>
- *   <li>{@code acquire(0)} is a request like any other: it returns at once when nobody waits, and otherwise waits for
- *       its turn.</li>
+ *   <li>{@code acquire(0)} is a request like any other: it returns at once when nobody waits and no more permits are
+ *       in use than the size, and otherwise waits for its turn.</li>
  *   <li>A request for more than {@link #size()} permits could never be granted: {@code acquire},
  *       {@code acquirePermit} and {@code acquireAsync} throw {@link IllegalArgumentException}, both
  *       {@code tryAcquire} forms return {@code false} at once. A request that waits when {@link #resize(long)}
@@ -67,7 +67,8 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Adaptive size</h2>
  * A semaphore made by {@link #adaptive(AdaptiveLimit)} sizes itself: each {@link Permit} closed reports how long its
  * permits were held (and how many permits were in use) to an {@link AdaptiveLimit}, and the semaphore is
- * {@linkplain #resize(long) resized} to the limit whenever it changes. The resize runs in the closing thread: like a
+ * {@linkplain #resize(long) resized} to the limit whenever, after a sample, the two differ (so a size set by hand
+ * lasts until the next permit is closed). The resize runs in the closing thread: like a
  * release, it may complete {@link #acquireAsync(long)} futures there (and run their dependent stages); closes on other
  * threads never wait for it, and once concurrent closes are done the size is the limit's latest value. Permits given
  * back with {@link #release(long)} report nothing. As with any shrink, a waiting request larger than the new size is
@@ -153,8 +154,8 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * Creates a semaphore whose size follows {@code limit} (see "Adaptive size" above): it starts at
      * {@code limit.limit()} permits, all free; each {@link Permit} closed feeds the limit a sample (the time the
      * permits were held, the permits in use before the release, {@code dropped = false}), after which the semaphore is
-     * resized when the limit changed. Cost: the clock is read when a permit is made and closed, and the built-in limits
-     * take a small lock per sample; {@code resize} runs only when the limit changes.
+     * resized when the limit differs from the size. Cost: the clock is read when a permit is made and closed, and the
+     * built-in limits take a small lock per sample; {@code resize} runs only when the limit differs from the size.
      *
      * @param limit the limit to follow, for example {@code AdaptiveLimit.gradient(1, 64)}
      * @return a new semaphore
@@ -178,11 +179,9 @@ public final class WeightedSemaphore implements PermitSemaphore {
     }
 
     /**
-     * Returns whether the size follows an {@link AdaptiveLimit} (the semaphore was made by {@link #adaptive}): then
-     * {@link #resize(long)} sets it only until the limit next changes, so a tool that changes sizes by hand (the
-     * starter's {@code pools} endpoint) refuses to.
-     *
-     * @return whether the size is adaptive
+     * {@return whether the size follows an {@link AdaptiveLimit} (made by {@link #adaptive}): {@link #resize(long)}
+     * then sets it only until the next {@link Permit} is closed, so a tool that sizes by hand (the starter's
+     * {@code pools} endpoint) refuses to}
      */
     public boolean isAdaptive() {
         return adaptive != null;
@@ -281,7 +280,8 @@ public final class WeightedSemaphore implements PermitSemaphore {
 
     /**
      * Acquires {@code n} permits, waiting in FIFO order for at most {@code timeout}. A zero or negative timeout makes
-     * this {@link #tryAcquire(long)}.
+     * this one try, as {@link #tryAcquire(long)}, yet interruptible (an interrupt on entry throws, unless
+     * {@code n > size()}).
      *
      * <p>On timeout the request leaves the line and the permits in use are unchanged; if it was first in line, the
      * requests behind it that now fit are granted at once. A grant that races with the timeout and wins is kept: the
@@ -290,8 +290,8 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * @param n the number of permits, {@code >= 0}
      * @param timeout how long to wait at most
      * @return {@code true} if the permits were acquired; {@code false} on timeout, and at once if {@code n > size()}
-     * @throws IllegalArgumentException if {@code n < 0}, or if the semaphore shrinks below {@code n} while the request
-     *     waits (it could then never be granted)
+     * @throws IllegalArgumentException if {@code n < 0}, or if the semaphore shrinks below {@code n} during the call
+     *     (after its check of the size: the request could then never be granted)
      * @throws NullPointerException if {@code timeout} is null
      * @throws InterruptedException if the thread is interrupted on entry or while waiting; the caller then holds none
      *     of the permits (see {@link #acquire(long)})
