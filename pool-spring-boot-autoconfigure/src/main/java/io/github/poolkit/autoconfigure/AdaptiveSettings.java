@@ -1,8 +1,8 @@
 package io.github.poolkit.autoconfigure;
 
-import static io.github.poolkit.autoconfigure.InvalidPoolkitPropertyException.check;
-
+import java.util.ArrayList;
 import java.util.Collections;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.WeakHashMap;
@@ -66,7 +66,7 @@ public record AdaptiveSettings(String algorithm, @Nullable Integer min, @Nullabl
     }
 
     /**
-     * Checks the bounds of an adaptive limit.
+     * Checks the bounds of an adaptive limit, and throws at the first bound at fault.
      *
      * @param algorithm   the algorithm, {@code null} or {@code NONE} for a fixed limit (with {@code NONE}, the bounds
      *                    are still checked on their own)
@@ -81,29 +81,51 @@ public record AdaptiveSettings(String algorithm, @Nullable Integer min, @Nullabl
      */
     static @Nullable AdaptiveSettings resolve(@Nullable Algorithm algorithm, @Nullable Integer min, String minProperty,
             @Nullable Integer max, String maxProperty, long defaultMax, String defaultWhat) {
+        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
+        AdaptiveSettings settings = resolve(algorithm, min, minProperty, max, maxProperty, defaultMax, defaultWhat,
+                problems);
+        InvalidPoolkitPropertyException.throwFirst(problems);
+        return settings;
+    }
+
+    /**
+     * Checks the bounds of an adaptive limit as {@link #resolve(Algorithm, Integer, String, Integer, String, long,
+     * String)} does, adding each bound at fault to {@code problems}: both, when a max below 1 could not serve any
+     * min.
+     *
+     * @param problems where the problems found are added
+     * @return the settings, or {@code null} for a fixed limit or when a bound is at fault
+     */
+    static @Nullable AdaptiveSettings resolve(@Nullable Algorithm algorithm, @Nullable Integer min, String minProperty,
+            @Nullable Integer max, String maxProperty, long defaultMax, String defaultWhat,
+            List<InvalidPoolkitPropertyException> problems) {
         if (algorithm == null) {
             return null; // bounds set without an algorithm anywhere are the start-up check's (they may be inherited)
         }
+        int found = problems.size();
         int lower = (min != null) ? min : 1;
-        check(lower >= 1, minProperty, lower, "an adaptive limit's min must be at least 1",
-                "set " + minProperty + " to 1 or more");
+        if (lower < 1) {
+            problems.add(new InvalidPoolkitPropertyException(minProperty, lower, "an adaptive limit's min must be at"
+                    + " least 1", "set " + minProperty + " to 1 or more"));
+        }
+        int floor = Math.max(lower, 1); // what a max must reach, whatever a min at fault is changed to
+        String maxProblem = (lower >= 1) ? "an adaptive limit's max must be at least its min (" + lower + ")"
+                : "an adaptive limit's max must be at least 1";
+        String maxFix = "set " + maxProperty + " to " + floor + " or more" + ((lower > 1) ? ", or lower " + minProperty
+                : "");
+        if (max != null && max < floor) {
+            problems.add(new InvalidPoolkitPropertyException(maxProperty, max, maxProblem, maxFix));
+        }
         if (algorithm == Algorithm.NONE) { // a pool opting out of what it inherits: the bounds may stay, if valid
-            check(max == null || max >= lower, maxProperty, max, "an adaptive limit's max must be at least its min ("
-                    + lower + ")", "set " + maxProperty + " to " + lower + " or more, or lower " + minProperty);
             return null;
         }
-        int upper;
-        if (max != null) {
-            upper = max;
-            check(upper >= lower, maxProperty, upper, "an adaptive limit's max must be at least its min (" + lower
-                    + ")", "set " + maxProperty + " to " + lower + " or more, or lower " + minProperty);
+        int upper = (max != null) ? max : (int) Math.min(Integer.MAX_VALUE, defaultMax);
+        if (max == null && lower >= 1 && upper < lower) {
+            problems.add(new InvalidPoolkitPropertyException(minProperty, lower, "an adaptive limit's min must not"
+                    + " exceed its max, which is " + defaultWhat + " (" + defaultMax + ") while " + maxProperty
+                    + " is unset", "lower " + minProperty + ", or set " + maxProperty + " to " + lower + " or more"));
         }
-        else {
-            upper = (int) Math.min(Integer.MAX_VALUE, defaultMax);
-            check(upper >= lower, minProperty, lower, "an adaptive limit's min must not exceed its max, which is "
-                    + defaultWhat + " (" + defaultMax + ") while " + maxProperty + " is unset",
-                    "lower " + minProperty + ", or set " + maxProperty + " to " + lower + " or more");
-        }
-        return new AdaptiveSettings(algorithm.name().toLowerCase(Locale.ROOT), lower, upper);
+        return (problems.size() == found) ? new AdaptiveSettings(algorithm.name().toLowerCase(Locale.ROOT), lower,
+                upper) : null;
     }
 }

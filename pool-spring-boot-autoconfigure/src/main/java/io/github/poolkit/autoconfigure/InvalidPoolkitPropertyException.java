@@ -1,6 +1,7 @@
 package io.github.poolkit.autoconfigure;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Thrown at start-up when a {@code poolkit.*} property holds a value poolkit cannot use. It carries the full property
@@ -48,6 +49,18 @@ public class InvalidPoolkitPropertyException extends IllegalStateException {
     static void check(boolean valid, String property, Object value, String problem, String fix) {
         if (!valid) {
             throw new InvalidPoolkitPropertyException(property, value, problem, fix);
+        }
+    }
+
+    /**
+     * Throws the first of the problems a check collected, if any: for a caller that needs one valid result, of a
+     * check that also serves the start-up report of every problem.
+     *
+     * @param problems the problems found, in the order found
+     */
+    static void throwFirst(List<InvalidPoolkitPropertyException> problems) {
+        if (!problems.isEmpty()) {
+            throw problems.get(0);
         }
     }
 

@@ -192,12 +192,7 @@ final class PoolSettings {
         catch (InvalidPoolkitPropertyException ex) {
             problems.add(ex);
         }
-        try {
-            adaptive();
-        }
-        catch (InvalidPoolkitPropertyException ex) {
-            problems.add(ex);
-        }
+        adaptive(problems);
         problems.addAll(optionProblems(virtualThreadsByDefault, Set.of(), capacity()));
         return problems;
     }
@@ -228,10 +223,23 @@ final class PoolSettings {
                 return problems;
             }
             problems.add(translate(refusal));
-            if (!options.contains(refusal.option()) || !skipped.add(refusal.option())) {
+            String rule = ruleOf(refusal.option(), options);
+            if (rule == null || !skipped.add(rule)) {
                 return problems;
             }
         }
+    }
+
+    /**
+     * @return the option to leave out so that the check goes on past {@code refused}: the option itself, or for
+     *         {@code capacity} (no option, refused only as too large to pre-allocate for) {@code preAlloc}, whose rule
+     *         it is; {@code null} for anything else, which ends the check
+     */
+    private static @Nullable String ruleOf(String refused, Set<String> options) {
+        if (options.contains(refused)) {
+            return refused;
+        }
+        return refused.equals("capacity") ? PoolOptions.PRE_ALLOC.name() : null;
     }
 
     /** @return the core library's refusal of this pool's options less {@code skipped}, or {@code null} */
@@ -294,13 +302,21 @@ final class PoolSettings {
      * @throws InvalidPoolkitPropertyException if the bounds are invalid
      */
     @Nullable AdaptiveSettings adaptive() {
+        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
+        AdaptiveSettings settings = adaptive(problems);
+        InvalidPoolkitPropertyException.throwFirst(problems);
+        return settings;
+    }
+
+    /** As {@link #adaptive()}, adding every bound at fault to {@code problems} (then {@code null}). */
+    private @Nullable AdaptiveSettings adaptive(List<InvalidPoolkitPropertyException> problems) {
         Integer capacity = value(PoolProperties::getCapacity);
         Integer max = value(p -> p.getAdaptive().getMax());
         return AdaptiveSettings.resolve(value(p -> p.getAdaptive().getAlgorithm()),
                 value(p -> p.getAdaptive().getMin()), property("adaptive.min"),
                 max, (max != null) ? property("adaptive.max") : prefix + ".adaptive.max",
                 (capacity() > 0) ? capacity() : DEFAULT_CAPACITY,
-                (capacity != null) ? "the capacity, " + property("capacity") : "the default capacity");
+                (capacity != null) ? "the capacity, " + property("capacity") : "the default capacity", problems);
     }
 
     /**

@@ -157,7 +157,7 @@ final class PoolkitConfigurationCheck {
         int before = problems.size();
         collect(problems, () -> PoolkitFactory.checkSize(PoolkitFactory.sizeProperty(properties, name), size));
         long usable = (problems.size() == before) ? size : Long.MAX_VALUE;
-        collect(problems, () -> PoolkitFactory.semaphoreAdaptive(properties, name, usable));
+        PoolkitFactory.semaphoreAdaptive(properties, name, usable, problems);
     }
 
     private static void collect(List<InvalidPoolkitPropertyException> problems, Runnable check) {
@@ -207,13 +207,21 @@ final class PoolkitConfigurationCheck {
     /** @param canAdapt whether an algorithm may be set there (a cluster semaphore cannot be adaptive) */
     private static void idleBounds(List<InvalidPoolkitPropertyException> problems, String prefix,
             AdaptiveProperties adaptive, boolean canAdapt) {
-        Integer bound = (adaptive.getMin() != null) ? adaptive.getMin() : adaptive.getMax();
-        if (adaptive.getAlgorithm() == null && bound != null) {
-            String key = prefix + ((adaptive.getMin() != null) ? "min" : "max");
-            problems.add(new InvalidPoolkitPropertyException(key, bound, "an adaptive bound without an algorithm is"
-                    + " ignored: the limit stays fixed", canAdapt ? "set " + prefix + "algorithm to gradient or aimd,"
-                    + " or remove " + key : "remove " + key + " (a cluster semaphore's size cannot be adaptive)"));
+        if (adaptive.getAlgorithm() != null) {
+            return;
         }
+        Map<String, Integer> bounds = new LinkedHashMap<>();
+        bounds.put("min", adaptive.getMin());
+        bounds.put("max", adaptive.getMax());
+        bounds.forEach((bound, value) -> {
+            if (value != null) {
+                String key = prefix + bound;
+                problems.add(new InvalidPoolkitPropertyException(key, value, "an adaptive bound without an algorithm"
+                        + " is ignored: the limit stays fixed", canAdapt ? "set " + prefix + "algorithm to gradient"
+                        + " or aimd, or remove " + key : "remove " + key + " (a cluster semaphore's size cannot be"
+                        + " adaptive)"));
+            }
+        });
     }
 
     /** A pool and a semaphore of one name would be two beans of that name. */

@@ -183,11 +183,23 @@ final class PoolkitFactory {
      */
     static @Nullable AdaptiveSettings semaphoreAdaptive(PoolkitProperties properties, @Nullable String name,
             long size) {
+        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
+        AdaptiveSettings settings = semaphoreAdaptive(properties, name, size, problems);
+        InvalidPoolkitPropertyException.throwFirst(problems);
+        return settings;
+    }
+
+    /**
+     * As {@link #semaphoreAdaptive(PoolkitProperties, String, long)}, adding every bound at fault to
+     * {@code problems} (then {@code null}).
+     */
+    static @Nullable AdaptiveSettings semaphoreAdaptive(PoolkitProperties properties, @Nullable String name,
+            long size, List<InvalidPoolkitPropertyException> problems) {
         AdaptiveProperties adaptive = (name == null) ? properties.getSemaphore().getAdaptive()
                 : properties.getSemaphores().get(name).getAdaptive();
         String prefix = (name == null) ? "poolkit.semaphore.adaptive." : "poolkit.semaphores." + name + ".adaptive.";
         return AdaptiveSettings.resolve(adaptive.getAlgorithm(), adaptive.getMin(), prefix + "min", adaptive.getMax(),
-                prefix + "max", size, "the size, " + sizeProperty(properties, name));
+                prefix + "max", size, "the size, " + sizeProperty(properties, name), problems);
     }
 
     private WeightedSemaphore semaphore(String beanName, String property, long size) {

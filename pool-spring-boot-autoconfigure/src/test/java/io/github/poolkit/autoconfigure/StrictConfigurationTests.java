@@ -152,6 +152,40 @@ class StrictConfigurationTests {
                 .contains("change poolkit.pools.reports.queue-timeout");
     }
 
+    /**
+     * A capacity too large to pre-allocate for is refused under {@code capacity}, which is no option of the core
+     * library's table: the options after {@code preAlloc} are still checked, and their faults reported with it.
+     */
+    @Test
+    void aCapacityTooLargeToPreAllocateForIsReportedWithTheOptionsCheckedAfterIt() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.pools.big.pre-alloc=true",
+                "poolkit.pools.big.capacity=20000000", "poolkit.pools.big.interrupt-overdue=true",
+                "poolkit.pools.big.queue-timeout=-1s");
+        assertThat(analysis.getDescription()).contains("3 properties").contains("Property: poolkit.pools.big.capacity")
+                .contains("Property: poolkit.pools.big.interrupt-overdue")
+                .contains("Property: poolkit.pools.big.queue-timeout");
+    }
+
+    /** Both adaptive bounds wrong, or both set without an algorithm: both named in the one analysis. */
+    @Test
+    void bothAdaptiveBoundsAreReported() {
+        FailureAnalysis bothBelowOne = analyze(runner, "poolkit.pools.reports.adaptive.algorithm=gradient",
+                "poolkit.pools.reports.adaptive.min=0", "poolkit.pools.reports.adaptive.max=0",
+                "poolkit.semaphores.gpu.size=8", "poolkit.semaphores.gpu.adaptive.algorithm=aimd",
+                "poolkit.semaphores.gpu.adaptive.min=0", "poolkit.semaphores.gpu.adaptive.max=0");
+        assertThat(bothBelowOne.getDescription()).contains("4 properties")
+                .contains("Property: poolkit.pools.reports.adaptive.min")
+                .contains("Property: poolkit.pools.reports.adaptive.max")
+                .contains("Property: poolkit.semaphores.gpu.adaptive.min")
+                .contains("Property: poolkit.semaphores.gpu.adaptive.max");
+        assertThat(bothBelowOne.getAction()).contains("set poolkit.pools.reports.adaptive.max to 1 or more");
+        FailureAnalysis noAlgorithm = analyze(runner, "poolkit.pools.reports.adaptive.min=2",
+                "poolkit.pools.reports.adaptive.max=8");
+        assertThat(noAlgorithm.getDescription()).contains("2 properties")
+                .contains("Property: poolkit.pools.reports.adaptive.min")
+                .contains("Property: poolkit.pools.reports.adaptive.max");
+    }
+
     @Test
     void anInheritedInvalidValueIsReportedOnce() {
         FailureAnalysis analysis = analyze(runner, "poolkit.pool.max-blocking-tasks=-1",
