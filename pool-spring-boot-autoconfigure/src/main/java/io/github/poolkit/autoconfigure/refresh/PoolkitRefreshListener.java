@@ -146,6 +146,11 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
         }
         if (parsed.isPool() && POOL_FIELDS.containsKey(parsed.leaf())) {
             String field = POOL_FIELDS.get(parsed.leaf());
+            if (field.equals("capacity") && unlimited(binder, key)) {
+                logger.warn("Property " + key + " changed to '" + value + "', an unlimited capacity, but a pool "
+                        + "becomes unlimited only when it is created; restart the application to apply it");
+                return;
+            }
             Class<?> type = field.equals("capacity") ? Integer.class : PoolOptions.OPTIONS.stream()
                     .filter(option -> option.name().equals(field)).findFirst().orElseThrow().type();
             Changes.add(poolChanges, targets(binder, parsed.leaf(), bean, poolBeans(), WORKER_POOL, "poolkit.pools."),
@@ -158,6 +163,21 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
         else {
             logger.warn("Property " + key + " changed to '" + value + "' but cannot change while the application "
                     + "runs; restart the application to apply it");
+        }
+    }
+
+    /**
+     * @return whether the key binds, as start-up binds it, to a capacity of zero or less: a valid value, which makes
+     *         the pool unlimited from the next start-up, but which no running pool can take
+     */
+    private static boolean unlimited(Binder binder, String key) {
+        try {
+            Integer capacity = binder.bind(ConfigurationPropertyName.adapt(key, '.'), Bindable.of(Integer.class))
+                    .orElse(null);
+            return capacity != null && capacity <= 0;
+        }
+        catch (BindException ex) {
+            return false; // not a number: refused with the others
         }
     }
 

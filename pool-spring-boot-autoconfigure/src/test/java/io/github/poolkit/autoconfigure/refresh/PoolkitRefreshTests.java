@@ -125,10 +125,26 @@ class PoolkitRefreshTests {
     @Test
     void anInvalidValueChangesNothingAndIsLogged(CapturedOutput output) {
         runner.run(context -> {
-            refresh(context, Map.of("poolkit.pools.reports.capacity", "-3"));
+            refresh(context, Map.of("poolkit.pools.reports.max-blocking-tasks", "-3"));
+            assertThat(context.getBean("reports", WorkerPool.class).options().maxBlockingTasks()).isZero();
+            assertThat(output).contains("Could not apply {maxBlockingTasks=-3} to 'reports'")
+                    .contains("maxBlockingTasks");
+        });
+    }
+
+    /**
+     * A capacity of zero or less is valid configuration (unlimited, as at start-up), which no running pool can take:
+     * named with the restart it needs, not refused as invalid.
+     */
+    @Test
+    void anUnlimitedCapacityIsNamedWithARestartHint(CapturedOutput output) {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pools.reports.capacity", "-3", "poolkit.pools.small.capacity", "0"));
             assertThat(context.getBean("reports", WorkerPool.class).capacity()).isEqualTo(4);
-            assertThat(output).contains("Could not apply {capacity=-3} to 'reports'")
-                    .contains("capacity: must be positive, was -3");
+            assertThat(output).contains("Property poolkit.pools.reports.capacity changed to '-3', an unlimited "
+                    + "capacity, but a pool becomes unlimited only when it is created; restart the application to "
+                    + "apply it").contains("Property poolkit.pools.small.capacity changed to '0', an unlimited")
+                    .doesNotContain("must be positive");
         });
     }
 
