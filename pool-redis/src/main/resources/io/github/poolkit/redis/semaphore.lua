@@ -159,9 +159,10 @@ local function dropLease(id, value)
     redis.call('HDEL', meta, 'l:' .. id)
 end
 
-local function newLease(id, weight, ms)
+-- 'latest' caps the expiry (nil: none): a waiter's lease runs out when its place would have
+local function newLease(id, weight, ms, latest)
     fence = math.max(fence + 1, nowUs)
-    writeLease(id, weight, fence, now + ms)
+    writeLease(id, weight, fence, math.min(now + ms, latest or math.huge))
     used = used + weight
     return fence
 end
@@ -202,8 +203,13 @@ local function grantWaiters()
             dropWaiter(head)
             redis.call('PUBLISH', channelPrefix .. owner, head .. ' -1')
         elseif used + weight <= size then
+            -- The lease runs to the place's expiry, lease time after its owner's last renewal, the last sign of life
+            -- it gave (and what the owner counts as confirmed): a waiter that died just before its turn must not
+            -- hold the permits for up to twice the lease time. Places here have not expired: those that had were
+            -- reaped before any grant of this run.
+            local placeExpiry = tonumber(redis.call('ZSCORE', waiterExp, head))
             dropWaiter(head)
-            local token = newLease(head, weight, tonumber(ms))
+            local token = newLease(head, weight, tonumber(ms), placeExpiry)
             redis.call('PUBLISH', channelPrefix .. owner, string.format('%s %d', head, token))
         else
             return

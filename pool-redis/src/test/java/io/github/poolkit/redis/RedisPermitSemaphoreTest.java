@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -680,6 +681,39 @@ class RedisPermitSemaphoreTest {
 
         await().atMost(Duration.ofSeconds(5)).until(() -> a.waiting() == 0);
         assertThat(a.tryAcquire(1)).isTrue();
+    }
+
+    /**
+     * A waiter granted after its owner stopped renewing its place (crashed) holds the permits only until its place
+     * would have expired, lease-time after its last renewal, not a full lease-time from the grant: otherwise a waiter
+     * that died just before its turn held the semaphore for nearly twice the lease-time.
+     */
+    @Test
+    void aLeaseGrantedToAWaiterRunsOutWhenItsPlaceWould() throws Exception {
+        ScriptLink dyingLink = new ScriptLink();
+        RedisPermitSemaphore a = open(2, Duration.ofSeconds(20));
+        RedisPermitSemaphore dying = open(2, Duration.ofSeconds(20), dyingLink);
+        a.acquire(2);
+        dying.acquireAsync(2);
+        await().until(() -> a.waiting() == 1);
+        dyingLink.cut(); // no renewal from here on
+        String prefix = "poolkit:semaphore:{" + semaphores.name() + "}:";
+        try (var connection = redis.client().connect()) {
+            var place = connection.sync().zrangeWithScores(prefix + "waiter-expiry", 0, -1);
+            assertThat(place).hasSize(1);
+            String id = place.get(0).getValue();
+            long placeExpiry = (long) place.get(0).getScore();
+            // Redis's clock past the millisecond of the place's last renewal, so a lease from now would run longer
+            await().until(() -> redisMillis(connection.sync().time()) > placeExpiry - 20_000);
+            a.release(2); // grants the dead waiter
+            String lease = await().until(() -> connection.sync().hget(prefix + "meta", "l:" + id),
+                    Objects::nonNull);
+            assertThat(Long.parseLong(lease.split(" ")[2])).as("the lease's expiry").isEqualTo(placeExpiry);
+        }
+    }
+
+    private static long redisMillis(List<String> time) {
+        return Long.parseLong(time.get(0)) * 1000 + Long.parseLong(time.get(1)) / 1000;
     }
 
     @Test
