@@ -44,6 +44,12 @@ final class Request {
     volatile boolean nothingHeld;
     /** How many times the grant channel had been subscribed when its acquire was sent (see WaitingChecks). */
     volatile long subscriptionsAtSend;
+    /**
+     * Set once it settled without a permit (the caller gave up, by an exception or by completing the future itself;
+     * the semaphore closed) and its cancel went out: an acquire of it that Redis runs after that cancel is withdrawn
+     * once more.
+     */
+    volatile boolean withdrawn;
     /** The reply of the cancel script, once one was sent (the last one, when the acquire's answer sent another). */
     volatile CompletableFuture<?> withdrawal;
     /**

@@ -119,7 +119,7 @@ final class Requests {
             return;
         }
         long status = SemaphoreScript.asLong(reply.get(0));
-        if ((status == 1 || status == 2) && request.result.isCompletedExceptionally()) {
+        if ((status == 1 || status == 2) && request.withdrawn) {
             // The caller gave up (or the semaphore closed) before this answer came, and its cancel went out then.
             // That cancel ran after this acquire (one connection keeps the order) unless Redis had lost the script
             // (this acquire was sent again whole once its first try failed, maybe behind the cancel) or the close
@@ -148,7 +148,7 @@ final class Requests {
     private void withdrawLate(Request request, List<Object> reply) {
         long status = SemaphoreScript.asLong(reply.get(0));
         // not a request that got its grant by message meanwhile (a re-sent acquire answers from its live lease)
-        if ((status == 1 || status == 2) && request.result.isCompletedExceptionally()) {
+        if ((status == 1 || status == 2) && request.withdrawn) {
             instance.script().run("cancel", request.id);
         }
     }
@@ -385,6 +385,7 @@ final class Requests {
         table.remove(request.id, request);
         if (permit == null && !request.nothingHeld) {
             leases.remove(request.id);
+            request.withdrawn = true; // first: an acquire's answer that reads false was in before this cancel left
             request.withdrawal = instance.script().run("cancel", request.id);
         }
         if (permit == null || !request.awaited) { // an awaited grant is told by its caller (see Request.awaited)

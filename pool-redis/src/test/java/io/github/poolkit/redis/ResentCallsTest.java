@@ -237,6 +237,34 @@ class ResentCallsTest {
         assertState(other, 3, 0, 0);
     }
 
+    /**
+     * As above, for a caller that gives up by completing the future itself ({@code complete(null)}, or
+     * {@code completeOnTimeout}): the request ends without a permit, not exceptionally, and is withdrawn once more all
+     * the same.
+     */
+    @Test
+    void anAcquireSentAgainAfterNoScriptThatRunsBehindTheCancelOfAFutureCompletedByItsCallerLeavesNothingHeld()
+            throws Exception {
+        ScriptLink lost = new ScriptLink();
+        RedisPermitSemaphore impatient = semaphores.open(semaphores.builder().size(3).leaseTime(LEASE), lost);
+        List<String> cancelled = new CopyOnWriteArrayList<>();
+        lost.watch((argv, answer) -> {
+            if (argv[0].equals("cancel")) {
+                cancelled.add(argv[3]);
+            }
+        });
+        CompletableFuture<Void> evalGoesOut = new CompletableFuture<>();
+        lost.loseScriptFor("acquire", evalGoesOut);
+        CompletableFuture<Permit> future = impatient.acquireAsync(2);
+        assertThat(future.complete(null)).as("the caller gives up first").isTrue();
+        await().until(() -> cancelled.size() == 1); // its cancel ran and found nothing
+        String id = cancelled.get(0);
+        evalGoesOut.complete(null); // the acquire, sent again whole, runs behind it: granted to nobody
+        await().atMost(Duration.ofSeconds(5)).until(() -> cancelled.size() == 2); // withdrawn once more
+        assertThat(redis().hget(key("meta"), "l:" + id)).as("a grant nobody holds").isNull();
+        assertState(other, 3, 0, 0);
+    }
+
     @Test
     void anAcquireAnsweredLateFromTheGrantItsRequestHoldsLeavesThatGrantHeld() throws Exception {
         ScriptLink slow = new ScriptLink();
