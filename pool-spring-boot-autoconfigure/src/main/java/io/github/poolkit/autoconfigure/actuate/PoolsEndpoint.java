@@ -1,6 +1,7 @@
 package io.github.poolkit.autoconfigure.actuate;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -342,9 +343,20 @@ public class PoolsEndpoint {
             Duration maxWait = (options != null) ? options.maxWait() : null;
             return new PoolDescriptor(s.capacity(), AdaptiveSettings.of(pool), s.running(), s.busy(), s.waiting(),
                     s.queued(), s.blocked(), s.free(), s.closed(), s.completed(), s.failed(), s.rejected(), s.overdue(),
-                    (maxWait != null) ? DurationStyle.SIMPLE.print(maxWait) : null,
+                    (maxWait != null) ? shown(maxWait) : null,
                     (options != null) ? options.maxBlockingTasks() : null,
                     (options != null) ? options.nonblocking() : null, recentOverdue);
+        }
+
+        /**
+         * @return a wait in milliseconds, as Spring Boot prints it, or in the unit that shows it whole when it is no
+         *         whole number of them ({@code 500us}): never rounded down, to {@code 0ms} (fail at once) say
+         */
+        static String shown(Duration wait) {
+            int nanos = wait.getNano();
+            ChronoUnit unit = (nanos % 1_000_000 == 0) ? ChronoUnit.MILLIS
+                    : (nanos % 1_000 == 0) ? ChronoUnit.MICROS : ChronoUnit.NANOS;
+            return DurationStyle.SIMPLE.print(wait, unit);
         }
     }
 

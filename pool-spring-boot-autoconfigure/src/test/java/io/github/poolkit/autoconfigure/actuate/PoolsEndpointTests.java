@@ -210,6 +210,28 @@ class PoolsEndpointTests {
         });
     }
 
+    /**
+     * A wait that is no whole number of milliseconds is shown in the unit that shows it whole: rounded down to
+     * {@code 0ms} it read as "fails at once", and a client posting back what it read would make it so.
+     */
+    @Test
+    void aMaxWaitBelowAMillisecondIsShownAsItIs() {
+        runner.run(context -> {
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            WorkerPool reports = context.getBean("reports", WorkerPool.class);
+            PoolDescriptor micros = (PoolDescriptor) endpoint.change("reports", null, "500us", null, null, null)
+                    .getBody();
+            assertThat(micros.maxWait()).isEqualTo("500us");
+            assertThat(reports.options().maxWait()).isEqualTo(Duration.ofNanos(500_000));
+            PoolDescriptor nanos = (PoolDescriptor) endpoint.change("reports", null, "PT0.001500001S", null, null,
+                    null).getBody();
+            assertThat(nanos.maxWait()).isEqualTo("1500001ns");
+            PoolDescriptor millis = (PoolDescriptor) endpoint.change("reports", null, "2s", null, null, null)
+                    .getBody();
+            assertThat(millis.maxWait()).as("whole milliseconds, as before").isEqualTo("2000ms");
+        });
+    }
+
     @Test
     void aSemaphoreIsResized() {
         WeightedSemaphore semaphore = new WeightedSemaphore(10);
