@@ -71,7 +71,9 @@ final class WriteFieldsCheck extends PoolsWriteCheck<WriteFieldsCheck.Target> {
         String why(String field) {
             Set<String> settings = new LinkedHashSet<>();
             for (PropertyDescriptor property : BeanUtils.getPropertyDescriptors(properties)) {
-                if (property.getReadMethod() != null && property.getWriteMethod() != null) {
+                boolean group = property.getPropertyType() != null // a nested group of keys, such as adaptive
+                        && property.getPropertyType().getPackageName().equals(properties.getPackageName());
+                if (property.getReadMethod() != null && (property.getWriteMethod() != null || group)) {
                     settings.add(property.getName());
                 }
             }

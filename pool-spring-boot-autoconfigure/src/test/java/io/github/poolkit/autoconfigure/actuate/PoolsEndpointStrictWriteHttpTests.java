@@ -45,6 +45,18 @@ class PoolsEndpointStrictWriteHttpTests {
         assertThat(client.getJson("/actuator/pools/reports").get("free").asInt()).isEqualTo(4);
     }
 
+    /** A group of settings fixed at creation ({@code adaptive}, {@code overdue}...) is said to be one. */
+    @Test
+    void aGroupOfSettingsFixedAtCreationIsSaidToBeOne() throws Exception {
+        JsonNode pool = refused("/actuator/pools/reports", "{\"capacity\": 3, \"adaptive\": \"none\"}");
+        assertThat(pool.get("field").asString()).isEqualTo("adaptive");
+        assertThat(pool.get("detail").asString()).contains("adaptive: cannot change at run time",
+                "fixed when the pool is created").doesNotContain("not a setting");
+        JsonNode semaphore = refused("/actuator/pools/gpu-memory", "{\"size\": 32, \"adaptive\": \"aimd\"}");
+        assertThat(semaphore.get("detail").asString()).contains("fixed when the semaphore is created");
+        assertThat(client.getJson("/actuator/pools/reports").get("capacity").asInt()).isEqualTo(4);
+    }
+
     @Test
     void aMisspeltFieldIsRefusedWithTheNearestOne() throws Exception {
         JsonNode problem = refused("/actuator/pools/reports", "{\"capasity\": 3, \"maxWait\": \"1s\"}");
