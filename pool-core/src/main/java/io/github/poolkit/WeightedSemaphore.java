@@ -76,8 +76,9 @@ import java.util.concurrent.CompletableFuture;
  * closed; the others pay nothing.
  *
  * <h2>Listener</h2>
- * A {@link SemaphoreListener} given at construction hears once of every settled request (granted, timed out,
- * interrupted, cancelled, refused), with the time it waited; without one, the fast paths do not read the clock.
+ * A {@link SemaphoreListener}, given at construction or {@linkplain #addListener added} later, hears once of every
+ * settled request (granted, timed out, interrupted, cancelled, refused), with the time it waited; without one, the
+ * fast paths do not read the clock.
  *
  * <p>Thread-safe. When nobody waits, {@code acquire}, both {@code tryAcquire} forms and {@code release} take no lock
  * and allocate nothing: one CAS each, as in {@link java.util.concurrent.Semaphore}. A thread that must wait allocates
@@ -96,7 +97,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * and SemaphoreErrors (argument checks and their messages). 'state' (used | LOCKED) and 'cap' (the highest size
      * ever set) live here; Line, below, gives SemaphoreLine access to them. 'state' sits in a PaddedLong, on cache
      * lines of its own: every acquire and release writes it, and under contention the line moves from processor to
-     * processor; this object's own fields ('cap', 'reporter', 'line') are then read from a line that no fast path
+     * processor; this object's own fields ('cap', 'line') are then read from a line that no fast path
      * writes, so that reading them costs no miss, and neither does a read of whatever was allocated next to it.
      *
      * Fast paths. acquire and both tryAcquire forms read 'state' and then 'cap', and CAS 'state'; release reads and
@@ -113,7 +114,6 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * by their CAS (and I7).
      */
 
-    private final SemaphoreReporter reporter; // null when there is no listener: one field read on the fast paths
     private final Line line;
     private final AdaptiveSize adaptive; // null unless made by adaptive(): one field read per Permit
     private final PaddedLong state = new PaddedLong();
@@ -146,8 +146,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
         long initial = adaptive == null ? size : adaptive.initial();
         checkSize(initial);
         this.cap = initial;
-        this.reporter = SemaphoreReporter.of(listener, this);
-        this.line = new Line(initial);
+        this.line = new Line(initial, SemaphoreReporter.of(listener, this));
     }
 
     /**
@@ -185,6 +184,18 @@ public final class WeightedSemaphore implements PermitSemaphore {
      */
     public boolean isAdaptive() {
         return adaptive != null;
+    }
+
+    /**
+     * Adds a listener, told of every request settled from now on after the listeners before it: for a tool that meters
+     * a semaphore made elsewhere (the starter's {@code poolkit.semaphore.acquire} timer). A request under way as it is
+     * added may not be told to it, or be told with a wait of 0.
+     *
+     * @param listener the listener; fast, and must not throw (anything thrown is logged and ignored)
+     * @throws NullPointerException if {@code listener} is null
+     */
+    public void addListener(SemaphoreListener listener) {
+        line.addListener(Objects.requireNonNull(listener, "listener"));
     }
 
     /** Gives back a {@link Permit}'s {@code n} permits, held since {@code acquiredNanos}, and feeds the limit. */
@@ -360,12 +371,7 @@ public final class WeightedSemaphore implements PermitSemaphore {
         line.resize(newSize);
     }
 
-    /**
-     * Returns the number of permits this semaphore holds in all: the size given at construction or to the last
-     * {@link #resize(long)}.
-     *
-     * @return the current size, {@code >= 0}
-     */
+    /** {@return the permits this semaphore holds in all, {@code >= 0}: the size given last, or at construction} */
     @Override
     public long size() {
         return line.size();
@@ -396,32 +402,20 @@ public final class WeightedSemaphore implements PermitSemaphore {
     }
 
     /**
-     * Returns the number of requests waiting in line (blocked threads plus pending {@link #acquireAsync} futures).
-     * A snapshot when others are acquiring or releasing.
-     *
-     * @return the number of queued requests, {@code >= 0}
+     * {@return the requests waiting in line (blocked threads and pending {@link #acquireAsync} futures), a snapshot}
      */
     @Override
     public int waiting() {
         return line.waiting();
     }
 
-    /**
-     * Returns size, used and waiting as of one instant: read under the internal lock, where the size and the line
-     * stay as they are, with the permits in use read once.
-     *
-     * @return the snapshot
-     */
+    /** {@return size, used and waiting as of one instant: read under the lock, the permits in use read once} */
     @Override
     public SemaphoreStats stats() {
         return line.stats();
     }
 
-    /**
-     * Describes this semaphore for logs, from racy snapshots.
-     *
-     * @return for example {@code WeightedSemaphore[size=10, used=4, waiting=2]}
-     */
+    /** {@return this semaphore for logs, from racy snapshots: {@code WeightedSemaphore[size=10, used=4, waiting=2]}} */
     @Override
     public String toString() {
         return "WeightedSemaphore[size=" + line.size() + ", used=" + used() + ", waiting=" + waiting() + "]";
@@ -446,14 +440,14 @@ public final class WeightedSemaphore implements PermitSemaphore {
 
     /** Reports a request settled without waiting; costs one field read when there is no listener. */
     private void settleAtOnce(long n, AcquireOutcome outcome) {
-        SemaphoreReporter.settle(reporter, n, 0L, outcome);
+        SemaphoreReporter.settle(line.reporter(), n, 0L, outcome);
     }
 
 
     /** This semaphore's SemaphoreLine, with access to its state word and high mark. */
     private final class Line extends SemaphoreLine {
 
-        Line(long size) {
+        Line(long size, SemaphoreReporter reporter) {
             super(size, WeightedSemaphore.this, reporter);
         }
 

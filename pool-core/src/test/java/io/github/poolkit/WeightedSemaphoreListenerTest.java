@@ -154,4 +154,44 @@ class WeightedSemaphoreListenerTest {
                     .allSatisfy(r -> assertThat(r.getThrown()).hasMessage("listener bug"));
         }
     }
+
+    /**
+     * A listener added later (a tool metering a semaphore made elsewhere) hears of every request settled from then on,
+     * after the listener given at construction, with the same outcomes and waits; one that throws stops neither the
+     * others nor the semaphore.
+     */
+    @Test
+    void anAddedListenerHearsEveryLaterRequestAfterTheOthers() throws InterruptedException {
+        List<String> order = new CopyOnWriteArrayList<>();
+        WeightedSemaphore bare = new WeightedSemaphore(2);
+        assertThat(bare.tryAcquire(1)).as("nobody listens yet").isTrue();
+        bare.addListener((permits, waited, outcome) -> order.add("first " + permits + " " + outcome));
+        bare.addListener((permits, waited, outcome) -> {
+            throw new IllegalStateException("listener bug");
+        });
+        List<Settled> added = new CopyOnWriteArrayList<>();
+        bare.addListener((permits, waited, outcome) -> {
+            order.add("third " + permits + " " + outcome);
+            added.add(new Settled(permits, waited, outcome));
+        });
+        try (LogCapture log = LogCapture.start()) {
+            assertThat(bare.tryAcquire(1)).isTrue();
+            assertThat(bare.tryAcquire(1)).isFalse();
+            assertThat(log.records()).hasSize(2).allSatisfy(r -> assertThat(r.getThrown()).hasMessage("listener bug"));
+        }
+        assertThat(order).containsExactly("first 1 ACQUIRED", "third 1 ACQUIRED", "first 1 REJECTED",
+                "third 1 REJECTED");
+        added.clear();
+        assertThat(bare.tryAcquire(1, Duration.ofMillis(5))).isFalse();
+        awaitTrue(() -> added.size() == 1);
+        assertThat(added.getFirst().outcome()).isEqualTo(TIMEOUT);
+        assertThat(added.getFirst().waitedNanos()).as("a wait is timed").isGreaterThanOrEqualTo(5_000_000L);
+
+        semaphore.addListener((permits, waited, outcome) -> added.add(new Settled(permits, waited, outcome)));
+        added.clear();
+        semaphore.acquire(3);
+        assertThat(only()).as("the constructor's listener still hears").isEqualTo(new Settled(3, 0, ACQUIRED));
+        assertThat(added).containsExactly(new Settled(3, 0, ACQUIRED));
+        assertThatThrownBy(() -> semaphore.addListener(null)).isInstanceOf(NullPointerException.class);
+    }
 }

@@ -1,6 +1,7 @@
 package io.github.poolkit.internal.semaphore;
 
 import io.github.poolkit.Permit;
+import io.github.poolkit.SemaphoreListener;
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 import io.github.poolkit.SemaphoreStats;
 import java.util.concurrent.locks.ReentrantLock;
@@ -74,8 +75,12 @@ public abstract class SemaphoreLine {
     /** The bits of the state word that count the permits in use. */
     public static final long USED = Long.MAX_VALUE;
 
-    /** Reports what this class and the waiters settle; {@code null} when the semaphore has no listener. */
-    final SemaphoreReporter reporter;
+    /**
+     * Reports what this class and the waiters settle; {@code null} when the semaphore has no listener. Replaced (never
+     * cleared) by {@link #addListener}, under the lock; a request reads it when it starts and when it settles, so one
+     * under way as a listener is added may be told to the earlier listeners only, or with a wait of 0.
+     */
+    volatile SemaphoreReporter reporter;
 
     /** The semaphore: what a parked requester waits for (see {@link java.util.concurrent.locks.LockSupport}). */
     final Object semaphore;
@@ -96,6 +101,25 @@ public abstract class SemaphoreLine {
         this.size = size;
         this.semaphore = semaphore;
         this.reporter = reporter;
+    }
+
+    /**
+     * Adds a listener after the semaphore's others; adding happens-before every request it is then told of.
+     *
+     * @param listener the listener
+     */
+    public final void addListener(SemaphoreListener listener) {
+        lock.lock();
+        try {
+            reporter = SemaphoreReporter.adding(reporter, listener, semaphore);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** {@return the semaphore's reporter now, or {@code null} when it has no listener} */
+    public final SemaphoreReporter reporter() {
+        return reporter;
     }
 
     // ---- the owner's state word ----

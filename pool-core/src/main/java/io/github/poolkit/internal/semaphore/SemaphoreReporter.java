@@ -3,12 +3,15 @@ package io.github.poolkit.internal.semaphore;
 import io.github.poolkit.SemaphoreListener;
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
 
+import java.util.Arrays;
+
 /**
  * Tells a semaphore's {@link SemaphoreListener} how each request settled and how long it waited. Internal to
  * {@code WeightedSemaphore}; not part of poolkit's API.
  *
  * <p>A semaphore without a listener has no reporter: the static methods take {@code null} for "nobody listens" and
- * then do nothing and read no clock, so that such a semaphore pays one field read on its fast paths.
+ * then do nothing and read no clock, so that such a semaphore pays one field read on its fast paths. A reporter is
+ * immutable: adding a listener replaces it.
  */
 public final class SemaphoreReporter {
 
@@ -22,11 +25,12 @@ public final class SemaphoreReporter {
 
     private static final System.Logger LOG = System.getLogger("io.github.poolkit");
 
-    private final SemaphoreListener listener;
+    /** Told in order; the array is never changed once published (a listener added makes a new reporter). */
+    private final SemaphoreListener[] listeners;
     private final Object semaphore;
 
-    private SemaphoreReporter(SemaphoreListener listener, Object semaphore) {
-        this.listener = listener;
+    private SemaphoreReporter(SemaphoreListener[] listeners, Object semaphore) {
+        this.listeners = listeners;
         this.semaphore = semaphore;
     }
 
@@ -38,7 +42,24 @@ public final class SemaphoreReporter {
      * @return a reporter, or {@code null} when there is no listener
      */
     public static SemaphoreReporter of(SemaphoreListener listener, Object semaphore) {
-        return listener == null ? null : new SemaphoreReporter(listener, semaphore);
+        return listener == null ? null : new SemaphoreReporter(new SemaphoreListener[] {listener}, semaphore);
+    }
+
+    /**
+     * Returns a reporter that tells the listeners of {@code reporter} and then {@code listener}.
+     *
+     * @param reporter  the semaphore's reporter now, or {@code null} for none
+     * @param listener  the listener to add
+     * @param semaphore the semaphore, named in the warning when a listener throws
+     * @return a new reporter; {@code reporter} is left as it is
+     */
+    public static SemaphoreReporter adding(SemaphoreReporter reporter, SemaphoreListener listener, Object semaphore) {
+        if (reporter == null) {
+            return of(listener, semaphore);
+        }
+        SemaphoreListener[] more = Arrays.copyOf(reporter.listeners, reporter.listeners.length + 1);
+        more[reporter.listeners.length] = listener;
+        return new SemaphoreReporter(more, semaphore);
     }
 
     /**
@@ -66,13 +87,15 @@ public final class SemaphoreReporter {
     }
 
     private void notifyListener(long n, long waitedNanos, AcquireOutcome outcome) {
-        try {
-            listener.requestSettled(n, waitedNanos, outcome);
-        } catch (RuntimeException | Error e) {
-            if (e instanceof VirtualMachineError fatal) {
-                throw fatal;
+        for (SemaphoreListener listener : listeners) {
+            try {
+                listener.requestSettled(n, waitedNanos, outcome);
+            } catch (RuntimeException | Error e) {
+                if (e instanceof VirtualMachineError fatal) {
+                    throw fatal;
+                }
+                LOG.log(System.Logger.Level.WARNING, "a listener of " + semaphore + " threw; ignored", e);
             }
-            LOG.log(System.Logger.Level.WARNING, "the listener of " + semaphore + " threw; ignored", e);
         }
     }
 }

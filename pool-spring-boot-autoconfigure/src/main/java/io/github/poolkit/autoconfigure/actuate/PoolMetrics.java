@@ -1,9 +1,11 @@
 package io.github.poolkit.autoconfigure.actuate;
 
 import java.time.Duration;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Function;
@@ -23,6 +25,7 @@ import io.github.poolkit.Pool;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolStats;
 import io.github.poolkit.SemaphoreStats;
+import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.autoconfigure.ExposedOptions;
 import io.github.poolkit.autoconfigure.PoolBeanListeners;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
@@ -42,7 +45,8 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * (one the application made reports the tasks it accepts from then on); the counter starts from the pool's totals at
  * that moment. A {@code Pool} of the application's own kind that cannot take a listener has gauges only; its
  * {@code poolkit.pool.tasks} is a function counter over its {@code stats()}. The acquire timer is attached to the
- * semaphores poolkit created.
+ * semaphores poolkit created, and added ({@link WeightedSemaphore#addListener}) to a {@code WeightedSemaphore} the
+ * application made, once under the first of its names (a cluster semaphore it made has gauges only).
  */
 public class PoolMetrics implements MeterBinder {
 
@@ -80,6 +84,7 @@ public class PoolMetrics implements MeterBinder {
         StatsSnapshot<Map<String, Supplier<SemaphoreStats>>> sharedReads = new StatsSnapshot<>(
                 () -> SemaphoreReads.statsOf(shared), SNAPSHOT_AGE);
         snapshots.add(sharedReads);
+        Set<PermitSemaphore> timed = Collections.newSetFromMap(new IdentityHashMap<>());
         semaphores.forEach((name, semaphore) -> {
             if (shared.containsKey(name)) {
                 bindSemaphore(registry, name, () -> sharedReads.get().get(name).get());
@@ -88,6 +93,13 @@ public class PoolMetrics implements MeterBinder {
                 StatsSnapshot<SemaphoreStats> stats = new StatsSnapshot<>(semaphore::stats, SNAPSHOT_AGE);
                 snapshots.add(stats);
                 bindSemaphore(registry, name, stats::get);
+            }
+            if (semaphoreListeners.isReporting(name)) {
+                semaphoreListeners.attach(name, new SemaphoreAcquireMeters(registry, name));
+            }
+            else if (semaphore instanceof WeightedSemaphore own && timed.add(own)) {
+                // the application's own: timed from now on, once however many names it has
+                own.addListener(new SemaphoreAcquireMeters(registry, name));
             }
         });
     }
@@ -181,9 +193,6 @@ public class PoolMetrics implements MeterBinder {
         semaphoreGauge(registry, "poolkit.semaphore.available", "Weight free: size - used", name, stats,
                 SemaphoreStats::available);
         semaphoreGauge(registry, "poolkit.semaphore.size", "Total weight", name, stats, SemaphoreStats::size);
-        if (semaphoreListeners.isReporting(name)) {
-            semaphoreListeners.attach(name, new SemaphoreAcquireMeters(registry, name));
-        }
     }
 
     /** @return tasks that finished running, normally or by throwing, as {@code ThreadPoolExecutor} counts them */

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -14,15 +15,19 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.FuncPool;
 import io.github.poolkit.MultiPool;
+import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
@@ -294,6 +299,42 @@ class PoolMetricsTests {
             assertThat(registry.get("poolkit.semaphore.acquire").tag("name", "gpu").tag("outcome", "timeout")
                     .timer().count()).isEqualTo(1);
         });
+    }
+
+    /**
+     * A {@code WeightedSemaphore} the application made itself is timed too, from the registry's binding on (its
+     * constructor's listener, if any, still hears), once however many bean names it has.
+     */
+    @Test
+    void aSemaphoreTheApplicationMadeIsTimedOnceUnderItsFirstName() {
+        runner.withUserConfiguration(OwnSemaphore.class).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            assertThat(context.getBean("gpuAlias")).isSameAs(gpu);
+            assertThat(gpu.tryAcquire(4)).isTrue();
+            assertThat(gpu.tryAcquire(7)).isFalse();
+            assertThat(acquire(registry, "acquired").count()).isEqualTo(1);
+            assertThat(acquire(registry, "rejected").count()).isEqualTo(1);
+            assertThat(registry.find("poolkit.semaphore.acquire").tag("name", "gpuAlias").timers()).isEmpty();
+            assertThat(context.getBean(OwnSemaphore.class).heard).as("its own listener").hasValue(2);
+        });
+    }
+
+    /** A semaphore of the application's own, with a listener of its own, also handed on under a second name. */
+    @Configuration(proxyBeanMethods = false)
+    static class OwnSemaphore {
+
+        final AtomicInteger heard = new AtomicInteger();
+
+        @Bean
+        WeightedSemaphore gpu() {
+            return new WeightedSemaphore(10, (permits, waited, outcome) -> heard.incrementAndGet());
+        }
+
+        @Bean
+        PermitSemaphore gpuAlias(@Qualifier("gpu") WeightedSemaphore gpu) {
+            return gpu;
+        }
     }
 
     private static io.micrometer.core.instrument.Timer acquire(MeterRegistry registry, String outcome) {
