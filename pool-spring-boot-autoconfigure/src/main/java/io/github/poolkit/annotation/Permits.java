@@ -20,8 +20,10 @@ import java.lang.annotation.Target;
  * <ul>
  *   <li>A plain method: acquired before it runs (the calling thread waits), released when it returns or throws.</li>
  *   <li>A method returning a {@link java.util.concurrent.CompletionStage}: acquired before it runs, released when
- *       that stage completes (a caller that cancels a returned {@code CompletableFuture} completes it, and so gives
- *       the permits back, although work started for it runs on).</li>
+ *       that stage completes. For a {@code CompletableFuture} the caller gets another one, completed with the same
+ *       outcome once the permits are back, so that the stages it chains run after the release (a next guarded call
+ *       finds the permits free); cancelling or completing it completes the method's future the same way, and so gives
+ *       the permits back, although work started for it runs on.</li>
  *   <li>A method returning a Reactor {@code Mono} or {@code Flux} (Reactor on the class path): the method runs at
  *       once and returns its publisher; the permits are acquired when that publisher is <em>subscribed</em>, with
  *       {@code acquireAsync} ({@code tryAcquireAsync} when {@code maxWait} is 0; no thread waits), and released

@@ -4,7 +4,6 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -93,20 +92,9 @@ final class PermitsInterceptor implements MethodInterceptor {
             throw ex;
         }
         if (result instanceof CompletionStage<?> stage) {
-            // a shared semaphore's close is a round trip: not on the thread that completes the stage (an event loop,
-            // or the very client's I/O thread that would have to read the answer)
-            stage.whenComplete((value, failure) -> {
-                if (guard.sharedThroughStore()) {
-                    CompletableFuture.runAsync(() -> guard.release(permit, acquiredAt));
-                }
-                else {
-                    guard.release(permit, acquiredAt);
-                }
-            });
+            return StageRelease.holdUntilDone(stage, guard, permit, acquiredAt);
         }
-        else {
-            guard.release(permit, acquiredAt);
-        }
+        guard.release(permit, acquiredAt);
         return result;
     }
 

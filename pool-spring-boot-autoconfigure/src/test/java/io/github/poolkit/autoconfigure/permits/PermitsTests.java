@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -83,9 +85,78 @@ class PermitsTests {
             Guarded guarded = context.getBean(Guarded.class);
             WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
             CompletableFuture<String> result = new CompletableFuture<>();
-            assertThat(guarded.async(4, result)).isSameAs(result);
+            CompletableFuture<String> returned = guarded.async(4, result);
             assertThat(gpu.used()).isEqualTo(4);
-            result.completeExceptionally(new IllegalStateException("expected by the test"));
+            IllegalStateException failure = new IllegalStateException("expected by the test");
+            result.completeExceptionally(failure);
+            assertThat(gpu.used()).isZero();
+            assertThat(returned).isCompletedExceptionally();
+            assertThatThrownBy(returned::get).isInstanceOf(ExecutionException.class).cause().isSameAs(failure);
+            CompletableFuture<String> ok = new CompletableFuture<>();
+            CompletableFuture<String> okReturned = guarded.async(2, ok);
+            ok.complete("done");
+            assertThat(okReturned).isCompletedWithValue("done");
+            assertThat(gpu.used()).isZero();
+        });
+    }
+
+    /**
+     * The permits are back before the stages the caller chained to the returned future run: a chain of two guarded
+     * calls on a semaphore of one permit, the second started by the first's completion, is not refused (a release
+     * added to the method's own future ran after the caller's stages, last added, first run).
+     */
+    @Test
+    void thePermitsAreBackBeforeTheCallersNextStageRuns() {
+        runner.run(context -> {
+            Guarded guarded = context.getBean(Guarded.class);
+            WeightedSemaphore primary = context.getBean("weightedSemaphore", WeightedSemaphore.class);
+            CompletableFuture<String> first = new CompletableFuture<>();
+            CompletableFuture<String> second = new CompletableFuture<>();
+            CompletableFuture<String> chain = guarded.all(first).thenCompose(r -> guarded.all(second));
+            assertThat(primary.used()).isEqualTo(3);
+            first.complete("first");
+            assertThat(chain).as("not refused").isNotCompletedExceptionally();
+            assertThat(primary.used()).isEqualTo(3);
+            second.complete("second");
+            assertThat(chain).isCompletedWithValue("second");
+            assertThat(primary.used()).isZero();
+        });
+    }
+
+    /**
+     * A caller that cancels (or completes, or times out) the returned future gives the permits back and completes the
+     * method's own future the same way, as it did when it held that future itself.
+     */
+    @Test
+    void aCallerThatCancelsTheReturnedFutureGivesThePermitsBack() {
+        runner.run(context -> {
+            Guarded guarded = context.getBean(Guarded.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            CompletableFuture<String> result = new CompletableFuture<>();
+            CompletableFuture<String> returned = guarded.async(4, result);
+            assertThat(returned.cancel(true)).isTrue();
+            assertThat(gpu.used()).isZero();
+            assertThat(result.isCancelled()).as("the method's own future").isTrue();
+            result.complete("late"); // changes nothing: no second release
+            assertThat(gpu.used()).isZero();
+            CompletableFuture<String> completed = new CompletableFuture<>();
+            assertThat(guarded.async(3, completed).complete("mine")).isTrue();
+            assertThat(completed).isCompletedWithValue("mine");
+            assertThat(gpu.used()).isZero();
+        });
+    }
+
+    /** A stage that is no plain {@code CompletableFuture} is returned as it is, held until it completes. */
+    @Test
+    void anotherKindOfStageIsReturnedAsItIs() {
+        runner.run(context -> {
+            Guarded guarded = context.getBean(Guarded.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            CompletableFuture<String> source = new CompletableFuture<>();
+            CompletionStage<String> minimal = source.minimalCompletionStage();
+            assertThat((Object) guarded.stage(minimal)).isSameAs(minimal);
+            assertThat(gpu.used()).isEqualTo(5);
+            source.complete("done");
             assertThat(gpu.used()).isZero();
         });
     }
@@ -263,6 +334,16 @@ class PermitsTests {
 
         @Permits(value = "gpu", weight = "#p0")
         public CompletableFuture<String> async(int size, CompletableFuture<String> result) {
+            return result;
+        }
+
+        @Permits(weight = "3")
+        public CompletableFuture<String> all(CompletableFuture<String> result) {
+            return result;
+        }
+
+        @Permits(value = "gpu", weight = "5")
+        public CompletionStage<String> stage(CompletionStage<String> result) {
             return result;
         }
 

@@ -37,10 +37,11 @@ class PermitsWithoutReactorTests {
                     WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
                     assertThat(guarded.plain(gpu)).isEqualTo(2);
                     CompletableFuture<String> result = new CompletableFuture<>();
-                    assertThat(guarded.stage(result)).isSameAs(result);
+                    CompletableFuture<String> returned = guarded.stage(result);
                     assertThat(gpu.used()).isEqualTo(2);
                     result.complete("done");
                     assertThat(gpu.used()).isZero();
+                    assertThat(returned).isCompletedWithValue("done");
                 });
     }
 

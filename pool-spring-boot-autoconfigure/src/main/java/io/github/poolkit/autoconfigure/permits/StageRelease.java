@@ -1,0 +1,89 @@
+package io.github.poolkit.autoconfigure.permits;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.jspecify.annotations.Nullable;
+
+import io.github.poolkit.Permit;
+
+/**
+ * Gives a guarded method's permits back when the {@link CompletionStage} it returned completes, before anything its
+ * caller chained to it runs.
+ *
+ * <p>A {@code CompletableFuture} runs the stages that depend on it last added, first run: a release added to the
+ * method's own future would run after the caller's {@code thenCompose(r -> guarded.next())} (which then finds the
+ * permits still held) and after Spring MVC has written the response (so the client's next request could be refused).
+ * So the caller gets another {@code CompletableFuture}, completed with the method's outcome (its value, or the very
+ * same exception, a cancellation included) once the permits are back. A caller that completes, cancels or times out
+ * that one first gives the permits back and completes the method's future the same way, as it would have completed
+ * that future itself; the work the method started for it runs on, as before.
+ *
+ * <p>Only a plain {@code CompletableFuture} is replaced: any other {@code CompletionStage} (a subclass, a
+ * {@code minimalCompletionStage}, another library's) is returned as it is, its permits given back when it completes,
+ * after the stages chained to it before.
+ *
+ * <p>Invariant: the permits are given back exactly once ({@code released}), whichever of the two futures completes
+ * first.
+ */
+final class StageRelease {
+
+    private StageRelease() {
+    }
+
+    /**
+     * @param stage      what the guarded method returned
+     * @param guard      its guard, which closes the permit
+     * @param permit     the permits it holds
+     * @param acquiredAt when they were granted ({@link System#nanoTime()})
+     * @return what the caller gets: a future completed once the permits are back, or {@code stage} itself
+     */
+    @SuppressWarnings("unchecked")
+    static CompletionStage<?> holdUntilDone(CompletionStage<?> stage, PermitsGuard guard, Permit permit,
+            long acquiredAt) {
+        AtomicBoolean released = new AtomicBoolean();
+        if (stage.getClass() != CompletableFuture.class) {
+            stage.whenComplete((value, failure) -> release(guard, permit, acquiredAt, released, () -> { }));
+            return stage;
+        }
+        CompletableFuture<Object> method = (CompletableFuture<Object>) stage;
+        CompletableFuture<Object> caller = new CompletableFuture<>();
+        method.whenComplete((value, failure) -> release(guard, permit, acquiredAt, released,
+                () -> settle(caller, value, failure)));
+        caller.whenComplete((value, failure) -> {
+            if (!method.isDone()) { // the caller gave up first (or completed it itself)
+                release(guard, permit, acquiredAt, released, () -> settle(method, value, failure));
+            }
+        });
+        return caller;
+    }
+
+    /**
+     * Gives the permits back once, then runs {@code then}. A shared semaphore's close is a round trip: not on the thread
+     * that completed the stage (an event loop, or the very client's I/O thread that would have to read the answer).
+     */
+    private static void release(PermitsGuard guard, Permit permit, long acquiredAt, AtomicBoolean released,
+            Runnable then) {
+        if (!released.compareAndSet(false, true)) {
+            then.run();
+        }
+        else if (guard.sharedThroughStore()) {
+            CompletableFuture.runAsync(() -> guard.release(permit, acquiredAt))
+                    .whenComplete((ignored, failure) -> then.run());
+        }
+        else {
+            guard.release(permit, acquiredAt);
+            then.run();
+        }
+    }
+
+    private static void settle(CompletableFuture<Object> future, @Nullable Object value, @Nullable Throwable failure) {
+        if (failure == null) {
+            future.complete(value);
+        }
+        else {
+            future.completeExceptionally(failure);
+        }
+    }
+}
