@@ -36,8 +36,11 @@ import java.lang.annotation.Target;
  * On a class (or an interface it implements, or a superclass), the annotation guards each public instance method of
  * the bean, inherited ones included, but not {@code equals}, {@code hashCode}, {@code toString} nor other methods of
  * {@code Object}, nor a controller's {@code @ExceptionHandler}, {@code @InitBinder} and {@code @ModelAttribute}
- * methods (a handler that also names its model attribute is guarded). A method's own {@code @Permits} wins over the
- * type's.
+ * methods (a handler that also names its model attribute is guarded), nor the container's callbacks that Spring calls
+ * through the bean's proxy (the methods of {@code Lifecycle}, {@code Phased}, {@code ApplicationListener},
+ * {@code Ordered}, {@code FactoryBean}, {@code InitializingBean}, {@code DisposableBean},
+ * {@code SmartInitializingSingleton} and the {@code Aware} interfaces). A method's own {@code @Permits} wins over the
+ * type's. Guarded calls nested on one semaphore each take permits of their own (see the docs).
  *
  * <h2>When the permits do not come</h2>
  * When they do not come within {@code maxWait} (or the weight exceeds the semaphore's size) the work does not run

@@ -6,9 +6,19 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
+import org.springframework.beans.factory.Aware;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.FactoryBean;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.Lifecycle;
+import org.springframework.context.Phased;
+import org.springframework.core.Ordered;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 import io.github.poolkit.annotation.Permits;
@@ -19,7 +29,11 @@ import io.github.poolkit.annotation.Permits;
  * of its superclasses or interfaces). Methods of {@code Object} ({@code equals}, {@code hashCode}, {@code toString}
  * and their overrides) are never guarded by a type's annotation, nor are the methods Spring MVC and WebFlux call
  * around a controller's handlers ({@code @ExceptionHandler}, {@code @InitBinder}, {@code @ModelAttribute}): they are
- * no requests of their own, and an exception handler runs after its request's permits were refused.
+ * no requests of their own, and an exception handler runs after its request's permits were refused. Nor are the
+ * callbacks the container itself calls through the bean's proxy ({@code CALLBACKS}: a lifecycle's {@code start},
+ * {@code stop}, {@code isRunning} and {@code getPhase}, an {@code ApplicationListener}'s {@code onApplicationEvent},
+ * {@code getOrder}, a {@code FactoryBean}'s methods, the {@code Aware} setters...): refused while requests hold
+ * every permit, a {@code getPhase()} at shutdown would stop the context's ordered stop.
  *
  * <p>The pointcut and the interceptor both ask here, so a method is proxied exactly when it is guarded.
  */
@@ -33,6 +47,11 @@ final class PermitsLookup {
 
     /** A handler's annotation (also behind {@code @GetMapping} and the like). */
     private static final String REQUEST_MAPPING = "org.springframework.web.bind.annotation.RequestMapping";
+
+    /** The container's callback interfaces: a method one of them (or a subinterface) declares is no request. */
+    private static final List<Class<?>> CALLBACKS = List.of(Lifecycle.class, Phased.class, ApplicationListener.class,
+            Ordered.class, FactoryBean.class, InitializingBean.class, DisposableBean.class,
+            SmartInitializingSingleton.class, Aware.class);
 
     private PermitsLookup() {
     }
@@ -57,6 +76,28 @@ final class PermitsLookup {
         if (!annotations.isPresent(REQUEST_MAPPING) && HANDLER_SUPPORT.stream().anyMatch(annotations::isPresent)) {
             return null;
         }
-        return AnnotatedElementUtils.findMergedAnnotation(targetClass, Permits.class);
+        return isContainerCallback(specific, targetClass) ? null
+                : AnnotatedElementUtils.findMergedAnnotation(targetClass, Permits.class);
+    }
+
+    /**
+     * @param method the bean's own method (bridges resolved)
+     * @return whether it implements a method of one of the container's callback interfaces the bean implements (a
+     *         generic one's too, such as {@code onApplicationEvent(E)})
+     */
+    private static boolean isContainerCallback(Method method, Class<?> targetClass) {
+        for (Class<?> face : ClassUtils.getAllInterfacesForClassAsSet(targetClass)) {
+            if (CALLBACKS.stream().noneMatch(callback -> callback.isAssignableFrom(face))) {
+                continue;
+            }
+            for (Method declared : face.getMethods()) {
+                if (declared.getName().equals(method.getName())
+                        && declared.getParameterCount() == method.getParameterCount()
+                        && AopUtils.getMostSpecificMethod(declared, targetClass).equals(method)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 }

@@ -7,8 +7,13 @@ import java.util.concurrent.CompletableFuture;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ApplicationListener;
+import org.springframework.context.PayloadApplicationEvent;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.Ordered;
 import org.springframework.web.bind.WebDataBinder;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -72,6 +77,71 @@ class PermitsOnTypeTests {
             gpu.release(10);
             assertThat(controller.handle()).isEqualTo("handled");
         });
+    }
+
+    /**
+     * The container's callbacks (a lifecycle's start, stop, isRunning and getPhase, an event listener's
+     * onApplicationEvent, getOrder) are called through the proxy, and are no requests: refused while requests hold every
+     * permit, a getPhase() at shutdown would stop the context's ordered stop. The type's annotation leaves them alone.
+     */
+    @Test
+    void leavesTheContainersCallbacksAlone() {
+        runner.withBean(GuardedLifecycle.class).run(context -> {
+            GuardedLifecycle bean = context.getBean(GuardedLifecycle.class);
+            assertThat(AopUtils.isAopProxy(bean)).isTrue();
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            gpu.acquire(10);
+            assertThat(bean.getPhase()).isEqualTo(7);
+            assertThat(bean.isRunning()).isTrue();
+            bean.onApplicationEvent(new PayloadApplicationEvent<>(this, "event"));
+            assertThat(bean.getOrder()).isEqualTo(3);
+            context.stop(); // calls getPhase, isRunning and stop through the proxy
+            assertThat(bean.isRunning()).isFalse();
+            assertThatThrownBy(bean::work).isInstanceOf(PoolOverloadException.class);
+            gpu.release(10);
+            assertThat(bean.work()).isEqualTo("worked");
+        });
+    }
+
+    /** A lifecycle and event listener whose class is guarded. */
+    @Permits(value = "gpu", weight = "2")
+    static class GuardedLifecycle implements SmartLifecycle, ApplicationListener<PayloadApplicationEvent<String>>,
+            Ordered {
+
+        private volatile boolean running = true;
+
+        public String work() {
+            return "worked";
+        }
+
+        @Override
+        public void start() {
+            running = true;
+        }
+
+        @Override
+        public void stop() {
+            running = false;
+        }
+
+        @Override
+        public boolean isRunning() {
+            return running;
+        }
+
+        @Override
+        public int getPhase() {
+            return 7;
+        }
+
+        @Override
+        public void onApplicationEvent(PayloadApplicationEvent<String> event) {
+        }
+
+        @Override
+        public int getOrder() {
+            return 3;
+        }
     }
 
     @Test
