@@ -2,6 +2,7 @@ package io.github.poolkit.autoconfigure.permits;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.function.Supplier;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -61,6 +62,7 @@ public class PoolOverloadExceptionResolver implements HandlerExceptionResolver, 
         }
         ProblemDetail problem = OverloadProblem.of(overload, request.getRequestURI());
         try {
+            clearContentHeaders(response);
             ServletServerHttpResponse out = new ServletServerHttpResponse(response);
             out.setStatusCode(HttpStatus.TOO_MANY_REQUESTS);
             out.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(estimator.retryAfterSeconds(overload)));
@@ -77,6 +79,20 @@ public class PoolOverloadExceptionResolver implements HandlerExceptionResolver, 
         }
         catch (IOException | RuntimeException writeFailed) { // a converter that cannot write: the rest answer it
             return null;
+        }
+    }
+
+    /**
+     * Drops what the handler set for its own body before it was refused (a download's type, name, language or
+     * encoding): the problem's replace them. (A null value removes a header since Servlet 6.1.)
+     */
+    private static void clearContentHeaders(HttpServletResponse response) {
+        response.setContentType(null);
+        for (String header : List.of(HttpHeaders.CONTENT_DISPOSITION, HttpHeaders.CONTENT_LANGUAGE,
+                HttpHeaders.CONTENT_ENCODING, HttpHeaders.CONTENT_RANGE)) {
+            if (response.containsHeader(header)) {
+                response.setHeader(header, null);
+            }
         }
     }
 

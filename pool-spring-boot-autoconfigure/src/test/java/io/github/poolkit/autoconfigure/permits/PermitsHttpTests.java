@@ -2,11 +2,13 @@ package io.github.poolkit.autoconfigure.permits;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
+import jakarta.servlet.http.HttpServletResponse;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -79,6 +81,31 @@ class PermitsHttpTests {
         }
     }
 
+    /**
+     * A handler that set the headers of its own body (a CSV download) before the refusal: the 429's problem body is
+     * labelled as what it is, not as the handler's CSV attachment.
+     */
+    @Test
+    void aRefusalReplacesTheContentHeadersTheHandlerSet() throws Exception {
+        gpu.acquire(10);
+        try {
+            HttpResponse<String> refused = get("/download");
+            assertThat(refused.statusCode()).isEqualTo(429);
+            assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(refused.headers().firstValue("Content-Disposition")).isEmpty();
+            assertThat(refused.headers().firstValue("Content-Language")).isEmpty();
+            assertThat(JsonMapper.builder().build().readTree(refused.body()).get("status").asInt()).isEqualTo(429);
+        }
+        finally {
+            gpu.release(10);
+        }
+        HttpResponse<String> ok = get("/download");
+        assertThat(ok.statusCode()).isEqualTo(200);
+        assertThat(ok.headers().firstValue("Content-Disposition")).hasValue("attachment; filename=report.csv");
+        assertThat(ok.body()).isEqualTo("a,b\n");
+    }
+
     private HttpResponse<String> get(String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -86,7 +113,7 @@ class PermitsHttpTests {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import({ GuardedController.class, MappingController.class })
+    @Import({ GuardedController.class, MappingController.class, DownloadController.class, GuardedReport.class })
     static class WebApplication {
     }
 
@@ -97,6 +124,35 @@ class PermitsHttpTests {
         @Permits(value = "gpu", weight = "#mb")
         public String guarded(@RequestParam int mb) {
             return "rendered " + mb;
+        }
+    }
+
+    /** Sets the headers of its own body, then calls a guarded service. */
+    @RestController
+    static class DownloadController {
+
+        private final GuardedReport report;
+
+        DownloadController(GuardedReport report) {
+            this.report = report;
+        }
+
+        @GetMapping("/download")
+        public void download(HttpServletResponse response) throws IOException {
+            response.setContentType("text/csv");
+            response.setHeader("Content-Disposition", "attachment; filename=report.csv");
+            response.setHeader("Content-Language", "fr");
+            String csv = report.csv();
+            response.getWriter().write(csv);
+        }
+    }
+
+    /** A guarded service. */
+    static class GuardedReport {
+
+        @Permits("gpu")
+        public String csv() {
+            return "a,b\n";
         }
     }
 
