@@ -510,6 +510,25 @@ class DelaySchedulerTest {
         assertThat(s.pending()).isZero();
     }
 
+    /**
+     * A one-shot job its caller runs itself ({@code RunnableScheduledFuture.run()}, "now instead of later") leaves the
+     * heap: it is no longer pending, is not kept until its deadline, and a shutdown does not wait an hour for it.
+     */
+    @Test
+    void aJobItsCallerRunsItselfIsNoLongerPending() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        AtomicInteger runs = new AtomicInteger();
+        ScheduledFuture<?> job = s.schedule(runs::incrementAndGet, 1, HOURS);
+        assertThat(s.pending()).isEqualTo(1);
+        ((RunnableScheduledFuture<?>) job).run();
+        assertThat(job.isDone()).isTrue();
+        assertThat(runs).hasValue(1);
+        assertThat(s.pending()).isZero();
+        s.shutdown();
+        assertThat(s.awaitTermination(10, TimeUnit.SECONDS)).as("nothing left to wait for").isTrue();
+        assertThat(runs).hasValue(1);
+    }
+
     // ------------------------------------------------------------ helpers
 
     /** The futures are {@link RunnableScheduledFuture}s, as documented, which is where {@code isPeriodic} lives. */

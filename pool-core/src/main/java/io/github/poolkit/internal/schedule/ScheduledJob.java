@@ -197,6 +197,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
             // running and leaves it to end its run; never both, so a running job is not done before its run ends.
             runner = null;
             cancel(false);
+            if (state >= INTERRUPTING) { // a cancel(true) that saw this thread as the runner: not for its next task
+                absorbCancelInterrupt();
+            }
             return;
         }
         Throwable failure = null;
@@ -221,6 +224,9 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
             runner = null;
             if (state >= INTERRUPTING) {
                 absorbCancelInterrupt();
+            }
+            if (period == 0 && counter == null) {
+                timer.remove(this); // a caller's own run of a job still pending: out of the heap, not run again
             }
         }
         if (failure != null) {
