@@ -299,7 +299,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
             capacity += p.capacity();
             running += p.running();
         }
-        return (int) Math.min(Integer.MAX_VALUE, Math.max(0, capacity - running));
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, capacity) - running); // capped as capacity() is
     }
 
     /** {@return the summed blocked callers and queued tasks} */

@@ -15,7 +15,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *   <li>While a caller waits for the sub-pools it closed ({@code close()}, {@code releaseTimeout}), {@code waiters}
  *       is above 0 and a reboot is refused: the pools it waits for stay closed, so it never waits for a pool that was
  *       reopened under it (which would never terminate), and the flag never shows open with a sub-pool closed.</li>
- *   <li>The lock is never held while anything waits.</li>
+ *   <li>The lock is never held while a caller waits for tasks to end: closing a sub-pool under it waits at most for
+ *       a worker between two tasks to leave (see {@code WorkerPool.release()}; microseconds, at most 100 ms), and
+ *       {@code close()} and {@code releaseTimeout} wait for termination after they let it go.</li>
  * </ul>
  */
 final class MultiPoolLifecycle {

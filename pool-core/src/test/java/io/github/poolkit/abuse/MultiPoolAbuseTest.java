@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -83,9 +84,30 @@ class MultiPoolAbuseTest {
      * {@code Integer.MAX_VALUE}.
      */
     @Test
-    void summedFreeDoesNotOverflow() {
+    void summedFreeDoesNotOverflow() throws InterruptedException {
         try (MultiPool huge = MultiPool.create(2, Integer.MAX_VALUE, LoadBalancing.ROUND_ROBIN)) {
             assertThat(huge.free()).isEqualTo(Integer.MAX_VALUE);
+            CountDownLatch running = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            huge.execute(() -> {
+                running.countDown();
+                awaitQuietly(release);
+            });
+            try {
+                running.await();
+                // the summed capacity is capped first, as capacity() shows it: free() agrees with stats().free()
+                assertThat(huge.free()).isEqualTo(Integer.MAX_VALUE - 1).isEqualTo(huge.stats().free());
+            } finally {
+                release.countDown();
+            }
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
