@@ -44,7 +44,8 @@ class RefreshThroughSpringCloudTests {
             Files.writeString(file, "poolkit.pools.reports.capacity=-3\n");
             refresher.refresh();
             assertThat(reports.capacity()).isEqualTo(4);
-            assertThat(output).contains("Could not apply {capacity=-3} to 'reports'");
+            assertThat(output).contains("Property poolkit.pools.reports.capacity changed to '-3', an unlimited "
+                    + "capacity, but a pool becomes unlimited only when it is created");
 
             // a value that does not convert fails neither Spring Cloud's rebinding of poolkit's properties bean nor
             // the refresh; poolkit names it, and the pool keeps its capacity
