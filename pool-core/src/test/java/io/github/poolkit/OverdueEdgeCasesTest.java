@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -454,6 +455,66 @@ class OverdueEdgeCasesTest {
             assertThat(pool.stats().overdue()).isEqualTo(4);
         } finally {
             first.release().countDown();
+            pool.release();
+        }
+    }
+
+    /**
+     * A future cancelled while it waits in the queue never runs and its caller has given up (invokeAny's losers, a
+     * timed invokeAll's leftovers, a cancel): it is not reported overdue, nor counted; the ones after it are.
+     */
+    @RepeatedTest(2)
+    void aFutureCancelledWhileQueuedIsNotReported() throws Exception {
+        Reports reports = new Reports();
+        WorkerPool pool = WorkerPool.create(1, options(reports).queueCapacity(-1).queueTimeout(TIMEOUT).build());
+        Blocking first = new Blocking("first");
+        try {
+            pool.execute(first);
+            Latches.await(first.started());
+            CountDownLatch never = new CountDownLatch(0);
+            Future<?> cancelled = pool.submit(new OverdueTaskTest.CountingDown("cancelled", never));
+            pool.submit(new OverdueTaskTest.CountingDown("waiting", never));
+            assertThat(cancelled.cancel(false)).isTrue();
+            await().atMost(Duration.ofSeconds(10)).until(() -> !reports.tasks.isEmpty());
+            reports.assertStays(1);
+            assertThat(reports.tasks).extracting(OverdueTask::task).containsExactly("waiting");
+            assertThat(pool.stats().overdue()).isEqualTo(1);
+        } finally {
+            first.release().countDown();
+            pool.release();
+        }
+    }
+
+    /**
+     * The run watch times the task, not the pool's own code after it: a slow panic handler after a task that threw is
+     * neither reported overdue nor interrupted.
+     */
+    @RepeatedTest(2)
+    void aSlowPanicHandlerAfterTheTaskIsNotWatched() throws Exception {
+        Reports reports = new Reports();
+        CountDownLatch handling = new CountDownLatch(1);
+        CountDownLatch handled = new CountDownLatch(1);
+        AtomicInteger interrupted = new AtomicInteger();
+        WorkerPool pool = WorkerPool.create(1, options(reports).runTimeout(TIMEOUT).interruptOverdue(true)
+                .panicHandler(failure -> {
+                    handling.countDown();
+                    try {
+                        handled.await(); // slow: the test lets it go after the timeout has long passed
+                    } catch (InterruptedException e) {
+                        interrupted.incrementAndGet();
+                    }
+                }).build());
+        try {
+            pool.execute(() -> {
+                throw new IllegalStateException("expected by the test");
+            });
+            Latches.await(handling);
+            reports.assertStays(0); // 400 ms, twice the run timeout
+            handled.countDown();
+            assertThat(interrupted).hasValue(0);
+            assertThat(pool.stats().overdue()).isZero();
+        } finally {
+            handled.countDown();
             pool.release();
         }
     }

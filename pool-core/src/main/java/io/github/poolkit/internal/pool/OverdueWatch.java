@@ -96,8 +96,11 @@ final class OverdueWatch {
             checkRuns(now, found);
         }
         if (queueTimeoutNanos > 0) {
-            TaskQueue.OverdueSink sink = (task, waited) ->
+            TaskQueue.OverdueSink sink = (task, waited) -> {
+                if (!runner.isSettledFuture(task)) { // cancelled while it waited: it never runs, its caller gave up
                     found.add(new Found(OverdueTask.Kind.QUEUE, task, null, waited, new StackTraceElement[0]));
+                }
+            };
             queueScanFrom = scanWaiting(queueScanFrom, now, queueTimeoutNanos, sink);
         }
         if (found.isEmpty()) {

@@ -7,6 +7,7 @@ import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.internal.CountedRun;
 
 import java.time.Duration;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 
@@ -91,6 +92,15 @@ final class TaskRunner {
     }
 
     /**
+     * @param carried a task, as the pool carries it
+     * @return whether it is a future (of a pool whose tasks are Runnables) already done, a cancelled one say: it will
+     *         not run its work when a worker takes it
+     */
+    boolean isSettledFuture(Object carried) {
+        return runsFutures && unwrap(carried) instanceof Future<?> future && future.isDone();
+    }
+
+    /**
      * Runs a task on worker {@code w}'s thread, counting it on the worker and telling the panic handler and the
      * listener; nothing it throws escapes.
      *
@@ -127,10 +137,12 @@ final class TaskRunner {
             }
         } catch (Throwable e) {
             failure = e;
-            panic(e);
         }
         if (watchRuns) {
-            w.endWatched(interruptOverdue);
+            w.endWatched(interruptOverdue); // the watch times the task, not the panic handler after it
+        }
+        if (failure != null) {
+            panic(failure);
         }
         boolean ran = true;
         if (future == null) {
