@@ -58,13 +58,14 @@ public final class PoolBeanListeners implements SmartInitializingSingleton {
     /**
      * Reports the overdue tasks of every pool and scheduler bean the application made, once per instance: a pool
      * also exposed under a second bean name (an alias of poolkit's {@code reports}, say) is watched once, under the
-     * first name, so each of its overdue tasks is reported once.
+     * bean name that is its own name, else the first (as its meters are named), so each of its overdue tasks is
+     * reported once, under the name its meters have.
      */
     @Override
     public void afterSingletonsInstantiated() {
         PoolkitBeans beans = new PoolkitBeans(beanFactory); // a lazy pool not created yet is left so (not watched)
-        Map<String, Object> all = new TreeMap<>(beans.pools());
-        all.putAll(beans.schedulers());
+        Map<String, Object> all = new TreeMap<>(PoolkitBeans.onePerInstance(beans.pools(), Pool::name));
+        all.putAll(PoolkitBeans.onePerInstance(beans.schedulers(), DelayScheduler::name));
         Set<Object> watched = Collections.newSetFromMap(new IdentityHashMap<>());
         all.forEach((name, bean) -> {
             if (created.isReporting(name)) {

@@ -22,6 +22,7 @@ import org.springframework.core.task.TaskDecorator;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.OverdueTask;
+import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
 
 /**
@@ -104,6 +105,34 @@ class OverdueDecoratedTaskNameTests {
                         release.countDown();
                     }
                 });
+    }
+
+    /**
+     * A pool the application made, under its own name and an alias that sorts first: its overdue tasks are logged,
+     * published and listed under its own name, the name its meters have, not under the alias.
+     */
+    @Test
+    void anApplicationPoolUnderTwoNamesReportsUnderItsOwnName() {
+        runner.withInitializer(context -> {
+            GenericApplicationContext generic = (GenericApplicationContext) context;
+            generic.registerBean("reports", WorkerPool.class, () -> WorkerPool.create(2, PoolOptions.builder()
+                    .name("reports").runTimeout(Duration.ofMillis(200)).build()));
+            generic.registerBean("applicationAlias", WorkerPool.class,
+                    () -> context.getBean("reports", WorkerPool.class));
+        }).run(context -> {
+            WorkerPool reports = context.getBean("reports", WorkerPool.class);
+            assertThat(context.getBean("applicationAlias")).isSameAs(reports);
+            PoolOverdueLog log = context.getBean(PoolOverdueLog.class);
+            CountDownLatch release = new CountDownLatch(1);
+            try {
+                reports.execute(new Named("slow", release));
+                await().atMost(Duration.ofSeconds(10)).until(() -> !PoolOverdueLog.recentOf(log, "reports").isEmpty());
+                assertThat(PoolOverdueLog.recentOf(log, "applicationAlias")).isEmpty();
+            }
+            finally {
+                release.countDown();
+            }
+        });
     }
 
     @Configuration(proxyBeanMethods = false)

@@ -6,9 +6,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
@@ -74,8 +72,9 @@ public class PoolMetrics implements MeterBinder {
 
     @Override
     public void bindTo(MeterRegistry registry) {
-        onePerInstance(beans.pools(), Pool::name).forEach((name, pool) -> bindPool(registry, name, pool));
-        onePerInstance(beans.schedulers(), DelayScheduler::name)
+        PoolkitBeans.onePerInstance(beans.pools(), Pool::name)
+                .forEach((name, pool) -> bindPool(registry, name, pool));
+        PoolkitBeans.onePerInstance(beans.schedulers(), DelayScheduler::name)
                 .forEach((name, scheduler) -> bindScheduler(registry, name, scheduler));
         Map<String, PermitSemaphore> semaphores = beans.semaphores();
         Map<String, PermitSemaphore> shared = SemaphoreReads.shared(semaphores);
@@ -102,20 +101,6 @@ public class PoolMetrics implements MeterBinder {
                 own.addListener(new SemaphoreAcquireMeters(registry, name));
             }
         });
-    }
-
-    /**
-     * One entry per instance: a pool or scheduler under two bean names (the application handing poolkit's pool on as
-     * an {@code Executor} bean) is metered once, or each task would count twice in a sum over {@code name}; under the
-     * bean name that is its own name, else under the first.
-     */
-    private static <T> Map<String, T> onePerInstance(Map<String, T> byBeanName, Function<T, String> ownName) {
-        Map<T, String> chosen = new IdentityHashMap<>();
-        byBeanName.forEach((beanName, bean) -> chosen.merge(bean, beanName,
-                (first, other) -> other.equals(ownName.apply(bean)) ? other : first));
-        Map<String, T> result = new TreeMap<>();
-        chosen.forEach((bean, beanName) -> result.put(beanName, bean));
-        return result;
     }
 
     private void bindPool(MeterRegistry registry, String name, Pool pool) {

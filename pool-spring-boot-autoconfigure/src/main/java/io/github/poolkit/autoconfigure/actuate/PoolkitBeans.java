@@ -1,7 +1,10 @@
 package io.github.poolkit.autoconfigure.actuate;
 
+import java.util.IdentityHashMap;
+import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -50,6 +53,25 @@ public final class PoolkitBeans {
      */
     public static PoolkitBeans includingLazy(ListableBeanFactory beanFactory) {
         return new PoolkitBeans(beanFactory, true);
+    }
+
+    /**
+     * One entry per instance, for what must count each task once (meters, overdue reports): a pool or scheduler under
+     * two bean names (the application handing a pool on as an {@code Executor} bean) keeps the bean name that is its
+     * own name, else the first in alphabetical order.
+     *
+     * @param byBeanName the beans by bean name
+     * @param ownName    a bean's own name ({@code name()})
+     * @param <T>        the bean type
+     * @return each instance once, by the bean name chosen, sorted
+     */
+    public static <T> SortedMap<String, T> onePerInstance(Map<String, T> byBeanName, Function<T, String> ownName) {
+        Map<T, String> chosen = new IdentityHashMap<>();
+        new TreeMap<>(byBeanName).forEach((beanName, bean) -> chosen.merge(bean, beanName,
+                (first, other) -> other.equals(ownName.apply(bean)) ? other : first));
+        SortedMap<String, T> result = new TreeMap<>();
+        chosen.forEach((bean, beanName) -> result.put(beanName, bean));
+        return result;
     }
 
     /** {@return every {@link Pool} bean by bean name} */
