@@ -17,6 +17,7 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.ApplicationListener;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ContextClosedEvent;
 
@@ -55,7 +56,8 @@ import io.github.poolkit.WorkerPool;
  * blocks registration. The lifecycle processor calls start, stop and the close event from one thread, so the other
  * fields are only volatile for the racy {@link #isRunning()} reads of other threads. A close is told from a plain stop
  * by the {@link ContextClosedEvent} of this lifecycle's own context, which Spring publishes before it stops the
- * lifecycles.
+ * lifecycles, or, should that event not have reached this listener (another close listener threw first), by the
+ * context's own {@code isClosed()}.
  */
 public class PoolkitLifecycle
         implements SmartLifecycle, ApplicationContextAware, ApplicationListener<ContextClosedEvent>, DisposableBean {
@@ -237,7 +239,7 @@ public class PoolkitLifecycle
     @Override
     public void stop() {
         running = false;
-        boolean close = closing;
+        boolean close = closingNow();
         // Invariant: every target stops accepting (or is paused) before any waiting starts, so no pool keeps taking
         // work while another drains.
         List<Managed> stopping = snapshot().stream()
@@ -254,6 +256,23 @@ public class PoolkitLifecycle
             }
         }
         drain(stopping, close);
+    }
+
+    /**
+     * @return whether this stop is a close: the close event was heard, or the context says it is closing (its event
+     *         may not have reached this listener: another close listener that threw first stops the notification)
+     */
+    private boolean closingNow() {
+        if (!closing && context instanceof ConfigurableApplicationContext configurable && configurable.isClosed()) {
+            closing = true;
+        }
+        return closing;
+    }
+
+    /** Closes are told by the event's own thread, in order with the lifecycle's stop: never on another thread. */
+    @Override
+    public boolean supportsAsyncExecution() {
+        return false;
     }
 
     /** Waits for {@code targets} until the deadline, then interrupts, reports and hands over what is left. */

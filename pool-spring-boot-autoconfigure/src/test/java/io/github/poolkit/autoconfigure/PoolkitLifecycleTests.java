@@ -18,7 +18,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.web.server.context.WebServerGracefulShutdownLifecycle;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
@@ -147,6 +151,41 @@ class PoolkitLifecycleTests {
         assertThat(newer.isTerminated()).isTrue();
         assertThat(older.isTerminated()).isTrue();
         assertThat(lifecycle.isRunning()).isFalse();
+    }
+
+    /**
+     * A close whose event poolkit never hears (another close listener, ordered first, throws: Spring stops notifying,
+     * then stops the lifecycles) is still a close: poolkit closes once, not as a pause followed by a second drain at
+     * destroy (two reports, twice the deadline, a scheduler only paused until then).
+     */
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void aCloseWhoseEventPoolkitMissedIsStillAClose(CapturedOutput output) {
+        runner.withPropertyValues("poolkit.pools.stuck.capacity=1", "poolkit.pools.stuck.shutdown-timeout=100ms")
+                .withBean(ThrowingCloseListener.class).run(context -> {
+                    WorkerPool stuck = context.getBean("stuck", WorkerPool.class);
+                    CountDownLatch started = new CountDownLatch(1);
+                    stuck.execute(() -> {
+                        started.countDown();
+                        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(1500);
+                        while (System.nanoTime() < end) { // busy work that ignores the interrupt
+                            Thread.onSpinWait();
+                        }
+                    });
+                    waitFor(started);
+                });
+        assertThat(output.getOut().split("Pool 'stuck' did not finish within the shutdown deadline", -1))
+                .as("reported once").hasSize(2);
+    }
+
+    /** A close listener, ordered before poolkit's, that throws. */
+    @Order(Ordered.HIGHEST_PRECEDENCE)
+    static class ThrowingCloseListener implements ApplicationListener<ContextClosedEvent> {
+
+        @Override
+        public void onApplicationEvent(ContextClosedEvent event) {
+            throw new IllegalStateException("expected by the test: a close listener that fails");
+        }
     }
 
     @Test
