@@ -186,6 +186,20 @@ class StrictConfigurationTests {
                 .contains("Property: poolkit.pools.reports.adaptive.max");
     }
 
+    /** A named pool or semaphore under the name of one of poolkit's own beans would never be made: reported. */
+    @Test
+    void aNameOfPoolkitsOwnBeansIsReported() {
+        FailureAnalysis analysis = analyze(runner, "poolkit.pools.workerPool.capacity=8",
+                "poolkit.semaphores.weightedSemaphore.size=3", "poolkit.pools.poolkitFactory.capacity=2");
+        assertThat(analysis.getDescription()).contains("3 properties").contains("Property: poolkit.pools.workerPool")
+                .contains("poolkit's primary pool, which poolkit.pool.* configures")
+                .contains("Property: poolkit.semaphores.weightedSemaphore")
+                .contains("Property: poolkit.pools.poolkitFactory");
+        runner.withPropertyValues("poolkit.pool.enabled=false", "poolkit.pools.workerPool.capacity=8")
+                .run(context -> assertThat(context.getBean("workerPool", WorkerPool.class).capacity()).as("free")
+                        .isEqualTo(8));
+    }
+
     @Test
     void anInheritedInvalidValueIsReportedOnce() {
         FailureAnalysis analysis = analyze(runner, "poolkit.pool.max-blocking-tasks=-1",
