@@ -12,9 +12,10 @@ import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
  *
  * <p>Rules, so that an {@link InvalidSettingException} always means nothing changed:
  * <ul>
- *   <li>Every field is checked before the first setter: a field other than these two, a field this executor cannot
- *       change, a value that is not a whole number, a negative one, and a core size above the capacity (the new one,
- *       or the current one when only the core size is given) are refused.</li>
+ *   <li>Every field is checked before the first setter: a field other than these two, a write to an executor that
+ *       is shut down, a field this executor cannot change, a value that is not a whole number, a negative one, and a
+ *       core size above the capacity (the new one, or the current one when only the core size is given) are
+ *       refused.</li>
  *   <li>The core size is never above the capacity at any moment: when both change, the capacity is raised first if
  *       the new core size is above the current capacity, else the core size is set first.</li>
  *   <li>When the executor's second setter throws anyway, the first is undone before the refusal.</li>
@@ -60,6 +61,8 @@ public final class ExecutorChange {
                             + "and semaphores");
         }
         require(!values.fields().isEmpty(), ExecutorAdapter.CAPACITY, "nothing to change: give capacity or coreSize");
+        require(!executor.isShutdown(), values.fields().iterator().next(), "the " + type + " is shut down: it runs no"
+                + " more tasks, so a new size would change nothing");
         String wholeNumber = "a whole number such as 16 for a " + type;
         Integer capacity = values.parse(ExecutorAdapter.CAPACITY, Integer::valueOf, wholeNumber);
         Integer coreSize = values.parse(ExecutorAdapter.CORE_SIZE, Integer::valueOf, wholeNumber);

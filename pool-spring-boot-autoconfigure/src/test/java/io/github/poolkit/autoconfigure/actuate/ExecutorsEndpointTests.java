@@ -155,6 +155,10 @@ class ExecutorsEndpointTests {
             assertThat(stopped.capacity()).isEqualTo(2);
             assertThat(stopped.completed()).isEqualTo(1);
             assertThat(endpoint.pools().executors()).containsKeys("failing", "stopped");
+            // a shut-down executor runs no more tasks: a new size would read as applied and change nothing
+            assertProblem(endpoint.change("stopped", "4", null, null, null, null, "2"), "capacity", "shut down");
+            assertThat(context.getBean("stopped", ThreadPoolExecutor.class).getMaximumPoolSize()).isEqualTo(2);
+            assertThat(context.getBean("stopped", ThreadPoolExecutor.class).getCorePoolSize()).isEqualTo(1);
         });
     }
 

@@ -1,10 +1,13 @@
 package io.github.poolkit.autoconfigure.actuate.executors;
 
+import java.util.concurrent.ExecutorService;
 import java.util.function.IntConsumer;
 import java.util.function.IntSupplier;
 import java.util.function.LongSupplier;
 
 import org.jspecify.annotations.Nullable;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 
 /**
  * An adapter described by functions that reach one executor's own getters and setters: each kind's subclass says
@@ -34,6 +37,8 @@ abstract class DescribedAdapter implements ExecutorAdapter {
     record Setting(IntSupplier get, IntConsumer set) {
     }
 
+    private final Object executor;
+
     private final String type;
 
     private final Setting capacity;
@@ -49,6 +54,7 @@ abstract class DescribedAdapter implements ExecutorAdapter {
      * @param figures  its live figures
      */
     DescribedAdapter(Object executor, Setting capacity, @Nullable Setting coreSize, LiveFigures figures) {
+        this.executor = executor;
         this.type = ExecutorAdapters.typeOf(executor);
         this.capacity = capacity;
         this.coreSize = coreSize;
@@ -113,6 +119,24 @@ abstract class DescribedAdapter implements ExecutorAdapter {
     public @Nullable Long completed() {
         LongSupplier completed = figures.completed();
         return (completed != null) ? completed.getAsLong() : null;
+    }
+
+    /** {@return whether the JDK pool it is, or the one inside Spring's executor, is shut down} */
+    @Override
+    public boolean isShutdown() {
+        Object pool = executor;
+        try {
+            if (pool instanceof ThreadPoolTaskExecutor spring) {
+                pool = spring.getThreadPoolExecutor();
+            }
+            else if (pool instanceof ThreadPoolTaskScheduler spring) {
+                pool = spring.getScheduledThreadPoolExecutor();
+            }
+        }
+        catch (IllegalStateException notInitialized) {
+            return false; // its sizes are still settings, read when it starts
+        }
+        return pool instanceof ExecutorService service && service.isShutdown();
     }
 
     @Override

@@ -58,6 +58,11 @@ public interface ExecutorAdapter {
         return null;
     }
 
+    /** {@return whether the executor is shut down (it runs no more tasks), as far as it can tell} */
+    default boolean isShutdown() {
+        return false;
+    }
+
     /** {@return whether {@link #setCapacity(int)} changes this executor while it runs} */
     default boolean canSetCapacity() {
         return false;

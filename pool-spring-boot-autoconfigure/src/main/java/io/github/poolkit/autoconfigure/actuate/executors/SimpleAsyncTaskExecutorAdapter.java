@@ -7,7 +7,8 @@ import org.springframework.core.task.SimpleAsyncTaskExecutor;
  * threads): capacity is its concurrency limit (-1 when unlimited), changed through {@code setConcurrencyLimit}, but
  * only from one limit to another: an unlimited one does not count the tasks it runs, so a limit given while they run
  * would be miscounted (Spring's own warning: the count then goes below zero as they end, and more tasks run at once
- * than the limit). It keeps no pool, no queue and no counts, so it tells nothing else.
+ * than the limit). It keeps no pool, no queue and no counts, so it tells nothing else. A raised limit admits new
+ * callers at once, but callers already blocked at the old limit are woken by Spring one per task that ends.
  */
 record SimpleAsyncTaskExecutorAdapter(SimpleAsyncTaskExecutor executor) implements ExecutorAdapter {
 
@@ -20,6 +21,12 @@ record SimpleAsyncTaskExecutorAdapter(SimpleAsyncTaskExecutor executor) implemen
     public Integer capacity() {
         int limit = executor.getConcurrencyLimit();
         return (limit < 0) ? -1 : limit;
+    }
+
+    /** {@return whether it was closed: it then takes no more tasks} */
+    @Override
+    public boolean isShutdown() {
+        return !executor.isActive();
     }
 
     @Override
