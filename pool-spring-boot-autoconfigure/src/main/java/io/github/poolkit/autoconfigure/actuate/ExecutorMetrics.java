@@ -71,7 +71,7 @@ public class ExecutorMetrics implements MeterBinder, ApplicationListener<Context
 
     private void bindWebServer(MeterRegistry registry) {
         ExecutorAdapter webServer = executors.webServer();
-        if (webServer != null && !executors.webServerNameTaken()) {
+        if (webServer != null && !executors.webServerNameTaken() && !executors.webServerPoolIsABean()) {
             bind(registry, ApplicationExecutors.WEB_SERVER, webServer);
         }
     }

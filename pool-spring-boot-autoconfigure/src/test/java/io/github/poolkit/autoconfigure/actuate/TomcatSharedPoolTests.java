@@ -9,6 +9,7 @@ import org.apache.tomcat.util.threads.ThreadPoolExecutor;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -51,9 +52,30 @@ class TomcatSharedPoolTests {
         assertThat(SHARED.getCorePoolSize()).isEqualTo(4);
     }
 
+    /**
+     * The shared pool is also the application's executor bean: metered once, under its bean name, not a second time
+     * as {@code webServer} (a sum over {@code name} would count each task twice); the endpoint lists both.
+     */
+    @Test
+    void aPoolThatIsAlsoAnExecutorBeanIsMeteredOnceUnderItsBeanName() {
+        MeterRegistry registry = context.getBean(MeterRegistry.class);
+        assertThat(registry.find("executor.pool.max").tag("name", "requestPool").gauges()).hasSize(1);
+        assertThat(registry.find("executor.pool.max").tag("name", ApplicationExecutors.WEB_SERVER).gauges())
+                .isEmpty();
+        assertThat(registry.find("executor.completed").tag("name", ApplicationExecutors.WEB_SERVER).meters())
+                .isEmpty();
+        assertThat(new ApplicationExecutors(context).all()).containsKeys("requestPool",
+                ApplicationExecutors.WEB_SERVER);
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class TomcatApplication {
+
+        @Bean(destroyMethod = "")
+        ThreadPoolExecutor requestPool() {
+            return SHARED;
+        }
 
         @Bean
         TomcatServletWebServerFactory tomcat() {

@@ -73,6 +73,32 @@ public final class ApplicationExecutors {
     }
 
     /**
+     * {@return whether the web server's request pool is, now, an executor bean of this context (the application's
+     * own pool handed to the connector): it is then metered under its bean name, not a second time as
+     * {@value #WEB_SERVER}} A lazy bean not created yet is not created by this.
+     */
+    public boolean webServerPoolIsABean() {
+        Executor pool = (webServer() instanceof WebServerExecutor server) ? server.requestExecutor() : null;
+        if (pool == null) {
+            return false;
+        }
+        ListableBeanFactory factory = (context instanceof ConfigurableApplicationContext configurable)
+                ? configurable.getBeanFactory() : context;
+        for (String name : context.getBeanNamesForType(Executor.class, false, false)) {
+            try {
+                if (!PoolkitBeans.isLazyAndNotCreated(factory, name)
+                        && context.getBean(name) instanceof Executor bean && ExecutorAdapters.unproxied(bean) == pool) {
+                    return true;
+                }
+            }
+            catch (BeansException ex) {
+                logger.debug("Executor bean '" + name + "' could not be read (failed, or being destroyed)", ex);
+            }
+        }
+        return false;
+    }
+
+    /**
      * Finds one executor.
      *
      * @param name a bean name, or {@value #WEB_SERVER}

@@ -78,6 +78,12 @@ final class WebServerExecutor implements ExecutorAdapter {
         return (executor != null) ? ExecutorAdapters.of(executor) : null;
     }
 
+    /** {@return the executor that serves the requests now, or {@code null} while there is none} */
+    @Nullable Executor requestExecutor() {
+        WebServer server = context.getWebServer();
+        return (server != null) ? requestExecutor(server) : null;
+    }
+
     private static @Nullable Executor requestExecutor(WebServer server) {
         Executor executor = TOMCAT ? TomcatThreadPools.requestExecutor(server) : null;
         return (executor == null && JETTY) ? JettyThreadPools.requestExecutor(server) : executor;
