@@ -219,12 +219,7 @@ class ResentCallsTest {
         ScriptLink lost = new ScriptLink();
         RedisPermitSemaphore impatient = semaphores.open(semaphores.builder().size(3).leaseTime(LEASE)
                 .commandTimeout(Duration.ofMillis(500)), lost);
-        List<String> cancelled = new CopyOnWriteArrayList<>();
-        lost.watch((argv, answer) -> {
-            if (argv[0].equals("cancel")) {
-                cancelled.add(argv[3]);
-            }
-        });
+        List<String> cancelled = cancelsOn(lost);
         CompletableFuture<Void> evalGoesOut = new CompletableFuture<>();
         lost.loseScriptFor("acquire", evalGoesOut);
         assertThatThrownBy(() -> impatient.acquire(2)).isInstanceOf(SemaphoreUnavailableException.class)
@@ -237,6 +232,17 @@ class ResentCallsTest {
         assertState(other, 3, 0, 0);
     }
 
+    /** {@return the ids of the requests whose cancel script ran through {@code link}, as their answers come} */
+    private static List<String> cancelsOn(ScriptLink link) {
+        List<String> cancelled = new CopyOnWriteArrayList<>();
+        link.watch((argv, answer) -> {
+            if (argv[0].equals("cancel")) {
+                cancelled.add(argv[3]);
+            }
+        });
+        return cancelled;
+    }
+
     /**
      * As above, for a caller that gives up by completing the future itself ({@code complete(null)}, or
      * {@code completeOnTimeout}): the request ends without a permit, not exceptionally, and is withdrawn once more all
@@ -247,12 +253,7 @@ class ResentCallsTest {
             throws Exception {
         ScriptLink lost = new ScriptLink();
         RedisPermitSemaphore impatient = semaphores.open(semaphores.builder().size(3).leaseTime(LEASE), lost);
-        List<String> cancelled = new CopyOnWriteArrayList<>();
-        lost.watch((argv, answer) -> {
-            if (argv[0].equals("cancel")) {
-                cancelled.add(argv[3]);
-            }
-        });
+        List<String> cancelled = cancelsOn(lost);
         CompletableFuture<Void> evalGoesOut = new CompletableFuture<>();
         lost.loseScriptFor("acquire", evalGoesOut);
         CompletableFuture<Permit> future = impatient.acquireAsync(2);
