@@ -22,8 +22,9 @@ import java.lang.annotation.Target;
  *   <li>A method returning a {@link java.util.concurrent.CompletionStage}: acquired before it runs, released when
  *       that stage completes. For a {@code CompletableFuture} the caller gets another one, completed with the same
  *       outcome once the permits are back, so that the stages it chains run after the release (a next guarded call
- *       finds the permits free); cancelling or completing it completes the method's future the same way, and so gives
- *       the permits back, although work started for it runs on.</li>
+ *       finds the permits free); cancelling, timing out or completing it gives the permits back first (before the
+ *       stages chained to it) and completes the method's future the same way, although work started for it runs
+ *       on.</li>
  *   <li>A method returning a Reactor {@code Mono} or {@code Flux} (Reactor on the class path): the method runs at
  *       once and returns its publisher; the permits are acquired when that publisher is <em>subscribed</em>, with
  *       {@code acquireAsync} ({@code tryAcquireAsync} when {@code maxWait} is 0; no thread waits), and released

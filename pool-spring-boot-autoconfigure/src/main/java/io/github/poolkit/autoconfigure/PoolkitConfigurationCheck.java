@@ -7,7 +7,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -72,7 +71,6 @@ final class PoolkitConfigurationCheck {
                 .orElse(false);
         poolProblems(properties, virtualThreadsByDefault).forEach(problem -> add(problems, problem));
         idleBounds(properties).forEach(problem -> add(problems, problem));
-        takenNames(properties).forEach(problem -> add(problems, problem));
         semaphoreProblems(properties, classLoader).forEach(problem -> add(problems, problem));
         if (properties.getScheduler().isEnabled()) {
             PoolkitFactory.schedulerProblems(properties).forEach(problem -> add(problems, problem));
@@ -224,45 +222,6 @@ final class PoolkitConfigurationCheck {
                         + " adaptive)"));
             }
         });
-    }
-
-    /**
-     * A named pool or semaphore under the name of one of poolkit's own beans would be left out (the name is taken
-     * before named beans are registered): reported, with the key that configures that bean.
-     */
-    private static List<InvalidPoolkitPropertyException> takenNames(PoolkitProperties properties) {
-        Map<String, String> taken = new LinkedHashMap<>();
-        if (properties.getPool().isEnabled()) {
-            taken.put(PoolkitAutoConfiguration.WORKER_POOL, "poolkit's primary pool, which poolkit.pool.* configures");
-        }
-        if (properties.getSemaphore().isEnabled()) {
-            taken.put(PoolkitAutoConfiguration.WEIGHTED_SEMAPHORE,
-                    "poolkit's primary semaphore, which poolkit.semaphore.* configures");
-        }
-        if (properties.getScheduler().isEnabled()) {
-            taken.put(PoolkitAutoConfiguration.DELAY_SCHEDULER, "poolkit's scheduler, which poolkit.scheduler.*"
-                    + " configures");
-        }
-        taken.put(PoolkitFactory.BEAN_NAME, "a bean of poolkit's own");
-        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
-        BiConsumer<String, String> check = (group, name) -> {
-            if (taken.containsKey(name)) {
-                problems.add(new InvalidPoolkitPropertyException(group + name, name, "'" + name + "' is the bean"
-                        + " name of " + taken.get(name) + ", so this one would never be made", "give it another"
-                        + " name, or configure that bean with its own keys"));
-            }
-        };
-        properties.getPools().forEach((name, pool) -> {
-            if (pool.isEnabled()) {
-                check.accept("poolkit.pools.", name);
-            }
-        });
-        properties.getSemaphores().forEach((name, semaphore) -> {
-            if (semaphore.isEnabled()) {
-                check.accept("poolkit.semaphores.", name);
-            }
-        });
-        return problems;
     }
 
     /** A pool and a semaphore of one name would be two beans of that name. */

@@ -53,9 +53,11 @@ import java.util.concurrent.TimeoutException;
  *   that lock; a completer moves {@code state} and then reads {@code waiters}, signalling under the lock: either the
  *   waiter sees the completion or the completer sees the waiter, and a signal can not slip in between the check and
  *   the wait.</li>
- *   <li>{@code deadline}, {@code sequence} and {@code heapIndex} are written by the timer under its lock. The only racy
- *   read is {@link #getDelay(TimeUnit)} of a periodic job, which may see the previous or the next deadline: harmless,
- *   as the delay is stale the moment it is returned anyway.</li>
+ *   <li>{@code deadline}, {@code sequence} and {@code heapIndex} are written by the timer under its lock. The racy
+ *   reads are {@link #getDelay(TimeUnit)} of a periodic job, which may see the previous or the next deadline (harmless:
+ *   the delay is stale the moment it is returned anyway), and a caller's own run of a one-shot job, which takes the
+ *   lock to leave the heap only when {@code heapIndex} says it may be there (added under the lock before
+ *   {@code schedule} returned).</li>
  * </ul>
  *
  * <p>A job's failure completes this future exceptionally and is then re-thrown from {@link #run()} (checked exceptions
@@ -225,7 +227,7 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
             if (state >= INTERRUPTING) {
                 absorbCancelInterrupt();
             }
-            if (period == 0 && counter == null) {
+            if (period == 0 && counter == null && heapIndex != TimerHeap.NOT_IN_HEAP) { // racy read: a hint only
                 timer.remove(this); // a caller's own run of a job still pending: out of the heap, not run again
             }
         }

@@ -84,6 +84,11 @@ public class PoolMetrics implements MeterBinder {
                 () -> SemaphoreReads.statsOf(shared), SNAPSHOT_AGE);
         snapshots.add(sharedReads);
         Set<PermitSemaphore> timed = Collections.newSetFromMap(new IdentityHashMap<>());
+        semaphores.forEach((name, semaphore) -> { // poolkit's own are timed by the listener they were made with
+            if (semaphoreListeners.isReporting(name)) {
+                timed.add(semaphore);
+            }
+        });
         semaphores.forEach((name, semaphore) -> {
             if (shared.containsKey(name)) {
                 bindSemaphore(registry, name, () -> sharedReads.get().get(name).get());

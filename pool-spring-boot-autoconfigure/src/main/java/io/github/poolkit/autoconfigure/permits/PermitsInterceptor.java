@@ -43,7 +43,7 @@ import io.github.poolkit.annotation.Permits;
  * permit tells an adaptive semaphore how long it was held, so only then does its size follow its limit.
  *
  * <p>Invariant: every permit acquired is released exactly once: for a plain method by the {@code catch} when it
- * throws, else by the returned stage's single completion callback, else right after the return; for a reactive one
+ * throws, else once by {@link StageRelease} for a returned stage, else right after the return; for a reactive one
  * by its {@link PermitLease}. Each method's annotation is read, its semaphore looked up, its weight expression parsed
  * and its wait parsed once (per bean class), then cached.
  */

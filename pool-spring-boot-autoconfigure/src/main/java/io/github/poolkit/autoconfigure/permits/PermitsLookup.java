@@ -82,17 +82,18 @@ final class PermitsLookup {
 
     /**
      * @param method the bean's own method (bridges resolved)
-     * @return whether it implements a method of one of the container's callback interfaces the bean implements (a
-     *         generic one's too, such as {@code onApplicationEvent(E)})
+     * @return whether it implements a method that Spring's own callback interfaces declare ({@link #CALLBACKS} and
+     *         Spring's subinterfaces of them, a generic one's too, such as {@code onApplicationEvent(E)}); a method an
+     *         application's interface declares is guarded, even where that interface extends a callback
      */
     private static boolean isContainerCallback(Method method, Class<?> targetClass) {
         for (Class<?> face : ClassUtils.getAllInterfacesForClassAsSet(targetClass)) {
-            if (CALLBACKS.stream().noneMatch(callback -> callback.isAssignableFrom(face))) {
-                continue;
-            }
             for (Method declared : face.getMethods()) {
+                Class<?> owner = declared.getDeclaringClass();
                 if (declared.getName().equals(method.getName())
                         && declared.getParameterCount() == method.getParameterCount()
+                        && owner.getName().startsWith("org.springframework.")
+                        && CALLBACKS.stream().anyMatch(callback -> callback.isAssignableFrom(owner))
                         && AopUtils.getMostSpecificMethod(declared, targetClass).equals(method)) {
                     return true;
                 }

@@ -83,11 +83,12 @@ public class PoolOverloadExceptionResolver implements HandlerExceptionResolver, 
     }
 
     /**
-     * Drops what the handler set for its own body before it was refused (a download's type, name, language or
-     * encoding): the problem's replace them. (A null value removes a header since Servlet 6.1.)
+     * Drops what the handler set for its own body before it was refused (a download's type, length, name, language
+     * or encoding): the problem's replace them. (A null value removes a header since Servlet 6.1.)
      */
     private static void clearContentHeaders(HttpServletResponse response) {
         response.setContentType(null);
+        response.setContentLengthLong(-1);
         for (String header : List.of(HttpHeaders.CONTENT_DISPOSITION, HttpHeaders.CONTENT_LANGUAGE,
                 HttpHeaders.CONTENT_ENCODING, HttpHeaders.CONTENT_RANGE)) {
             if (response.containsHeader(header)) {

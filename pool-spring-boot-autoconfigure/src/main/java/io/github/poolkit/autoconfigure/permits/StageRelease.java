@@ -17,8 +17,10 @@ import io.github.poolkit.Permit;
  * permits still held) and after Spring MVC has written the response (so the client's next request could be refused).
  * So the caller gets another {@code CompletableFuture}, completed with the method's outcome (its value, or the very
  * same exception, a cancellation included) once the permits are back. A caller that completes, cancels or times out
- * that one first gives the permits back and completes the method's future the same way, as it would have completed
- * that future itself; the work the method started for it runs on, as before.
+ * ({@code orTimeout}, {@code completeOnTimeout}) that one itself gives the permits back first, then completes it (so
+ * its own chained stages, a retry say, find them free), and completes the method's future the same way, as it would
+ * have completed that future itself; the work the method started for it runs on, as before. (A shared semaphore's
+ * permits go back on another thread, as a round trip: then only started first.)
  *
  * <p>Only a plain {@code CompletableFuture} is replaced: any other {@code CompletionStage} (a subclass, a
  * {@code minimalCompletionStage}, another library's) is returned as it is, its permits given back when it completes,
@@ -43,38 +45,35 @@ final class StageRelease {
     static CompletionStage<?> holdUntilDone(CompletionStage<?> stage, PermitsGuard guard, Permit permit,
             long acquiredAt) {
         AtomicBoolean released = new AtomicBoolean();
+        Runnable release = () -> {
+            if (released.compareAndSet(false, true)) {
+                releaseNow(guard, permit, acquiredAt);
+            }
+        };
         if (stage.getClass() != CompletableFuture.class) {
-            stage.whenComplete((value, failure) -> release(guard, permit, acquiredAt, released, () -> { }));
+            stage.whenComplete((value, failure) -> release.run());
             return stage;
         }
         CompletableFuture<Object> method = (CompletableFuture<Object>) stage;
-        CompletableFuture<Object> caller = new CompletableFuture<>();
-        method.whenComplete((value, failure) -> release(guard, permit, acquiredAt, released,
-                () -> settle(caller, value, failure)));
-        caller.whenComplete((value, failure) -> {
-            if (!method.isDone()) { // the caller gave up first (or completed it itself)
-                release(guard, permit, acquiredAt, released, () -> settle(method, value, failure));
-            }
+        CompletableFuture<Object> caller = new CallerFuture<>(release);
+        method.whenComplete((value, failure) -> {
+            release.run();
+            settle(caller, value, failure);
         });
+        caller.whenComplete((value, failure) -> settle(method, value, failure)); // a no-op once the method's is done
         return caller;
     }
 
     /**
-     * Gives the permits back once, then runs {@code then}. A shared semaphore's close is a round trip: not on the thread
-     * that completed the stage (an event loop, or the very client's I/O thread that would have to read the answer).
+     * Gives the permits back. A shared semaphore's close is a round trip: not on the thread that completed the stage
+     * (an event loop, the JDK's timeout thread, or the very client's I/O thread that would have to read the answer).
      */
-    private static void release(PermitsGuard guard, Permit permit, long acquiredAt, AtomicBoolean released,
-            Runnable then) {
-        if (!released.compareAndSet(false, true)) {
-            then.run();
-        }
-        else if (guard.sharedThroughStore()) {
-            CompletableFuture.runAsync(() -> guard.release(permit, acquiredAt))
-                    .whenComplete((ignored, failure) -> then.run());
+    private static void releaseNow(PermitsGuard guard, Permit permit, long acquiredAt) {
+        if (guard.sharedThroughStore()) {
+            CompletableFuture.runAsync(() -> guard.release(permit, acquiredAt));
         }
         else {
             guard.release(permit, acquiredAt);
-            then.run();
         }
     }
 
@@ -84,6 +83,44 @@ final class StageRelease {
         }
         else {
             future.completeExceptionally(failure);
+        }
+    }
+
+    /**
+     * The caller's future: completed, cancelled or timed out by the caller, it gives the permits back before it
+     * completes, so before the stages chained to it run. Its dependent stages are plain futures.
+     *
+     * @param <T> the result type
+     */
+    private static final class CallerFuture<T> extends CompletableFuture<T> {
+
+        private final Runnable release;
+
+        CallerFuture(Runnable release) {
+            this.release = release;
+        }
+
+        @Override
+        public boolean complete(T value) {
+            release.run();
+            return super.complete(value);
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable failure) {
+            release.run();
+            return super.completeExceptionally(failure);
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            release.run();
+            return super.cancel(mayInterruptIfRunning);
+        }
+
+        @Override
+        public <U> CompletableFuture<U> newIncompleteFuture() {
+            return new CompletableFuture<>();
         }
     }
 }

@@ -23,6 +23,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.support.GenericApplicationContext;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.FuncPool;
@@ -318,6 +319,22 @@ class PoolMetricsTests {
             assertThat(registry.find("poolkit.semaphore.acquire").tag("name", "gpuAlias").timers()).isEmpty();
             assertThat(context.getBean(OwnSemaphore.class).heard).as("its own listener").hasValue(2);
         });
+    }
+
+    /** A semaphore poolkit made, handed on by the application under a second name that sorts first: timed once. */
+    @Test
+    void aPoolkitSemaphoreUnderASecondNameIsTimedOnce() {
+        runner.withPropertyValues("poolkit.semaphores.gpu.size=10")
+                .withInitializer(context -> ((GenericApplicationContext) context).registerBean("aGpu",
+                        PermitSemaphore.class, () -> context.getBean("gpu", WeightedSemaphore.class)))
+                .run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+                    assertThat(context.getBean("aGpu")).isSameAs(gpu);
+                    assertThat(gpu.tryAcquire(1)).isTrue();
+                    assertThat(acquire(registry, "acquired").count()).isEqualTo(1);
+                    assertThat(registry.find("poolkit.semaphore.acquire").tag("name", "aGpu").timers()).isEmpty();
+                });
     }
 
     /** A semaphore of the application's own, with a listener of its own, also handed on under a second name. */

@@ -142,6 +142,7 @@ class PermitsHttpTests {
             response.setContentType("text/csv");
             response.setHeader("Content-Disposition", "attachment; filename=report.csv");
             response.setHeader("Content-Language", "fr");
+            response.setContentLengthLong(4);
             String csv = report.csv();
             response.getWriter().write(csv);
         }

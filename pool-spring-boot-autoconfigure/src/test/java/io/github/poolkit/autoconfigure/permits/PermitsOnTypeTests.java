@@ -103,6 +103,41 @@ class PermitsOnTypeTests {
         });
     }
 
+    /** A method an application's interface declares is guarded, even where that interface extends a callback. */
+    @Test
+    void guardsTheMethodsOfAnApplicationsInterfaceThatExtendsACallback() {
+        runner.withBean(GuardedProvider.class).run(context -> {
+            Provider provider = context.getBean(Provider.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            gpu.acquire(10);
+            assertThat(provider.getOrder()).as("Ordered's own method").isEqualTo(5);
+            assertThatThrownBy(provider::charge).isInstanceOf(PoolOverloadException.class);
+            gpu.release(10);
+            assertThat(provider.charge()).isEqualTo("charged");
+        });
+    }
+
+    /** An application's interface that extends a callback interface. */
+    interface Provider extends Ordered {
+
+        String charge();
+    }
+
+    /** Implements it; the class is guarded. */
+    @Permits(value = "gpu", weight = "2")
+    static class GuardedProvider implements Provider {
+
+        @Override
+        public String charge() {
+            return "charged";
+        }
+
+        @Override
+        public int getOrder() {
+            return 5;
+        }
+    }
+
     /** A lifecycle and event listener whose class is guarded. */
     @Permits(value = "gpu", weight = "2")
     static class GuardedLifecycle implements SmartLifecycle, ApplicationListener<PayloadApplicationEvent<String>>,

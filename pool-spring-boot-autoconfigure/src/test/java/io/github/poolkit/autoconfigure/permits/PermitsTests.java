@@ -7,9 +7,10 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.awaitility.Awaitility;
@@ -143,6 +144,28 @@ class PermitsTests {
             assertThat(guarded.async(3, completed).complete("mine")).isTrue();
             assertThat(completed).isCompletedWithValue("mine");
             assertThat(gpu.used()).isZero();
+        });
+    }
+
+    /**
+     * A caller that gives up on the returned future (times it out, completes or cancels it) gives the permits back
+     * before the stages it chained to it run: a retry chained to the failure finds them free.
+     */
+    @Test
+    void aCallerThatGivesUpGivesThePermitsBackBeforeItsOwnNextStage() {
+        runner.run(context -> {
+            Guarded guarded = context.getBean(Guarded.class);
+            WeightedSemaphore primary = context.getBean("weightedSemaphore", WeightedSemaphore.class);
+            CompletableFuture<String> never = new CompletableFuture<>();
+            CompletableFuture<String> retried = new CompletableFuture<>();
+            CompletableFuture<String> first = guarded.all(never);
+            CompletableFuture<String> chain = first.exceptionallyCompose(failure -> guarded.all(retried));
+            assertThat(first.completeExceptionally(new TimeoutException("the caller gave up"))).isTrue();
+            assertThat(chain).as("the retry was not refused").isNotDone();
+            assertThat(never).as("the method's own future, completed the same way").isCompletedExceptionally();
+            retried.complete("retried");
+            assertThat(chain).isCompletedWithValue("retried");
+            assertThat(primary.used()).isZero();
         });
     }
 
