@@ -36,8 +36,8 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
  * start-up, naming the key. A semaphore of {@code scope: cluster} is left
  * to the pool-redis module's auto-configuration.
  *
- * <p>PoolProperties beans get {@code release} as their destroy method instead of the inferred {@code close()}, which would
- * wait without a limit: {@link PoolkitLifecycle} has already released them with a timeout by then, and a second
+ * <p>Pool beans get {@code release} as their destroy method instead of the inferred {@code close()}, which would wait
+ * without a limit: {@link PoolkitLifecycle} has already released them with a timeout by then, and a second
  * {@code release()} is a no-op.
  */
 class NamedBeansRegistrar extends ConfigurationChecker implements ImportBeanDefinitionRegistrar {

@@ -81,8 +81,9 @@ class PermitsOnTypeTests {
 
     /**
      * The container's callbacks (a lifecycle's start, stop, isRunning and getPhase, an event listener's
-     * onApplicationEvent, getOrder) are called through the proxy, and are no requests: refused while requests hold every
-     * permit, a getPhase() at shutdown would stop the context's ordered stop. The type's annotation leaves them alone.
+     * onApplicationEvent, getOrder) are called through the proxy, and are no requests: refused while requests hold
+     * every permit, a getPhase() at shutdown would stop the context's ordered stop. The type's annotation leaves them
+     * alone.
      */
     @Test
     void leavesTheContainersCallbacksAlone() {
