@@ -10,7 +10,9 @@ import io.github.poolkit.internal.limit.GradientLimit;
  * protected resource is saturated.
  *
  * <p>A pool follows one with {@link PoolOptions.Builder#adaptiveCapacity(AdaptiveLimit)}, a semaphore with
- * {@link WeightedSemaphore#adaptive(AdaptiveLimit)}. Two algorithms are built in:
+ * {@link WeightedSemaphore#adaptive(AdaptiveLimit)}. Give each pool or semaphore a limit of its own: one limit shared by
+ * two mixes their samples (one's overload shrinks the other), and only the one whose sample changed it follows it at
+ * once. Two algorithms are built in:
  * <ul>
  *   <li>{@link #gradient(int, int)}, the default: compares the short-term round-trip time with a long-term baseline
  *       and scales the limit by their ratio, so the limit settles where latency starts to grow (after Netflix's
@@ -52,7 +54,8 @@ public interface AdaptiveLimit {
      *
      * <p>Rules. The short-term round-trip time is an exponential average of the samples (weight 1/8), each sample
      * counted as at least a quarter and at most twice the average so that a lone outlier cannot move it far (a call
-     * that returned at once, such as a cache hit, included). The baseline
+     * that returned at once, such as a cache hit, included), except the very first, which both times start from: a
+     * first call much faster than the rest keeps the limit low until the baseline has risen to them. The baseline
      * starts at the first sample, follows the short-term time down quickly (weight 1/4), and up slowly (1/64) only
      * while the limit is at {@code min} or less than half of it is in use: otherwise a rising latency is taken to be
      * caused by the limit, not by the resource. The comparisons below are with a reference: the baseline plus a third

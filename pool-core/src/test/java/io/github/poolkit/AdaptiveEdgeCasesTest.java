@@ -218,4 +218,29 @@ class AdaptiveEdgeCasesTest {
             pool.release();
         }
     }
+
+    /**
+     * A sample times the task, not the panic handler after it: a task that throws at once, followed by a slow
+     * handler (a synchronous alert, a stack logged), is a fast sample, as the same failure through submit() is.
+     */
+    @Test
+    void aSampleOfATaskThatThrowsLeavesOutThePanicHandler() {
+        SettableLimit limit = new SettableLimit(2);
+        WorkerPool pool = WorkerPool.create(2, PoolOptions.builder().name("adaptive-edge").adaptiveCapacity(limit)
+                .panicHandler(e -> {
+                    long end = System.nanoTime() + 300 * MS;
+                    while (System.nanoTime() < end) {
+                        Thread.onSpinWait(); // a slow handler
+                    }
+                }).build());
+        try {
+            pool.execute(() -> {
+                throw new IllegalStateException("expected by the test");
+            });
+            await().atMost(Duration.ofSeconds(10)).until(() -> limit.samples().size() == 1);
+            assertThat(limit.samples().get(0).rttNanos()).as("the task's own time").isLessThan(150 * MS);
+        } finally {
+            pool.release();
+        }
+    }
 }

@@ -12,7 +12,8 @@ import io.github.poolkit.internal.limit.LimitFollowing;
  * <p>Invariant: after the last sample of any burst has been handled, the pool's capacity equals {@code limit.limit()}
  * ({@link LimitFollowing}). Each sample reads the limit after feeding it; only a reading that differs from the capacity
  * enters {@link #follow()}'s monitor, held only while the limit changes (rarely compared with samples), never while a
- * task runs ({@code tune} runs no application code).
+ * task runs; the only application code {@code tune} may run is the thread factory (and, should it throw, the panic
+ * handler), when a grown capacity starts workers for queued tasks.
  */
 final class AdaptiveCapacity {
 

@@ -295,8 +295,9 @@ public final class PoolEngine {
     public PoolStats stats() {
         int running = core.running();
         WorkerSet.Tally tally = core.tally();
-        // Unpooled, every place held is a busy worker: one read for both figures, so busy never exceeds running.
-        int busy = core.pooled() ? tally.busy() : running;
+        // Unpooled, every place held is a busy worker: one read for both figures. Pooled, the two are read apart (a
+        // worker may start between them, and its task too): capped, so that busy never exceeds running either way.
+        int busy = core.pooled() ? Math.min(tally.busy(), running) : running;
         return new PoolStats(core.capacity(), running, busy, core.queuedCount(), core.blockedCallers(),
                 tally.completed(), tally.failed(), runner.rejectedCount(), isClosed(), core.overdueCount());
     }

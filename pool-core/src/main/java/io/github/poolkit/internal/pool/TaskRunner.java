@@ -138,6 +138,7 @@ final class TaskRunner {
         } catch (Throwable e) {
             failure = e;
         }
+        long ranUntil = adaptive == null ? 0 : System.nanoTime(); // the task's run time: not the panic handler's
         if (watchRuns) {
             w.endWatched(interruptOverdue); // the watch times the task, not the panic handler after it
         }
@@ -159,7 +160,7 @@ final class TaskRunner {
             }
         }
         if (adaptive != null) {
-            adaptive.finished(System.nanoTime() - started, inFlight, ran); // one that never ran is no sample
+            adaptive.finished(ranUntil - started, inFlight, ran); // one that never ran is no sample
         }
         if (timed != null && ran && (future == null || w.timedRun != null)) {
             tell(timed, started, failure); // not told yet: not a future, or one that did not count its task

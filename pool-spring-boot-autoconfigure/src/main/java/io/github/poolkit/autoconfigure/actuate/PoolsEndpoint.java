@@ -350,13 +350,19 @@ public class PoolsEndpoint {
 
         /**
          * @return a wait in milliseconds, as Spring Boot prints it, or in the unit that shows it whole when it is no
-         *         whole number of them ({@code 500us}): never rounded down, to {@code 0ms} (fail at once) say
+         *         whole number of them ({@code 500us}): never rounded down, to {@code 0ms} (fail at once) say; one too
+         *         long for that unit (centuries) in whole seconds
          */
         static String shown(Duration wait) {
             int nanos = wait.getNano();
             ChronoUnit unit = (nanos % 1_000_000 == 0) ? ChronoUnit.MILLIS
                     : (nanos % 1_000 == 0) ? ChronoUnit.MICROS : ChronoUnit.NANOS;
-            return DurationStyle.SIMPLE.print(wait, unit);
+            try {
+                return DurationStyle.SIMPLE.print(wait, unit);
+            }
+            catch (ArithmeticException tooLong) { // more than 292 years of nanoseconds (or far more of millis)
+                return DurationStyle.SIMPLE.print(wait, ChronoUnit.SECONDS);
+            }
         }
     }
 

@@ -229,6 +229,10 @@ class PoolsEndpointTests {
             PoolDescriptor millis = (PoolDescriptor) endpoint.change("reports", null, "2s", null, null, null)
                     .getBody();
             assertThat(millis.maxWait()).as("whole milliseconds, as before").isEqualTo("2000ms");
+            PoolDescriptor centuries = (PoolDescriptor) endpoint.change("reports", null, "9999999999999999s", null,
+                    null, null).getBody();
+            assertThat(centuries.maxWait()).as("too long for milliseconds: whole seconds").isEqualTo("9999999999999999s");
+            assertThat(((PoolDescriptor) endpoint.pool("reports")).maxWait()).isEqualTo("9999999999999999s");
         });
     }
 
