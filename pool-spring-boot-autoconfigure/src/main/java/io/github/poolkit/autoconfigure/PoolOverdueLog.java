@@ -37,7 +37,8 @@ public final class PoolOverdueLog {
     private static final Log logger = LogFactory.getLog(PoolOverdueLog.class);
 
     private final ApplicationEventPublisher publisher;
-    private final Map<String, Deque<Entry>> recent = new ConcurrentHashMap<>();
+    /** By pool or scheduler instance (neither defines equals): one list whatever bean name it is asked by. */
+    private final Map<Object, Deque<Entry>> recent = new ConcurrentHashMap<>();
 
     /**
      * Creates the log.
@@ -81,22 +82,22 @@ public final class PoolOverdueLog {
     /**
      * Returns the latest overdue tasks of a pool or scheduler, for a reader whose log may be absent.
      *
-     * @param log      the log, or {@code null} (none: overdue tasks are not reported)
-     * @param poolName a bean name
+     * @param log  the log, or {@code null} (none: overdue tasks are not reported)
+     * @param pool the pool or scheduler, under whichever of its bean names it is read
      * @return its latest {@value #RECENT} overdue tasks, newest first; empty without a log
      */
-    public static List<Entry> recentOf(@Nullable PoolOverdueLog log, String poolName) {
-        return (log != null) ? log.recent(poolName) : List.of();
+    public static List<Entry> recentOf(@Nullable PoolOverdueLog log, Object pool) {
+        return (log != null) ? log.recent(pool) : List.of();
     }
 
     /**
      * Returns the latest overdue tasks of a pool or scheduler.
      *
-     * @param poolName a bean name
-     * @return its latest {@value #RECENT} overdue tasks, newest first; empty for a bean that reports none
+     * @param pool the pool or scheduler, under whichever of its bean names it is read
+     * @return its latest {@value #RECENT} overdue tasks, newest first; empty for one that reports none
      */
-    public List<Entry> recent(String poolName) {
-        Deque<Entry> entries = recent.get(poolName);
+    public List<Entry> recent(Object pool) {
+        Deque<Entry> entries = recent.get(pool);
         if (entries == null) {
             return List.of();
         }
@@ -107,7 +108,7 @@ public final class PoolOverdueLog {
 
     private void report(String poolName, Object pool, OverdueTask task) {
         String kind = task.kind().name().toLowerCase(Locale.ROOT);
-        Deque<Entry> entries = recent.computeIfAbsent(poolName, name -> new ArrayDeque<>(RECENT));
+        Deque<Entry> entries = recent.computeIfAbsent(pool, key -> new ArrayDeque<>(RECENT));
         synchronized (entries) {
             if (entries.size() == RECENT) {
                 entries.removeLast();

@@ -12,8 +12,11 @@ import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
@@ -24,6 +27,9 @@ import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.OverdueTask;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
+import io.github.poolkit.autoconfigure.actuate.PoolkitBeans;
+import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint;
+import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.PoolDescriptor;
 
 /**
  * With the application's {@link TaskDecorator}, an overdue report still names the task the application gave, however
@@ -109,10 +115,12 @@ class OverdueDecoratedTaskNameTests {
 
     /**
      * A pool the application made, under its own name and an alias that sorts first: its overdue tasks are logged,
-     * published and listed under its own name, the name its meters have, not under the alias.
+     * published under its own name, the name its meters have, not under the alias; the endpoint lists them under
+     * either name.
      */
     @Test
-    void anApplicationPoolUnderTwoNamesReportsUnderItsOwnName() {
+    @ExtendWith(OutputCaptureExtension.class)
+    void anApplicationPoolUnderTwoNamesReportsUnderItsOwnName(CapturedOutput output) {
         runner.withInitializer(context -> {
             GenericApplicationContext generic = (GenericApplicationContext) context;
             generic.registerBean("reports", WorkerPool.class, () -> WorkerPool.create(2, PoolOptions.builder()
@@ -126,8 +134,12 @@ class OverdueDecoratedTaskNameTests {
             CountDownLatch release = new CountDownLatch(1);
             try {
                 reports.execute(new Named("slow", release));
-                await().atMost(Duration.ofSeconds(10)).until(() -> !PoolOverdueLog.recentOf(log, "reports").isEmpty());
-                assertThat(PoolOverdueLog.recentOf(log, "applicationAlias")).isEmpty();
+                await().atMost(Duration.ofSeconds(10)).until(() -> !PoolOverdueLog.recentOf(log, reports).isEmpty());
+                assertThat(output).contains("Overdue task on pool 'reports'")
+                        .doesNotContain("Overdue task on pool 'applicationAlias'");
+                PoolsEndpoint endpoint = new PoolsEndpoint(new PoolkitBeans(context), null, log);
+                assertThat(((PoolDescriptor) endpoint.pool("applicationAlias")).recentOverdue())
+                        .as("the same pool under its alias").hasSize(1);
             }
             finally {
                 release.countDown();

@@ -97,10 +97,10 @@ public class PoolsEndpoint {
     public PoolsDescriptor pools() {
         SortedMap<String, PoolDescriptor> pools = new TreeMap<>();
         beans.pools().forEach((name, pool) -> pools.put(name,
-                PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, name))));
+                PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, pool))));
         SortedMap<String, SchedulerDescriptor> schedulers = new TreeMap<>();
         beans.schedulers().forEach((name, scheduler) -> schedulers.put(name,
-                SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, name))));
+                SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, scheduler))));
         SortedMap<String, SemaphoreDescriptor> semaphores = SemaphoreReads.readAll(beans.semaphores());
         SortedMap<String, ExecutorDescriptor> others = new TreeMap<>();
         if (executors != null) {
@@ -124,11 +124,11 @@ public class PoolsEndpoint {
         String name = beanName;
         Pool pool = beans.pools().get(name);
         if (pool != null) {
-            return PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, name));
+            return PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, pool));
         }
         DelayScheduler scheduler = beans.schedulers().get(name);
         if (scheduler != null) {
-            return SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, name));
+            return SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, scheduler));
         }
         PermitSemaphore semaphore = beans.semaphores().get(name);
         if (semaphore != null) {
@@ -201,7 +201,7 @@ public class PoolsEndpoint {
             Pool pool = beans.pools().get(name);
             if (pool != null) {
                 change.applyTo(pool);
-                return new WebEndpointResponse<>(PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, name)));
+                return new WebEndpointResponse<>(PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, pool)));
             }
             PermitSemaphore semaphore = beans.semaphores().get(name);
             if (semaphore != null) {

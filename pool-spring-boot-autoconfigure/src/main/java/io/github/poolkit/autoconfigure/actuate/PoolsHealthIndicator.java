@@ -69,10 +69,10 @@ public class PoolsHealthIndicator extends AbstractHealthIndicator {
     protected void doHealthCheck(Health.Builder builder) {
         List<String> closed = new ArrayList<>();
         Map<String, PoolDescriptor> pools = describe(beans.pools(),
-                (name, pool) -> PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, name)),
+                (name, pool) -> PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, pool)),
                 PoolDescriptor::closed, closed);
         Map<String, SchedulerDescriptor> schedulers = describe(beans.schedulers(),
-                (name, scheduler) -> SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, name)),
+                (name, scheduler) -> SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, scheduler)),
                 SchedulerDescriptor::closed, closed);
         Map<String, SemaphoreDescriptor> semaphores = SemaphoreReads.readAll(beans.semaphores());
         Map<String, String> unreadable = new TreeMap<>();

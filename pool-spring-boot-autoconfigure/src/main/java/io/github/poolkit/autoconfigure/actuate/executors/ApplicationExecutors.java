@@ -18,6 +18,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.util.ClassUtils;
 
 import io.github.poolkit.DelayScheduler;
+import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
 import io.github.poolkit.autoconfigure.actuate.PoolkitBeans;
 
@@ -28,8 +29,8 @@ import io.github.poolkit.autoconfigure.actuate.PoolkitBeans;
  * pool (Tomcat's or Jetty's) under the name {@value #WEB_SERVER}.
  *
  * <p>Observe, never wrap: the beans are read from the context as they are, each behind the {@link ExecutorAdapter}
- * of its kind. A lazy bean that nobody has asked for yet is not created by a read. An executor or pool bean named
- * {@value #WEB_SERVER} hides the web server's pool.
+ * of its kind. A lazy bean that nobody has asked for yet is not created by a read. An executor, pool or semaphore bean
+ * named {@value #WEB_SERVER} hides the web server's pool.
  */
 public final class ApplicationExecutors {
 
@@ -64,12 +65,14 @@ public final class ApplicationExecutors {
     }
 
     /**
-     * {@return whether an executor or pool bean of this context (one of poolkit's own pools included) is named
-     * {@value #WEB_SERVER}: it then hides the web server's pool, in the endpoint and in the meters}
+     * {@return whether an executor, pool or semaphore bean of this context (one of poolkit's own included) is named
+     * {@value #WEB_SERVER}: it then hides the web server's pool, in the endpoint (listed and read by name alike) and
+     * in the meters}
      */
     public boolean webServerNameTaken() {
         return context.containsLocalBean(WEB_SERVER) && (context.isTypeMatch(WEB_SERVER, Executor.class)
-                || context.isTypeMatch(WEB_SERVER, Pool.class));
+                || context.isTypeMatch(WEB_SERVER, Pool.class)
+                || context.isTypeMatch(WEB_SERVER, PermitSemaphore.class));
     }
 
     /**
