@@ -10,8 +10,8 @@ import io.github.poolkit.internal.limit.GradientLimit;
  * protected resource is saturated.
  *
  * <p>A pool follows one with {@link PoolOptions.Builder#adaptiveCapacity(AdaptiveLimit)}, a semaphore with
- * {@link WeightedSemaphore#adaptive(AdaptiveLimit)}. Give each pool or semaphore a limit of its own: one limit shared by
- * two mixes their samples (one's overload shrinks the other), and only the one whose sample changed it follows it at
+ * {@link WeightedSemaphore#adaptive(AdaptiveLimit)}. Give each pool or semaphore a limit of its own: one limit shared
+ * by two mixes their samples (one's overload shrinks the other), and only the one whose sample changed it follows it at
  * once. Two algorithms are built in:
  * <ul>
  *   <li>{@link #gradient(int, int)}, the default: compares the short-term round-trip time with a long-term baseline

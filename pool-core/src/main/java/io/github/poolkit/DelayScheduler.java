@@ -74,10 +74,10 @@ import java.util.concurrent.TimeUnit;
  *
  * <p><b>Shutdown.</b> After {@link #shutdown()}, scheduling throws {@link RejectedExecutionException}; pending one-shot
  * jobs still run when due; every periodic job pending, or due and waiting for a free worker, is cancelled before
- * {@code shutdown} returns, and one running then is cancelled as its current run ends (not interrupted; till then it
- * is not done), as with {@link ScheduledThreadPoolExecutor}'s default policies; so {@link #close()} returns once the
- * last one-shot job has run. A scheduler with no pending one-shot job and nothing running is terminated when {@code shutdown} returns.
- * {@link #shutdownNow()} cancels every pending and queued job and interrupts running ones.
+ * {@code shutdown} returns, and one running then is cancelled as its current run ends (not interrupted; till then it is
+ * not done), as with {@link ScheduledThreadPoolExecutor}'s default policies; so {@link #close()} returns once the last
+ * one-shot job has run. A scheduler with no pending one-shot job and nothing running is terminated when
+ * {@code shutdown} returns. {@link #shutdownNow()} cancels every pending and queued job and interrupts running ones.
  *
  * <p><b>Counting.</b> Each run of a job counts in {@link #stats()} as completed or failed before its future completes,
  * and the listener is told then. A task given to {@code invokeAll}/{@code invokeAny} is run inside a job of its own,
@@ -347,13 +347,14 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
     /**
      * Stops accepting jobs and cancels every periodic job pending, or due and waiting for a free worker, before
      * returning (its {@code get} then throws {@link java.util.concurrent.CancellationException}); a periodic job
-     * running then finishes its run, uninterrupted, and is cancelled as it ends (not done till then). Pending one-shot jobs still run when due; the timer thread exits after the last one,
-     * then the pool is released and drains its queue. With no one-shot job pending, the pool is released before this
-     * returns, so a scheduler with nothing running is then already terminated, also right after its last job's
-     * {@code get()} returned while the worker that ran it was still finishing (see {@link WorkerPool#release()}).
-     * Does not wait for any job (see {@link #awaitTermination} and {@link #close()}). A later call cancels nothing
-     * more, but once the one-shot jobs pending or running at the first have been seen done, and a periodic job
-     * running at the first has been seen cancelled as that run ended, it too returns the scheduler terminated.
+     * running then finishes its run, uninterrupted, and is cancelled as it ends (not done till then). Pending one-shot
+     * jobs still run when due; the timer thread exits after the last one, then the pool is released and drains its
+     * queue. With no one-shot job pending, the pool is released before this returns, so a scheduler with nothing
+     * running is then already terminated, also right after its last job's {@code get()} returned while the worker that
+     * ran it was still finishing (see {@link WorkerPool#release()}). Does not wait for any job (see
+     * {@link #awaitTermination} and {@link #close()}). A later call cancels nothing more, but once the one-shot jobs
+     * pending or running at the first have been seen done, and a periodic job running at the first has been seen
+     * cancelled as that run ended, it too returns the scheduler terminated.
      */
     @Override
     public void shutdown() {

@@ -104,8 +104,9 @@ class PoolCustomizerTests {
                             return "slow-report";
                         }
                     });
-                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> log.recent(context.getBean("reports")).size() == 1);
-                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> heard.contains("overdue slow-report"));
+                    Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> log.recent(reports).size() == 1);
+                    Awaitility.await().atMost(Duration.ofSeconds(10))
+                            .until(() -> heard.contains("overdue slow-report"));
                     release.countDown();
                     Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> heard.contains("finished"));
                 });

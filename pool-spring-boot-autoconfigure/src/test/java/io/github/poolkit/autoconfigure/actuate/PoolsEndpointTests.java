@@ -231,7 +231,8 @@ class PoolsEndpointTests {
             assertThat(millis.maxWait()).as("whole milliseconds, as before").isEqualTo("2000ms");
             PoolDescriptor centuries = (PoolDescriptor) endpoint.change("reports", null, "9999999999999999s", null,
                     null, null).getBody();
-            assertThat(centuries.maxWait()).as("too long for milliseconds: whole seconds").isEqualTo("9999999999999999s");
+            assertThat(centuries.maxWait()).as("too long for milliseconds: whole seconds")
+                    .isEqualTo("9999999999999999s");
             assertThat(((PoolDescriptor) endpoint.pool("reports")).maxWait()).isEqualTo("9999999999999999s");
         });
     }
