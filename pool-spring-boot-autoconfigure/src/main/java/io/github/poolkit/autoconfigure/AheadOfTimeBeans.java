@@ -5,7 +5,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
+import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.config.ConstructorArgumentValues.ValueHolder;
@@ -95,6 +97,8 @@ final class AheadOfTimeBeans {
                 problems.add(added(name, kind));
             }
         });
+        problems.addAll(PoolkitConfigurationCheck.poolkitsOwnNames(properties, name -> builtByPoolkit(beanFactory,
+                name)));
         for (Primary primary : Primary.values()) {
             boolean made = builtByPoolkit(beanFactory, primary.bean);
             // not made although enabled: the application's own bean of that name (a definition, a singleton, or a
@@ -108,12 +112,24 @@ final class AheadOfTimeBeans {
 
     /** Whether the bean's definition is {@link PoolkitAutoConfiguration}'s (not the application's own bean). */
     private static boolean builtByPoolkit(ConfigurableListableBeanFactory beanFactory, String name) {
-        if (!beanFactory.containsBeanDefinition(name)) {
-            return false;
-        }
-        String factory = beanFactory.getBeanDefinition(name).getFactoryBeanName();
-        return factory != null && beanFactory.containsBeanDefinition(factory) && beanFactory
-                .getBeanDefinition(factory).getResolvableType().resolve(Object.class) == PoolkitAutoConfiguration.class;
+        return builtByPoolkit(n -> beanFactory.containsBeanDefinition(n) ? beanFactory.getBeanDefinition(n) : null,
+                name);
+    }
+
+    /**
+     * Tells whether a bean is one of poolkit's own (made by a method of {@link PoolkitAutoConfiguration}, whatever
+     * bean name that class has), not the application's bean of that name.
+     *
+     * @param definitions the bean definitions by name, {@code null} for a name without one
+     * @param name        a bean name
+     * @return whether that name is defined by poolkit's auto-configuration
+     */
+    static boolean builtByPoolkit(Function<String, @Nullable BeanDefinition> definitions, String name) {
+        BeanDefinition definition = definitions.apply(name);
+        String factory = (definition != null) ? definition.getFactoryBeanName() : null;
+        BeanDefinition factoryDefinition = (factory != null) ? definitions.apply(factory) : null;
+        return factoryDefinition != null
+                && factoryDefinition.getResolvableType().resolve(Object.class) == PoolkitAutoConfiguration.class;
     }
 
     private static InvalidPoolkitPropertyException switched(Primary primary, boolean made) {

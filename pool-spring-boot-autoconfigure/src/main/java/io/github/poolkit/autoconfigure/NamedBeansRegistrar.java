@@ -32,8 +32,8 @@ import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
  * definitions made ahead of time skips this class and runs the same check through {@link RunTimeConfigurationCheck}.
  *
  * <p>An entry with {@code enabled: false} is skipped, and so is a name already taken by another bean definition (the
- * application's bean wins; logged at WARN, naming the key and the bean); one of poolkit's own beans' names stops
- * start-up, naming the key. A semaphore of {@code scope: cluster} is left
+ * application's bean wins; logged at WARN, naming the key and the bean); one of poolkit's own beans' names is
+ * reported by the check, which stops start-up. A semaphore of {@code scope: cluster} is left
  * to the pool-redis module's auto-configuration.
  *
  * <p>Pool beans get {@code release} as their destroy method instead of the inferred {@code close()}, which would wait
@@ -49,7 +49,9 @@ class NamedBeansRegistrar extends ConfigurationChecker implements ImportBeanDefi
 
     @Override
     public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
-        PoolkitProperties properties = checkConfiguration(registry);
+        PoolkitProperties properties = checkConfiguration(registry, bound -> PoolkitConfigurationCheck
+                .poolkitsOwnNames(bound, name -> AheadOfTimeBeans.builtByPoolkit(
+                        n -> registry.containsBeanDefinition(n) ? registry.getBeanDefinition(n) : null, name)));
         Map<String, PoolProperties> pools = properties.getPools();
         Map<String, NamedSemaphoreProperties> semaphores = properties.getSemaphores();
         pools.forEach((name, pool) -> {
@@ -70,12 +72,6 @@ class NamedBeansRegistrar extends ConfigurationChecker implements ImportBeanDefi
 
     private static void register(BeanDefinitionRegistry registry, String key, String name, Class<?> type,
             String factoryMethod, String destroyMethod) {
-        if (isPoolkits(registry, name)) {
-            throw new InvalidPoolkitPropertyException(key, name, "'" + name + "' is the bean name of one of poolkit's"
-                    + " own beans, so this one would never be made", "give it another name (poolkit.pool.*,"
-                    + " poolkit.semaphore.* and poolkit.scheduler.* configure poolkit's primary pool, semaphore and"
-                    + " scheduler)");
-        }
         if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
             logger.warn(key + " is ignored: the name '" + name + "' is taken by the application's bean '" + name
                     + "' (" + describe(registry, name) + "), which poolkit leaves alone; rename the key to get a "
@@ -88,12 +84,6 @@ class NamedBeansRegistrar extends ConfigurationChecker implements ImportBeanDefi
         definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
         definition.setDestroyMethodName(destroyMethod);
         registry.registerBeanDefinition(name, definition);
-    }
-
-    /** @return whether {@code name} is one of poolkit's own beans (the primary pool, semaphore, scheduler...) */
-    private static boolean isPoolkits(BeanDefinitionRegistry registry, String name) {
-        return registry.containsBeanDefinition(name) && PoolkitAutoConfiguration.class.getName()
-                .equals(registry.getBeanDefinition(name).getFactoryBeanName());
     }
 
     private static String describe(BeanDefinitionRegistry registry, String name) {

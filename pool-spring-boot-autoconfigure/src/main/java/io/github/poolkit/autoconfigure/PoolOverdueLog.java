@@ -2,11 +2,12 @@ package io.github.poolkit.autoconfigure;
 
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
@@ -37,8 +38,8 @@ public final class PoolOverdueLog {
     private static final Log logger = LogFactory.getLog(PoolOverdueLog.class);
 
     private final ApplicationEventPublisher publisher;
-    /** By pool or scheduler instance (neither defines equals): one list whatever bean name it is asked by. */
-    private final Map<Object, Deque<Entry>> recent = new ConcurrentHashMap<>();
+    /** By pool or scheduler instance (identity: an application's pool may define equals), whatever its bean name. */
+    private final Map<Object, Deque<Entry>> recent = Collections.synchronizedMap(new IdentityHashMap<>());
 
     /**
      * Creates the log.

@@ -7,7 +7,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import org.jspecify.annotations.Nullable;
@@ -222,6 +224,34 @@ final class PoolkitConfigurationCheck {
                         + " adaptive)"));
             }
         });
+    }
+
+    /**
+     * A named pool or semaphore (of any scope) under the name of one of poolkit's own beans would never be made (the
+     * name is taken before named beans are registered): reported, naming the key and the keys of poolkit's beans. A
+     * name the application's own bean takes is not reported here: that bean wins, with a WARN.
+     *
+     * @param properties the bound properties
+     * @param poolkits   whether a bean name is one of poolkit's own beans
+     * @return one problem per such key
+     */
+    static List<InvalidPoolkitPropertyException> poolkitsOwnNames(PoolkitProperties properties,
+            Predicate<String> poolkits) {
+        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
+        Map<String, Boolean> named = new TreeMap<>();
+        properties.getPools().forEach((name, pool) -> named.put("poolkit.pools." + name, pool.isEnabled()));
+        properties.getSemaphores().forEach((name, semaphore) -> named.put("poolkit.semaphores." + name,
+                semaphore.isEnabled()));
+        named.forEach((key, enabled) -> {
+            String name = key.substring(key.indexOf('.', "poolkit.".length()) + 1);
+            if (enabled && poolkits.test(name)) {
+                problems.add(new InvalidPoolkitPropertyException(key, name, "'" + name + "' is the bean name of one"
+                        + " of poolkit's own beans, so this one would never be made", "give it another name"
+                        + " (poolkit.pool.*, poolkit.semaphore.* and poolkit.scheduler.* configure poolkit's primary"
+                        + " pool, semaphore and scheduler)"));
+            }
+        });
+        return problems;
     }
 
     /** A pool and a semaphore of one name would be two beans of that name. */

@@ -188,6 +188,20 @@ class AotConfigurationCheckTests {
         });
     }
 
+    /** A named pool under the name of poolkit's primary pool, configured at run time only, is reported too. */
+    @Test
+    @CompileWithForkedClassLoader
+    void aPoolNamedAfterPoolkitsOwnBeanAtRunTimeIsReported() {
+        runProcessed(new String[] {"poolkit.pools.reports.capacity=2", "poolkit.pools.workerPool.capacity=3"},
+                fresh -> {
+                    Throwable failure = catchThrowable(fresh::refresh);
+                    FailureAnalysis analysis = new PoolkitPropertyFailureAnalyzer().analyze(failure);
+                    assertThat(analysis).as("analysis of %s", failure).isNotNull();
+                    assertThat(analysis.getDescription()).contains("Property: poolkit.pools.workerPool")
+                            .contains("one of poolkit's own beans");
+                });
+    }
+
     @Test
     @CompileWithForkedClassLoader
     void everyDifferenceOfTheNamedBeansIsReportedWithTheRest() {

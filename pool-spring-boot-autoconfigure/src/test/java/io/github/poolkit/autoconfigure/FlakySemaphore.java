@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 
 import io.github.poolkit.Permit;
 import io.github.poolkit.PermitSemaphore;
@@ -21,6 +22,9 @@ public class FlakySemaphore implements PermitSemaphore {
 
     /** The threads that gave permits back (or tried to), in order. */
     public final List<String> releasesOn = new CopyOnWriteArrayList<>();
+
+    /** When set, a release waits for it first, as for a slow round trip to the store. */
+    public volatile CountDownLatch slowRelease;
 
     /** @param size the store's size */
     public FlakySemaphore(long size) {
@@ -71,6 +75,15 @@ public class FlakySemaphore implements PermitSemaphore {
 
     @Override
     public void release(long n) {
+        CountDownLatch slow = slowRelease;
+        if (slow != null) {
+            try {
+                slow.await();
+            }
+            catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
         releasesOn.add(Thread.currentThread().getName());
         store().release(n);
     }

@@ -189,12 +189,17 @@ class StrictConfigurationTests {
     /** A named pool or semaphore under the name of one of poolkit's own beans would never be made: reported. */
     @Test
     void aNameOfPoolkitsOwnBeansIsReported() {
-        assertThat(analyze(runner, "poolkit.pools.workerPool.capacity=8").getDescription())
-                .contains("Property: poolkit.pools.workerPool").contains("one of poolkit's own beans");
-        assertThat(analyze(runner, "poolkit.semaphores.weightedSemaphore.size=3").getDescription())
-                .contains("Property: poolkit.semaphores.weightedSemaphore");
-        assertThat(analyze(runner, "poolkit.pools.poolkitFactory.capacity=2").getAction())
+        FailureAnalysis analysis = analyze(runner, "poolkit.pools.workerPool.capacity=8",
+                "poolkit.semaphores.weightedSemaphore.size=3", "poolkit.pools.poolkitFactory.capacity=2",
+                "poolkit.pool.max-wait=-1s");
+        assertThat(analysis.getDescription()).contains("4 properties").contains("Property: poolkit.pools.workerPool")
+                .contains("one of poolkit's own beans").contains("Property: poolkit.semaphores.weightedSemaphore")
+                .contains("Property: poolkit.pools.poolkitFactory").contains("Property: poolkit.pool.max-wait");
+        assertThat(analysis.getAction())
                 .contains("poolkit.pool.*, poolkit.semaphore.* and poolkit.scheduler.* configure");
+        assertThat(analyze(runner.withConfiguration(AutoConfigurations.of(PoolkitRedisAutoConfiguration.class)),
+                "poolkit.semaphores.weightedSemaphore.scope=cluster").getDescription())
+                .as("a cluster semaphore too").contains("Property: poolkit.semaphores.weightedSemaphore");
         runner.withPropertyValues("poolkit.pool.enabled=false", "poolkit.pools.workerPool.capacity=8")
                 .run(context -> assertThat(context.getBean("workerPool", WorkerPool.class).capacity()).as("free")
                         .isEqualTo(8));

@@ -2,7 +2,9 @@ package io.github.poolkit.autoconfigure.permits;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
@@ -20,11 +22,12 @@ import io.github.poolkit.Permit;
  * ({@code orTimeout}, {@code completeOnTimeout}) that one itself gives the permits back first, then completes it (so
  * its own chained stages, a retry say, find them free), and completes the method's future the same way, as it would
  * have completed that future itself; the work the method started for it runs on, as before. (A shared semaphore's
- * permits go back on another thread, as a round trip: then only started first.)
+ * permits go back on another thread, as a round trip: the caller's future is completed once that round trip is done
+ * when the method completes, and after it has started when the caller gives up.)
  *
- * <p>Only a plain {@code CompletableFuture} is replaced: any other {@code CompletionStage} (a subclass, a
- * {@code minimalCompletionStage}, another library's) is returned as it is, its permits given back when it completes,
- * after the stages chained to it before.
+ * <p>Only a plain {@code CompletableFuture} (or one this class returned, from a guarded method returned on by another)
+ * is replaced: any other {@code CompletionStage} (a subclass, a {@code minimalCompletionStage}, another library's) is
+ * returned as it is, its permits given back when it completes, after the stages chained to it before.
  *
  * <p>Invariant: the permits are given back exactly once ({@code released}), whichever of the two futures completes
  * first.
@@ -33,6 +36,9 @@ final class StageRelease {
 
     private StageRelease() {
     }
+
+    /** The release of a local semaphore, done by the time it is returned. */
+    private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
     /**
      * @param stage      what the guarded method returned
@@ -45,21 +51,18 @@ final class StageRelease {
     static CompletionStage<?> holdUntilDone(CompletionStage<?> stage, PermitsGuard guard, Permit permit,
             long acquiredAt) {
         AtomicBoolean released = new AtomicBoolean();
-        Runnable release = () -> {
-            if (released.compareAndSet(false, true)) {
-                releaseNow(guard, permit, acquiredAt);
-            }
-        };
-        if (stage.getClass() != CompletableFuture.class) {
-            stage.whenComplete((value, failure) -> release.run());
+        Supplier<CompletableFuture<?>> release = () -> released.compareAndSet(false, true)
+                ? releaseNow(guard, permit, acquiredAt) : DONE;
+        // another guarded method's future, returned on (a guarded controller returning its guarded service's) is
+        // wrapped too: completing it completes the inner one, whose own permits go back first
+        if (!(stage instanceof CallerFuture<?>) && stage.getClass() != CompletableFuture.class) {
+            stage.whenComplete((value, failure) -> release.get());
             return stage;
         }
         CompletableFuture<Object> method = (CompletableFuture<Object>) stage;
-        CompletableFuture<Object> caller = new CallerFuture<>(release);
-        method.whenComplete((value, failure) -> {
-            release.run();
-            settle(caller, value, failure);
-        });
+        CompletableFuture<Object> caller = new CallerFuture<>(release::get);
+        method.whenComplete((value, failure) -> release.get()
+                .whenComplete((ignored, releaseFailure) -> settle(caller, value, failure)));
         caller.whenComplete((value, failure) -> settle(method, value, failure)); // a no-op once the method's is done
         return caller;
     }
@@ -67,14 +70,15 @@ final class StageRelease {
     /**
      * Gives the permits back. A shared semaphore's close is a round trip: not on the thread that completed the stage
      * (an event loop, the JDK's timeout thread, or the very client's I/O thread that would have to read the answer).
+     *
+     * @return the release, done once the permits are back
      */
-    private static void releaseNow(PermitsGuard guard, Permit permit, long acquiredAt) {
+    private static CompletableFuture<?> releaseNow(PermitsGuard guard, Permit permit, long acquiredAt) {
         if (guard.sharedThroughStore()) {
-            CompletableFuture.runAsync(() -> guard.release(permit, acquiredAt));
+            return CompletableFuture.runAsync(() -> guard.release(permit, acquiredAt));
         }
-        else {
-            guard.release(permit, acquiredAt);
-        }
+        guard.release(permit, acquiredAt);
+        return DONE;
     }
 
     private static void settle(CompletableFuture<Object> future, @Nullable Object value, @Nullable Throwable failure) {
@@ -116,6 +120,30 @@ final class StageRelease {
         public boolean cancel(boolean mayInterruptIfRunning) {
             release.run();
             return super.cancel(mayInterruptIfRunning);
+        }
+
+        @Override
+        public CompletableFuture<T> completeAsync(Supplier<? extends T> supplier, Executor executor) {
+            return super.completeAsync(() -> {
+                try {
+                    return supplier.get();
+                }
+                finally {
+                    release.run();
+                }
+            }, executor);
+        }
+
+        @Override
+        public void obtrudeValue(T value) {
+            release.run();
+            super.obtrudeValue(value);
+        }
+
+        @Override
+        public void obtrudeException(Throwable failure) {
+            release.run();
+            super.obtrudeException(failure);
         }
 
         @Override

@@ -169,6 +169,40 @@ class PermitsTests {
         });
     }
 
+    /**
+     * A guarded method that returns another guarded method's future (a guarded controller returning its guarded
+     * service's) gives its own permits back before the caller's next stage too.
+     */
+    @Test
+    void aGuardedFutureReturnedOnByAnotherGuardedMethodIsBackBeforeTheNextStage() {
+        runner.withBean(Outer.class).run(context -> {
+            Guarded guarded = context.getBean(Guarded.class);
+            Outer outer = context.getBean(Outer.class);
+            WeightedSemaphore primary = context.getBean("weightedSemaphore", WeightedSemaphore.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            CompletableFuture<String> inner = new CompletableFuture<>();
+            CompletableFuture<String> next = new CompletableFuture<>();
+            CompletableFuture<String> chain = outer.onPrimary(guarded, inner).thenCompose(r -> guarded.all(next));
+            assertThat(primary.used()).isEqualTo(3);
+            assertThat(gpu.used()).isEqualTo(2);
+            inner.complete("inner");
+            assertThat(chain).as("the next call found the primary's permits free").isNotDone();
+            assertThat(gpu.used()).isZero();
+            next.complete("next");
+            assertThat(chain).isCompletedWithValue("next");
+            assertThat(primary.used()).isZero();
+        });
+    }
+
+    /** Holds all of the primary semaphore while it returns a guarded method's future. */
+    static class Outer {
+
+        @Permits(weight = "3")
+        public CompletableFuture<String> onPrimary(Guarded guarded, CompletableFuture<String> inner) {
+            return guarded.async(2, inner);
+        }
+    }
+
     /** A stage that is no plain {@code CompletableFuture} is returned as it is, held until it completes. */
     @Test
     void anotherKindOfStageIsReturnedAsItIs() {
@@ -236,11 +270,16 @@ class PermitsTests {
             FlakySemaphore flaky = context.getBean(FlakySemaphore.class);
             CompletableFuture<String> result = new CompletableFuture<>();
             CompletableFuture<String> returned = context.getBean(Guarded.class).asyncOnFlaky(result);
+            CountDownLatch roundTrip = new CountDownLatch(1);
+            flaky.slowRelease = roundTrip;
             Thread completer = new Thread(() -> result.complete("done"), "completer");
             completer.start();
+            completer.join(10_000);
+            assertThat(returned).as("not before the permits are back").isNotDone();
+            roundTrip.countDown();
             assertThat(returned.get(10, TimeUnit.SECONDS)).isEqualTo("done");
-            Awaitility.await().atMost(10, TimeUnit.SECONDS).until(() -> flaky.releasesOn.size() == 1);
-            assertThat(flaky.releasesOn).doesNotContain("completer");
+            assertThat(flaky.releasesOn).as("given back before the caller's future completed").hasSize(1)
+                    .doesNotContain("completer");
         });
     }
 
