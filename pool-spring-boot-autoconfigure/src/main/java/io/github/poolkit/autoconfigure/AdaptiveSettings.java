@@ -1,6 +1,5 @@
 package io.github.poolkit.autoconfigure;
 
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
@@ -66,7 +65,8 @@ public record AdaptiveSettings(String algorithm, @Nullable Integer min, @Nullabl
     }
 
     /**
-     * Checks the bounds of an adaptive limit, and throws at the first bound at fault.
+     * Checks the bounds of an adaptive limit, adding each bound at fault to {@code problems}: both, when a max below 1
+     * could not serve any min.
      *
      * @param algorithm   the algorithm, {@code null} or {@code NONE} for a fixed limit (with {@code NONE}, the bounds
      *                    are still checked on their own)
@@ -76,24 +76,7 @@ public record AdaptiveSettings(String algorithm, @Nullable Integer min, @Nullabl
      * @param maxProperty where {@code max} was (or would be) set
      * @param defaultMax  the max when unset: the pool's capacity or the semaphore's size
      * @param defaultWhat what {@code defaultMax} is, for the report, such as {@code "poolkit.pool.capacity"}
-     * @return the settings, or {@code null} for a fixed limit
-     * @throws InvalidPoolkitPropertyException naming the property, the value and the fix for bad bounds
-     */
-    static @Nullable AdaptiveSettings resolve(@Nullable Algorithm algorithm, @Nullable Integer min, String minProperty,
-            @Nullable Integer max, String maxProperty, long defaultMax, String defaultWhat) {
-        List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
-        AdaptiveSettings settings = resolve(algorithm, min, minProperty, max, maxProperty, defaultMax, defaultWhat,
-                problems);
-        InvalidPoolkitPropertyException.throwFirst(problems);
-        return settings;
-    }
-
-    /**
-     * Checks the bounds of an adaptive limit as {@link #resolve(Algorithm, Integer, String, Integer, String, long,
-     * String)} does, adding each bound at fault to {@code problems}: both, when a max below 1 could not serve any
-     * min.
-     *
-     * @param problems where the problems found are added
+     * @param problems    where the problems found are added
      * @return the settings, or {@code null} for a fixed limit or when a bound is at fault
      */
     static @Nullable AdaptiveSettings resolve(@Nullable Algorithm algorithm, @Nullable Integer min, String minProperty,

@@ -7,7 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -238,17 +238,22 @@ final class PoolkitConfigurationCheck {
     static List<InvalidPoolkitPropertyException> poolkitsOwnNames(PoolkitProperties properties,
             Predicate<String> poolkits) {
         List<InvalidPoolkitPropertyException> problems = new ArrayList<>();
-        Map<String, Boolean> named = new TreeMap<>();
-        properties.getPools().forEach((name, pool) -> named.put("poolkit.pools." + name, pool.isEnabled()));
-        properties.getSemaphores().forEach((name, semaphore) -> named.put("poolkit.semaphores." + name,
-                semaphore.isEnabled()));
-        named.forEach((key, enabled) -> {
-            String name = key.substring(key.indexOf('.', "poolkit.".length()) + 1);
-            if (enabled && poolkits.test(name)) {
-                problems.add(new InvalidPoolkitPropertyException(key, name, "'" + name + "' is the bean name of one"
-                        + " of poolkit's own beans, so this one would never be made", "give it another name"
+        BiConsumer<String, String> check = (group, name) -> {
+            if (poolkits.test(name)) {
+                problems.add(new InvalidPoolkitPropertyException(group + name, name, "'" + name + "' is the bean name"
+                        + " of one of poolkit's own beans, so this one would never be made", "give it another name"
                         + " (poolkit.pool.*, poolkit.semaphore.* and poolkit.scheduler.* configure poolkit's primary"
                         + " pool, semaphore and scheduler)"));
+            }
+        };
+        properties.getPools().forEach((name, pool) -> {
+            if (pool.isEnabled()) {
+                check.accept("poolkit.pools.", name);
+            }
+        });
+        properties.getSemaphores().forEach((name, semaphore) -> {
+            if (semaphore.isEnabled()) {
+                check.accept("poolkit.semaphores.", name);
             }
         });
         return problems;

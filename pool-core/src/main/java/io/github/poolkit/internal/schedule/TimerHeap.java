@@ -225,13 +225,12 @@ public final class TimerHeap<E extends TimerHeap.Entry> {
      */
     private void shrinkIfSparse() {
         int length = queue.length;
-        if (length <= INITIAL_CAPACITY || size > length >>> 2) {
-            return;
-        }
         while (length > INITIAL_CAPACITY && size <= length >>> 2) {
             length = Math.max(INITIAL_CAPACITY, length >>> 1);
         }
-        queue = Arrays.copyOf(queue, length);
+        if (length != queue.length) {
+            queue = Arrays.copyOf(queue, length);
+        }
     }
 
     /** Moves {@code e} from the hole at {@code i} towards the root until its parent is not after it. */

@@ -82,23 +82,8 @@ public final class ApplicationExecutors {
      */
     public boolean webServerPoolIsABean() {
         Executor pool = (webServer() instanceof WebServerExecutor server) ? server.requestExecutor() : null;
-        if (pool == null) {
-            return false;
-        }
-        ListableBeanFactory factory = (context instanceof ConfigurableApplicationContext configurable)
-                ? configurable.getBeanFactory() : context;
-        for (String name : context.getBeanNamesForType(Executor.class, false, false)) {
-            try {
-                if (!PoolkitBeans.isLazyAndNotCreated(factory, name)
-                        && context.getBean(name) instanceof Executor bean && ExecutorAdapters.unproxied(bean) == pool) {
-                    return true;
-                }
-            }
-            catch (BeansException ex) {
-                logger.debug("Executor bean '" + name + "' could not be read (failed, or being destroyed)", ex);
-            }
-        }
-        return false;
+        return pool != null && executorBeans(false).values().stream()
+                .anyMatch(bean -> ExecutorAdapters.unproxied(bean) == pool);
     }
 
     /**
@@ -136,39 +121,52 @@ public final class ApplicationExecutors {
     private SortedMap<String, ExecutorAdapter> beans(boolean forMeters) {
         SortedMap<String, ExecutorAdapter> executors = new TreeMap<>();
         Map<Object, String> meteredUnder = new IdentityHashMap<>(); // for meters: each executor's one name
-        ListableBeanFactory factory = (context instanceof ConfigurableApplicationContext configurable)
-                ? configurable.getBeanFactory() : context;
-        String[] names = context.getBeanNamesForType(Executor.class, false, false);
-        Arrays.sort(names); // without a bean made from another, the first name in alphabetical order stays
-        for (String name : names) {
-            if (!forMeters && PoolkitBeans.isLazyAndNotCreated(factory, name)) {
-                continue; // not created yet: a read must not create it
-            }
-            Object bean;
-            try {
-                bean = context.getBean(name);
-            }
-            catch (BeansException ex) {
-                logger.debug("Executor bean '" + name + "' could not be read (failed, or being destroyed)", ex);
-                continue; // nothing to read
-            }
-            if (!(bean instanceof Executor executor) || bean instanceof Pool || bean instanceof DelayScheduler) {
-                continue;
-            }
+        // without a bean made from another, the first name in alphabetical order stays
+        executorBeans(forMeters).forEach((name, executor) -> {
             if (forMeters) {
                 Object same = ExecutorAdapters.unproxied(executor);
                 String earlier = meteredUnder.get(same);
                 if (earlier != null) {
-                    if (!madeFrom(factory, earlier, name)) {
-                        continue; // listed already, under a name that was not made from this one
+                    if (!madeFrom(beanFactory(), earlier, name)) {
+                        return; // listed already, under a name that was not made from this one
                     }
                     executors.remove(earlier); // handed on from this bean: metered under this name instead
                 }
                 meteredUnder.put(same, name);
             }
             executors.put(name, ExecutorAdapters.of(executor));
-        }
+        });
         return executors;
+    }
+
+    /**
+     * @param createLazy whether a lazy bean nobody has asked for yet is created (else left out: a read must not
+     *                   create it)
+     * @return the executor beans that are no poolkit pool or scheduler, by bean name in alphabetical order; a bean
+     *         that cannot be read (failed, or being destroyed) left out
+     */
+    private Map<String, Executor> executorBeans(boolean createLazy) {
+        Map<String, Executor> beans = new TreeMap<>();
+        for (String name : context.getBeanNamesForType(Executor.class, false, false)) {
+            if (!createLazy && PoolkitBeans.isLazyAndNotCreated(beanFactory(), name)) {
+                continue;
+            }
+            try {
+                if (context.getBean(name) instanceof Executor executor && !(executor instanceof Pool)
+                        && !(executor instanceof DelayScheduler)) {
+                    beans.put(name, executor);
+                }
+            }
+            catch (BeansException ex) {
+                logger.debug("Executor bean '" + name + "' could not be read (failed, or being destroyed)", ex);
+            }
+        }
+        return beans;
+    }
+
+    private ListableBeanFactory beanFactory() {
+        return (context instanceof ConfigurableApplicationContext configurable) ? configurable.getBeanFactory()
+                : context;
     }
 
     /**
