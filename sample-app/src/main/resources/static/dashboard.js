@@ -38,7 +38,8 @@
   }
 
   // Creates the card of one pool, scheduler or semaphore the first time it is seen; the element ids are stable:
-  // <kind>-<name>-<field> for each number and <kind>-<name>-chart for the canvas.
+  // <kind>-<name>-<field> for each number, <kind>-<name>-error for why its figures could not be read (empty when
+  // they could) and <kind>-<name>-chart for the canvas.
   function card(container, kind, name, lines) {
     const id = kind + "-" + name;
     let element = $(id);
@@ -66,6 +67,10 @@
       });
       element.appendChild(numbers);
     });
+    const error = document.createElement("div");
+    error.className = "error";
+    error.id = id + "-error";
+    element.appendChild(error);
     const canvas = document.createElement("canvas");
     canvas.id = id + "-chart";
     canvas.width = 360;
@@ -141,15 +146,37 @@
     });
   }
 
+  // The figures that mean "no bound" when negative (-1) or, for an executor's unbounded queue, Integer.MAX_VALUE.
+  const UNLIMITED_FIELDS = ["capacity", "free", "queueRemaining"];
+  const INT_MAX = 2147483647;
+
+  // The text of one figure: "n/a" for one the executor cannot tell or a semaphore that could not be read (its entry
+  // has an "error" and -1 for every number), "unlimited" for a bound that is none, else the value itself.
+  function figure(sample, field) {
+    const value = sample[field];
+    if (value === undefined || value === null || (sample.error && typeof value === "number")) {
+      return "n/a";
+    }
+    if (UNLIMITED_FIELDS.indexOf(field) >= 0 && (value < 0 || value === INT_MAX)) {
+      return "unlimited";
+    }
+    return String(value);
+  }
+
   function show(kind, name, sample, lines) {
     lines.forEach(function (fields) {
       fields.forEach(function (field) {
         const value = $(kind + "-" + name + "-" + field);
         if (value) {
-          value.textContent = sample[field] === undefined ? "n/a" : String(sample[field]);
+          value.textContent = figure(sample, field);
         }
       });
     });
+    // Why the figures could not be read (a cluster-wide semaphore whose Redis is unreachable), or nothing.
+    const error = $(kind + "-" + name + "-error");
+    if (error) {
+      error.textContent = sample.error ? "unreadable: " + sample.error : "";
+    }
   }
 
   // Shows every entry of one section of the snapshot: its card, its numbers and its chart.
@@ -167,6 +194,7 @@
       }
       const element = card(container, kind, name, lines);
       element.classList.toggle("closed", sample.closed === true);
+      element.classList.toggle("unreadable", typeof sample.error === "string");
       const entry = record(store, name, sample, series);
       show(kind, name, sample, lines);
       draw($(kind + "-" + name + "-chart"), entry, series, ceiling(sample));

@@ -137,7 +137,7 @@ public final class PoolOptions {
         return EXPIRY.get(this);
     }
 
-    /** {@return whether the idle-worker store is allocated for the full capacity up front} */
+    /** {@return whether the capacity is fixed ({@link Builder#preAlloc}): {@code tune} is then a no-op} */
     public boolean preAlloc() {
         return PRE_ALLOC.get(this);
     }

@@ -9,7 +9,7 @@ public class AdaptiveProperties {
     /**
      * How the limit adapts: "none" (a fixed capacity or size, the default), "gradient" (follows the ratio of the
      * baseline to the recent latency, settling where latency starts to grow) or "aimd" (adds about one per round
-     * trip, takes a tenth off on each rejection or slowdown).
+     * trip, takes a tenth off on each slowdown and, for a pool, on each overload rejection).
      */
     private PoolkitProperties.Algorithm algorithm;
 

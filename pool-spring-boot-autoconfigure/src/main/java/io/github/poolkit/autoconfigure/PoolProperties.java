@@ -39,7 +39,7 @@ public class PoolProperties extends OverdueProperties {
      */
     private Duration maxWait;
 
-    /** Whether to allocate the idle-worker store for the full capacity up front; needs a positive capacity. */
+    /** Whether the capacity is fixed (ants' PreAlloc): tune is then a no-op; needs a positive capacity. */
     private Boolean preAlloc;
 
     /** Whether idle workers are kept forever instead of being stopped after the expiry. */

@@ -43,14 +43,36 @@ class ClusterProfileTest {
             ApiClient one = new ApiClient(port(first));
             ApiClient two = new ApiClient(port(second));
 
-            Answer big = one.post("/api/render?sizeMb=400&millis=3000&waitMs=5000");
+            // A rendering waits for its permits at most sample.render.max-wait (500 ms) before it is refused.
+            Answer big = one.post("/api/render?sizeMb=400&millis=3000");
             assertThat(big.status()).isEqualTo(202);
-            assertThat(two.post("/api/render?sizeMb=200&millis=10&waitMs=50").status())
+            assertThat(two.post("/api/render?sizeMb=200&millis=10").status())
                     .as("only 112 MB are left in the shared budget").isEqualTo(429);
-            assertThat(two.post("/api/render?sizeMb=100&millis=10&waitMs=5000").status()).isEqualTo(202);
+            assertThat(two.post("/api/render?sizeMb=100&millis=10").status()).isEqualTo(202);
 
             Answer health = two.get("/actuator/health");
             assertThat(health.json().path("components").path("redis").path("status").asString()).isEqualTo("UP");
+        }
+    }
+
+    @Test
+    void whileRedisDoesNotAnswerARenderingIsRefusedWith503AndRetryAfterAndTakesNothing() throws Exception {
+        try (ConfigurableApplicationContext app = start()) {
+            ApiClient client = new ApiClient(port(app));
+            PermitSemaphore budget = app.getBean("image-rendering", PermitSemaphore.class);
+            redis.pause(); // the semaphore's calls time out after its command timeout (2 s)
+            Answer refused;
+            try {
+                refused = client.post("/api/render?sizeMb=100&millis=10");
+            }
+            finally {
+                redis.resume();
+            }
+            assertThat(refused.status()).isEqualTo(503);
+            assertThat(refused.retryAfter()).isEqualTo("1");
+            assertThat(refused.body()).contains("retry shortly");
+            assertThat(budget.used()).isZero();
+            assertThat(client.post("/api/render?sizeMb=100&millis=10").status()).isEqualTo(202);
         }
     }
 }

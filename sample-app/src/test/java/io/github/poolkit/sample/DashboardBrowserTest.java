@@ -164,6 +164,45 @@ class DashboardBrowserTest {
     }
 
     @Test
+    void anUnboundedCapacityOrQueueReadsUnlimited() {
+        // Boot's applicationTaskExecutor: a maximum of Integer.MAX_VALUE (-1 on the endpoint), an unbounded queue.
+        wait.until(page -> !text("executor-applicationTaskExecutor-capacity").equals("-"));
+
+        assertThat(text("executor-applicationTaskExecutor-capacity")).isEqualTo("unlimited");
+        assertThat(text("executor-applicationTaskExecutor-queueRemaining")).isEqualTo("unlimited");
+        assertThat(number("executor-applicationTaskExecutor-coreSize")).isPositive();
+        assertThat(text("pool-workerPool-free")).matches("\\d+");
+    }
+
+    @Test
+    void aSemaphoreThatCannotBeReadShowsWhyInsteadOfItsMinusOnes() {
+        // The endpoint's answer for a cluster-wide semaphore whose Redis is unreachable, given to the page in place
+        // of the local image-rendering semaphore's (the page's own fetch, answered from the real endpoint).
+        script("const fetched = window.fetch;"
+                + "window.fetch = function (url, init) {"
+                + "  return fetched(url, init).then(function (response) {"
+                + "    if (String(url).indexOf('/actuator/pools') < 0) { return response; }"
+                + "    return response.json().then(function (json) {"
+                + "      json.semaphores['image-rendering'] = { size: -1, used: -1, waiting: -1, available: -1,"
+                + "        scope: 'cluster', error: 'SemaphoreUnavailableException: Redis did not answer' };"
+                + "      return new Response(JSON.stringify(json), { status: 200,"
+                + "        headers: { 'Content-Type': 'application/json' } });"
+                + "    });"
+                + "  });"
+                + "};");
+
+        wait.until(page -> text("semaphore-image-rendering-scope").equals("cluster"));
+        assertThat(text("semaphore-image-rendering-size")).isEqualTo("n/a");
+        assertThat(text("semaphore-image-rendering-used")).isEqualTo("n/a");
+        assertThat(text("semaphore-image-rendering-error"))
+                .isEqualTo("unreadable: SemaphoreUnavailableException: Redis did not answer");
+        assertThat(browser.findElement(By.id("semaphore-image-rendering")).getAttribute("class"))
+                .contains("unreadable");
+        assertThat(text("semaphore-weightedSemaphore-error")).isEmpty();
+        assertThat(text("semaphore-weightedSemaphore-size")).isEqualTo("64");
+    }
+
+    @Test
     void busyAndIdleWorkersAndQueuedAndBlockedCallersAreShownApart() throws Exception {
         wait.until(page -> number("pool-workerPool-busy") == 0 && number("pool-workerPool-waiting") == 0);
         CountDownLatch release = new CountDownLatch(1);

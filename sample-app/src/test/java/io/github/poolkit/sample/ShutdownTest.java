@@ -1,11 +1,13 @@
 package io.github.poolkit.sample;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.WorkerPool;
+import io.github.poolkit.sample.reminders.Reminder;
 import io.github.poolkit.sample.reminders.ReminderService;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -35,5 +37,23 @@ class ShutdownTest {
         assertThat(reminders.pending()).isEmpty();
         assertThat(scheduler.isTerminated()).as("scheduler terminated within its shutdown timeout").isTrue();
         assertThat(reports.isClosed()).isTrue();
+    }
+
+    @Test
+    void stoppingAndStartingTheApplicationKeepsItsRemindersAndFiresThemAfterwards() {
+        try (ConfigurableApplicationContext context = new SpringApplicationBuilder(SampleApplication.class)
+                .run("--spring.main.web-application-type=none")) {
+            ReminderService reminders = context.getBean(ReminderService.class);
+            reminders.schedule("tomorrow", Duration.ofDays(1));
+            reminders.schedule("soon", Duration.ofMillis(300));
+
+            context.stop();
+            assertThat(reminders.pending()).hasSize(2);
+            context.start();
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> reminders.firedCount() == 1);
+            assertThat(reminders.fired()).extracting(Reminder::text).containsExactly("soon");
+            assertThat(reminders.pending()).extracting(Reminder::text).containsExactly("tomorrow");
+        }
     }
 }

@@ -16,7 +16,9 @@ import io.github.poolkit.sample.web.InvalidRequestException;
 import io.github.poolkit.sample.web.NotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.context.event.ContextClosedEvent;
 import org.springframework.stereotype.Service;
 
 /**
@@ -30,10 +32,11 @@ import org.springframework.stereotype.Service;
  * nothing. Scheduling happens under the monitor too, so a reminder due at once cannot fire before its entry is in
  * {@code pending}: its job waits for the monitor. The monitor is held only for map operations and for
  * {@code scheduleOnce}, which never blocks. {@code running} is volatile and only reported to Spring's lifecycle
- * processor, which starts and stops the service from one thread.
+ * processor, which starts and stops the service from one thread; {@code closing} is volatile and set once, by the
+ * context's close, before that processor stops the service.
  */
 @Service
-public class ReminderService implements SmartLifecycle {
+public class ReminderService implements SmartLifecycle, ApplicationListener<ContextClosedEvent> {
 
     /**
      * The lifecycle phase of the service. Lifecycles stop from the highest phase down: Spring Boot's web server
@@ -60,6 +63,7 @@ public class ReminderService implements SmartLifecycle {
     private final AtomicLong ids = new AtomicLong();
     private long firedCount;
     private volatile boolean running;
+    private volatile boolean closing;
     private final Map<String, Entry> pending = new HashMap<>();
     private final Deque<Reminder> fired = new ArrayDeque<>();
 
@@ -184,15 +188,29 @@ public class ReminderService implements SmartLifecycle {
     }
 
     /**
-     * Cancels every pending reminder when the application shuts down, in {@link #PHASE}: after the web server has
+     * Notes that the application is shutting down: the next {@link #stop()} is its last.
+     *
+     * @param event the context's close, published before its lifecycle beans stop
+     */
+    @Override
+    public void onApplicationEvent(ContextClosedEvent event) {
+        closing = true;
+    }
+
+    /**
+     * When the application shuts down, cancels every pending reminder, in {@link #PHASE}: after the web server has
      * stopped taking requests and before the starter shuts the {@link DelayScheduler} down. A scheduler that is
      * shut down still runs its pending one-shot jobs, so a reminder due tomorrow would otherwise hold up the
-     * shut-down for the scheduler's whole shutdown timeout.
+     * shut-down for the scheduler's whole shutdown timeout. A stop that is not a shut-down ({@code context.stop()},
+     * a checkpoint) keeps them: the starter pauses the scheduler, and they fire after the {@link #start()} that
+     * follows (one due meanwhile, at once).
      */
     @Override
     public void stop() {
         running = false;
-        cancelAll();
+        if (closing) {
+            cancelAll();
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package io.github.poolkit.sample.render;
 import java.time.Duration;
 
 import io.github.poolkit.PermitSemaphore;
+import io.github.poolkit.redis.SemaphoreUnavailableException;
 import io.github.poolkit.sample.web.InvalidRequestException;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.http.HttpStatus;
@@ -20,7 +21,9 @@ import org.springframework.web.bind.annotation.RestController;
  * simulated work) runs on the primary {@code workerPool}, the permits are held until it ends, and the request answers
  * {@code 202 Accepted} at once. If they do not come in time, the request answers {@code 429 Too Many Requests} with
  * {@code Retry-After}, and the semaphore is left exactly as it was. An image larger than the whole budget can never be
- * rendered: {@code 400 Bad Request}.
+ * rendered: {@code 400 Bad Request}. With the {@code cluster} profile, while Redis cannot be reached the request answers
+ * {@code 503 Service Unavailable} with {@code Retry-After} ({@code ApiExceptionHandler}) before anything is taken;
+ * a rendering accepted just before Redis went away still answers {@code 202}, with {@code availableMb} {@code -1}.
  */
 @RestController
 public class RenderController {
@@ -58,6 +61,20 @@ public class RenderController {
         long start = System.nanoTime();
         renderer.render(sizeMb, millis);
         long waited = Duration.ofNanos(System.nanoTime() - start).toMillis();
-        return new RenderTicket(sizeMb, millis, waited, memory.available());
+        return new RenderTicket(sizeMb, millis, waited, availableNow());
+    }
+
+    /**
+     * {@return the budget left now, or -1 when a cluster-wide budget cannot be read}: the rendering holds its permits
+     * and runs already, so the request must still answer that it was accepted (a client told otherwise would retry and
+     * book the budget twice)
+     */
+    private long availableNow() {
+        try {
+            return memory.available();
+        }
+        catch (SemaphoreUnavailableException ex) {
+            return -1;
+        }
     }
 }

@@ -15,6 +15,7 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.autoconfigure.permits.RetryAfterEstimator;
+import io.github.poolkit.redis.SemaphoreUnavailableException;
 
 /**
  * Turns every error of the sample's REST API into an RFC 9457 problem document ({@code application/problem+json})
@@ -114,6 +115,22 @@ public class ApiExceptionHandler extends ResponseEntityExceptionHandler {
             }
         }
         return null;
+    }
+
+    /**
+     * Answers a cluster-wide semaphore whose Redis did not answer in time with {@code 503 Service Unavailable} and
+     * {@code Retry-After: 1}: nothing was taken for the request, and it may succeed once Redis is back.
+     *
+     * @param e what did not answer
+     * @return the problem document and the header
+     */
+    @ExceptionHandler(SemaphoreUnavailableException.class)
+    public ResponseEntity<ProblemDetail> unavailable(SemaphoreUnavailableException e) {
+        log.warn("A cluster-wide semaphore could not be used: {}", e.getMessage());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header(HttpHeaders.RETRY_AFTER, "1")
+                .body(ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE,
+                        "The shared budget cannot be reached now; retry shortly."));
     }
 
     /**

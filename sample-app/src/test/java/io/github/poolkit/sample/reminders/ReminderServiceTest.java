@@ -14,6 +14,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.context.event.ContextClosedEvent;
+import org.springframework.context.support.GenericApplicationContext;
 
 /**
  * {@link ReminderService} on a real {@link DelayScheduler}, without Spring: reminders fire once, cancel once, and a
@@ -78,6 +80,25 @@ class ReminderServiceTest {
         assertThat(scheduler.awaitTermination(PATIENCE.toMillis(), TimeUnit.MILLISECONDS))
                 .isTrue();
         assertThat(reminders.firedCount()).isZero();
+    }
+
+    @Test
+    void aStopKeepsThePendingRemindersAndOnlyTheStopOfAShutDownCancelsThem() {
+        Reminder tomorrow = reminders.schedule("tomorrow", Duration.ofHours(20));
+        reminders.start();
+
+        reminders.stop(); // context.stop(), a checkpoint: the scheduler is paused, not shut down
+        assertThat(reminders.isRunning()).isFalse();
+        assertThat(reminders.pending()).containsExactly(tomorrow);
+        assertThat(scheduler.pending()).isEqualTo(1);
+
+        reminders.start();
+        try (GenericApplicationContext context = new GenericApplicationContext()) {
+            reminders.onApplicationEvent(new ContextClosedEvent(context));
+        }
+        reminders.stop();
+        assertThat(reminders.pending()).isEmpty();
+        assertThat(scheduler.pending()).isZero();
     }
 
     @Test
