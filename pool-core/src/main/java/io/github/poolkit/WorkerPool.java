@@ -207,7 +207,9 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
 
     /**
      * {@inheritDoc} Same as {@link #shutdown()}. When the last task was submitted ({@code submit}, {@code invokeAll},
-     * {@code invokeAny}) and its future was seen done, the pool is terminated when this returns, although the worker
+     * {@code invokeAny}) and its future was seen done, not cancelled (a future cancelled while its task runs, as
+     * {@code invokeAny} and a timed {@code invokeAll} cancel the tasks they no longer need, is done before its task
+     * has ended), the pool is terminated when this returns, although the worker
      * that completed the future is still on its way out: such a worker, holding no task, is retired on its behalf,
      * or, already looking for its next task, waited for (microseconds; at most 100 ms; not at all while a task runs
      * or is queued). This holds for a second call too, made after a task that was running at the first one has

@@ -4,12 +4,16 @@ import org.junit.jupiter.api.RepeatedTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
@@ -105,6 +109,54 @@ class VirtualThreadsTest {
         }
         assertThat(threads).hasSize(10);
         assertThat(seen).hasSize(10).containsOnly("null");
+    }
+
+    /**
+     * A fresh thread is started by the thread whose task just ended, yet inherits nothing of it: neither the
+     * InheritableThreadLocals the task left set (an inheritable MDC, a security context) nor the context class loader
+     * it set. Every task's thread has the context class loader of the thread that created the pool.
+     */
+    @RepeatedTest(20)
+    void aQueuedTaskInheritsNeitherTheInheritableThreadLocalsNorTheClassLoaderTheTaskBeforeItLeft() throws Exception {
+        InheritableThreadLocal<String> leftover = new InheritableThreadLocal<>();
+        ClassLoader creators = new URLClassLoader(new URL[0], getClass().getClassLoader());
+        ClassLoader tasks = new URLClassLoader(new URL[0], getClass().getClassLoader());
+        List<String> seen = new CopyOnWriteArrayList<>();
+        List<ClassLoader> loaders = new CopyOnWriteArrayList<>();
+        CountDownLatch gate = new CountDownLatch(1);
+        Thread creator = Thread.currentThread();
+        ClassLoader before = creator.getContextClassLoader();
+        WorkerPool pool;
+        creator.setContextClassLoader(creators);
+        try {
+            pool = WorkerPool.create(1, vt().queueCapacity(-1).build());
+        }
+        finally {
+            creator.setContextClassLoader(before);
+        }
+        leftover.set("the submitter's");
+        try (pool) {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                int id = i;
+                futures.add(pool.submit(() -> {
+                    seen.add(String.valueOf(leftover.get()));
+                    loaders.add(Thread.currentThread().getContextClassLoader());
+                    leftover.set("task " + id); // never cleared
+                    Thread.currentThread().setContextClassLoader(tasks); // never set back
+                    Latches.await(gate);
+                }));
+            }
+            gate.countDown();
+            for (Future<?> future : futures) {
+                future.get();
+            }
+        }
+        finally {
+            leftover.remove();
+        }
+        assertThat(seen).containsExactly("null", "null", "null");
+        assertThat(loaders).containsExactly(creators, creators, creators);
     }
 
     /** A blocked caller's task, too, starts on a fresh thread, not on the one whose task just ended. */

@@ -15,7 +15,8 @@ import java.util.concurrent.ThreadFactory;
  *   <li><b>Unpooled virtual threads</b> ({@code virtualThreads}): every worker is a fresh virtual thread named
  *       {@code <name>-<n>}, started for one accepted task; when that task ends, the next queued task or blocked
  *       caller's task starts on a fresh virtual thread of its own, so that ThreadLocals, MDC entries and interrupt
- *       status never pass from one task to the next (virtual threads should never be pooled, JEP 444). The capacity
+ *       status never pass from one task to the next (virtual threads should never be pooled, JEP 444); nor do
+ *       InheritableThreadLocals or a context class loader a task set, since the fresh thread inherits neither. The capacity
  *       still bounds the workers, so it bounds the tasks in flight. The thread is named by itself as it starts
  *       ({@link #name}), so that the caller starting it does not pay for the name.</li>
  * </ul>
@@ -39,10 +40,20 @@ final class WorkerThreads {
         this.prefix = prefix;
     }
 
-    /** {@return the workers the options ask for} */
+    /**
+     * {@return the workers the options ask for} Unpooled virtual threads are started by whichever thread frees a slot
+     * (often the one whose task just ended), so they inherit none of its InheritableThreadLocals and take the context
+     * class loader of the thread that creates the pool now, never one a task set.
+     */
     static WorkerThreads of(PoolOptions options) {
         if (options.virtualThreads()) {
-            return unpooled(Thread.ofVirtual().factory(), options.name());
+            ThreadFactory fresh = Thread.ofVirtual().inheritInheritableThreadLocals(false).factory();
+            ClassLoader loader = Thread.currentThread().getContextClassLoader();
+            return unpooled(task -> {
+                Thread t = fresh.newThread(task);
+                t.setContextClassLoader(loader);
+                return t;
+            }, options.name());
         }
         ThreadFactory factory = options.threadFactory();
         return new WorkerThreads(factory != null ? factory : NamedThreadFactory.platform(options.name()), true, null);
