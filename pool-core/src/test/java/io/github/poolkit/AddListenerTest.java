@@ -225,6 +225,29 @@ class AddListenerTest {
         }
     }
 
+    /**
+     * A task's run time, as a listener (a timer) is told it, is the task's, not the panic handler's after it: a task
+     * that throws at once, followed by a slow handler (a stack logged, a synchronous alert), ran for a moment.
+     */
+    @Test
+    void theRunTimeOfATaskThatThrowsLeavesOutThePanicHandler() {
+        Recorder recorder = new Recorder();
+        try (WorkerPool pool = WorkerPool.create(1, PoolOptions.builder().name("listener-panic")
+                .panicHandler(e -> {
+                    long end = System.nanoTime() + 300 * MS;
+                    while (System.nanoTime() < end) {
+                        Thread.onSpinWait(); // a slow handler
+                    }
+                }).build())) {
+            pool.addListener(recorder);
+            pool.execute(() -> {
+                throw new IllegalStateException("expected by the test");
+            });
+            await().atMost(Duration.ofSeconds(10)).until(() -> recorder.finished.size() == 1);
+        }
+        assertThat(recorder.finished.get(0)[1]).as("the task's own time").isLessThan(150 * MS);
+    }
+
     @Test
     void aNullListenerIsRefused() {
         try (WorkerPool worker = WorkerPool.create(1); FuncPool<String> func = FuncPool.create(1, s -> { });

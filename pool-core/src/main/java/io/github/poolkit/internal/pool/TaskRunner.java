@@ -138,7 +138,8 @@ final class TaskRunner {
         } catch (Throwable e) {
             failure = e;
         }
-        long ranUntil = adaptive == null ? 0 : System.nanoTime(); // the task's run time: not the panic handler's
+        // the task's run time, for the sample and the listener: not the panic handler's, nor the sample's own
+        long ranUntil = timed == null && adaptive == null ? 0 : System.nanoTime();
         if (watchRuns) {
             w.endWatched(interruptOverdue); // the watch times the task, not the panic handler after it
         }
@@ -163,7 +164,7 @@ final class TaskRunner {
             adaptive.finished(ranUntil - started, inFlight, ran); // one that never ran is no sample
         }
         if (timed != null && ran && (future == null || w.timedRun != null)) {
-            tell(timed, started, failure); // not told yet: not a future, or one that did not count its task
+            tell(timed, started, ranUntil, failure); // not told yet: not a future, or one that did not count its task
         }
         if (future != null && timed != null) {
             w.timedRun = null;
@@ -181,14 +182,14 @@ final class TaskRunner {
         TimedTask timed = w.timedRun;
         if (timed != null) {
             w.timedRun = null;
-            tell(timed, w.timedRunStarted, failure);
+            tell(timed, w.timedRunStarted, System.nanoTime(), failure);
         }
     }
 
-    /** Tells a task's listener that it finished; a listener that throws is logged. */
-    private void tell(TimedTask timed, long started, Throwable failure) {
+    /** Tells a task's listener that it ran from {@code started} to {@code ended}; a listener that throws is logged. */
+    private void tell(TimedTask timed, long started, long ended, Throwable failure) {
         try {
-            timed.listener().taskFinished(started - timed.submittedNanos(), System.nanoTime() - started, failure);
+            timed.listener().taskFinished(started - timed.submittedNanos(), ended - started, failure);
         } catch (Throwable e) {
             LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + poolName + "' threw", e);
         }

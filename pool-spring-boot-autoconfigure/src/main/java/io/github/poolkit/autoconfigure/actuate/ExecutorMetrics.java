@@ -84,6 +84,8 @@ public class ExecutorMetrics implements MeterBinder, ApplicationListener<Context
                 executor, ExecutorAdapter::running);
         gauge(registry, "executor.pool.max", "The maximum allowed number of threads in the pool; Integer.MAX_VALUE "
                 + "when unlimited", BaseUnits.THREADS, name, executor, ExecutorMetrics::max);
+        gauge(registry, "executor.pool.core", "The core number of threads for the pool", BaseUnits.THREADS, name,
+                executor, ExecutorAdapter::coreSize);
         gauge(registry, "executor.queued", "The approximate number of tasks that are queued for execution",
                 BaseUnits.TASKS, name, executor, ExecutorAdapter::queued);
         gauge(registry, "executor.queue.remaining", "The number of additional elements that this queue can ideally "

@@ -36,9 +36,10 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  *
  * <p>A pool's (or a semaphore's) gauges and counters share one {@link StatsSnapshot}: a scrape reads each once.
  * Micrometer holds a gauge's object weakly, so this binder keeps the snapshots (and the semaphores' readers) for as
- * long as it lives (the context); a registry that outlives the context does not keep the beans alive.
- * The beans are looked up when the registry is bound, after every singleton exists; a bean created later (a lazy
- * one) gets no meters. Timers and the {@code poolkit.pool.tasks} counter need events: the pool's task meters
+ * long as it lives (the context); a registry that outlives the context does not keep the beans alive, since no gauge
+ * function holds a bean either.
+ * The beans are looked up when the registry is bound, after every singleton exists (lazy ones are created then); a
+ * bean registered later ({@code registerSingleton} on a running context) gets no meters. Timers and the {@code poolkit.pool.tasks} counter need events: the pool's task meters
  * ({@link PoolTaskMeters}) are attached through {@link PoolBeanListeners} to every pool and scheduler, whoever made it
  * (one the application made reports the tasks it accepts from then on); the counter starts from the pool's totals at
  * that moment. A {@code Pool} of the application's own kind that cannot take a listener has gauges only; its
@@ -110,7 +111,9 @@ public class PoolMetrics implements MeterBinder {
 
     private void bindPool(MeterRegistry registry, String name, Pool pool) {
         StatsSnapshot<PoolStats> stats = snapshot(pool::stats);
-        bindExecutor(registry, name, pool, pool.stats(), stats, s -> queueRoom(pool, s));
+        // read once (a queue's capacity is fixed when the pool is made), so that no gauge function holds the pool
+        double queueBound = queueBound(pool);
+        bindExecutor(registry, name, pool, pool.stats(), stats, s -> queueRoom(queueBound, s));
     }
 
     private void bindScheduler(MeterRegistry registry, String name, DelayScheduler scheduler) {
@@ -191,10 +194,10 @@ public class PoolMetrics implements MeterBinder {
     }
 
     /**
-     * Room left in a pool's queue: 0 without a queue, {@code Integer.MAX_VALUE} when unbounded; a {@link MultiPool}
-     * has one queue per pool; not a number when the pool does not expose its options.
+     * The most tasks a pool's queues hold: 0 without a queue, {@code Integer.MAX_VALUE} when unbounded; a
+     * {@link MultiPool} has one queue per pool; not a number when the pool does not expose its options.
      */
-    private static double queueRoom(Pool pool, PoolStats stats) {
+    private static double queueBound(Pool pool) {
         PoolOptions options = ExposedOptions.of(pool);
         if (options == null) {
             return Double.NaN;
@@ -204,7 +207,12 @@ public class PoolMetrics implements MeterBinder {
             return Integer.MAX_VALUE;
         }
         long queues = (pool instanceof MultiPool multiPool) ? multiPool.size() : 1;
-        return Math.max(0, perPool * queues - stats.queued());
+        return (double) perPool * queues;
+    }
+
+    /** {@return room left in queues of {@code bound} tasks ({@link #queueBound}) holding {@code stats.queued()}} */
+    private static double queueRoom(double bound, PoolStats stats) {
+        return (Double.isNaN(bound) || bound >= Integer.MAX_VALUE) ? bound : Math.max(0, bound - stats.queued());
     }
 
     private static void executorGauge(MeterRegistry registry, String meter, String description, String baseUnit,

@@ -129,6 +129,11 @@ class ExecutorMetricsTests {
             assertThat(registry.get("executor.completed").tag("name", "ownPool").functionCounter().count()).isZero();
             context.getBean("ownPool", ThreadPoolExecutor.class).setMaximumPoolSize(4);
             assertThat(value(registry, "executor.pool.max", "ownPool")).as("read at each scrape").isEqualTo(4);
+            assertThat(value(registry, "executor.pool.core", "ownPool")).isEqualTo(1);
+            assertThat(registry.get("executor.pool.core").tag("name", "ownPool").gauge().getId().getBaseUnit())
+                    .isEqualTo("threads");
+            assertThat(value(registry, "executor.pool.core", "cached")).isZero();
+            assertThat(registry.find("executor.pool.core").tag("name", "simple").meter()).as("no core size").isNull();
             // a thread per task: only its limit, Integer.MAX_VALUE when unlimited, as Micrometer writes it
             assertThat(value(registry, "executor.pool.max", "simple")).isEqualTo(Integer.MAX_VALUE);
             // a cached pool is unlimited too: -1 in the endpoint, Integer.MAX_VALUE here

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -50,6 +53,30 @@ class PoolMetricsTests {
             .withPropertyValues("poolkit.pools.reports.capacity=4", "poolkit.pools.tight.capacity=1",
                     "poolkit.pools.tight.nonblocking=true", "poolkit.pools.queued.capacity=1",
                     "poolkit.pools.queued.queue-capacity=2", "poolkit.pool.capacity=0");
+
+    @Test
+    void aRegistryThatOutlivesTheContextDoesNotKeepItsPoolsAlive() {
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        List<WeakReference<Object>> beans = new ArrayList<>();
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(MetricsAutoConfiguration.class,
+                        PoolkitAutoConfiguration.class, PoolMetricsAutoConfiguration.class))
+                .withBean(MeterRegistry.class, () -> registry)
+                .withPropertyValues("poolkit.pools.queued.capacity=1", "poolkit.pools.queued.queue-capacity=2")
+                .run(context -> {
+                    assertThat(value(registry, "executor.queue.remaining", "queued")).isEqualTo(2);
+                    assertThat(value(registry, "executor.queue.remaining", "workerPool")).isZero();
+                    beans.add(new WeakReference<>(context.getBean("queued")));
+                    beans.add(new WeakReference<>(context.getBean("workerPool")));
+                    beans.add(new WeakReference<>(context.getBean("delayScheduler")));
+                });
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> {
+            System.gc();
+            return beans.stream().allMatch(bean -> bean.get() == null);
+        });
+        assertThat(registry.get("executor.queue.remaining").tag("name", "queued").gauge().value()).isNaN();
+    }
 
     @Test
     void executorGaugesFollowEveryPoolAndTheScheduler() {
