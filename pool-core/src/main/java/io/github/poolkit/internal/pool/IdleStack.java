@@ -30,8 +30,8 @@ import java.util.List;
  *       {@link #claimAll}); their nodes stay in the stack, dead, until a pop drops them. Only a worker's newest node
  *       ({@link Worker#idleNode}) may be claimed in place, so a stale node does not pass an old idle time for a worker
  *       idle again since (one race remains: the worker may be claimed and go idle again between the check and the
- *       CAS, and is then expired early; harmless, as expiry only retires an idle worker). Dead nodes are bounded by
- *       the workers retired that way.</li>
+ *       CAS, and is then expired early; harmless, as expiry only retires an idle worker). The expiry then cuts the
+ *       dead nodes below the deepest live one off the stack, which pops in a pool with a queue never reach.</li>
  * </ul>
  *
  * <p>{@link #size} is exact once pushes and claims in flight have finished: +1 per idle episode, -1 per successful
@@ -40,11 +40,15 @@ import java.util.List;
  */
 final class IdleStack {
 
-    /** "Went idle at {@code since}": an immutable record in the stack. */
+    /**
+     * "Went idle at {@code since}": a record in the stack, immutable but for {@code next}, which only the expiry sets
+     * to null, below the deepest node that may lead to an idle worker ({@link #claimIdleSince}). A reader sees the old
+     * link or null, both fine: what the link led to is dead.
+     */
     static final class Node {
         final Worker worker;
         final long since;
-        final Node next;
+        Node next;
 
         Node(Worker worker, long since, Node next) {
             this.worker = worker;
@@ -106,16 +110,44 @@ final class IdleStack {
 
     /**
      * Claims, with {@code token}, every idle worker idle since before {@code deadlineNanos}, oldest first; the caller
-     * wakes them.
+     * wakes them. Then cuts the dead nodes off the bottom of the stack: a pool with a queue pops only while it counts an
+     * idle worker, so it never reaches them, and they would pile up with every worker retired (each holding its
+     * worker and thread) and lengthen this walk. One caller at a time (the pool's lock).
+     *
+     * <p>Why the cut never hides an idle worker: a node is kept if it is its worker's newest and the worker can be
+     * claimed; whatever is below the deepest such node was judged otherwise, and stays so, since a worker whose node
+     * is not its newest, or that cannot be claimed (running, retired), becomes claimable again only by pushing a new
+     * node above all of these. With no node kept, the whole stack is dropped unless a push came meanwhile.
      */
     List<Worker> claimIdleSince(long deadlineNanos, Object token) {
         List<Worker> claimed = new ArrayList<>();
-        for (Node n = top; n != null; n = n.next) {
-            if (n.since - deadlineNanos < 0 && n.worker.idleNode == n && claimWorker(n.worker, token)) {
+        Node first = top;
+        Node keep = null;
+        for (Node n = first; n != null; n = n.next) {
+            boolean newest = n.worker.idleNode == n;
+            if (n.since - deadlineNanos < 0 && newest && claimWorker(n.worker, token)) {
                 claimed.add(n.worker);
+            } else if (newest && n.worker.claimable()) {
+                keep = n;
             }
         }
+        if (keep != null) {
+            if (keep.next != null) {
+                keep.next = null; // a pop that read the old link drops the dead nodes one by one, as before
+            }
+        } else if (first != null) {
+            TOP.compareAndSet(this, first, null);
+        }
         return claimed.reversed();
+    }
+
+    /** {@return the nodes linked now, dead ones included (for tests)} */
+    int linked() {
+        int count = 0;
+        for (Node n = top; n != null; n = n.next) {
+            count++;
+        }
+        return count;
     }
 
     /** Claims every idle worker with {@code token}; the caller wakes them. */

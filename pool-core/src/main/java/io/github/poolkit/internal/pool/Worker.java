@@ -236,6 +236,11 @@ final class Worker implements Runnable, TaskCounter {
         return HANDOFF.compareAndSet(this, null, token);
     }
 
+    /** {@return whether this worker could be claimed now: idle, and nobody has claimed it (a racy snapshot)} */
+    boolean claimable() {
+        return handoff == null;
+    }
+
     /** On the worker's own thread, before it pushes itself on the idle stack: from now on it can be claimed. */
     void clearHandoff() {
         handoff = null;

@@ -66,6 +66,30 @@ class IdleStackTest {
         assertThat(old1.spinForHandoff(0)).isSameAs(Worker.STOP);
     }
 
+    /**
+     * A queued pool pops its stack only while it counts an idle worker, so nothing but expiry would ever drop the nodes
+     * of the workers it expired: the expiry cuts them off itself, below the deepest node that may still lead to an
+     * idle worker (or all of them), so that neither memory nor the expiry's own walk grows with every worker retired.
+     */
+    @Test
+    void expiryCutsTheDeadNodesOffSoAStackThatIsNotPoppedStaysSmall() {
+        IdleStack stack = new IdleStack();
+        for (int round = 1; round <= 1000; round++) {
+            idleAt(stack, round * 10L);
+            assertThat(stack.claimIdleSince(round * 10L + 5, Worker.STOP)).hasSize(1);
+        }
+        assertThat(stack.linked()).isZero();
+
+        Worker expiring = idleAt(stack, 20_010);
+        Worker live = idleAt(stack, 20_020);
+        assertThat(stack.claimIdleSince(20_015, Worker.STOP)).containsExactly(expiring);
+        assertThat(stack.linked()).isEqualTo(1);
+        assertThat(stack.size()).isEqualTo(1);
+        assertThat(stack.claim("next")).isSameAs(live);
+        assertThat(stack.claim("next")).isNull();
+        assertThat(stack.linked()).isZero();
+    }
+
     @Test
     void expiryJudgesAWorkerByItsNewestIdleEpisode() {
         IdleStack stack = new IdleStack();
