@@ -32,6 +32,8 @@ import io.github.poolkit.Permit;
  * <ul>
  *   <li>a grant is kept only by the CAS {@code PENDING -> permit}; a grant that finds the lease no longer pending
  *       (released, or failed) closes its permit at once, so no grant is ever lost;</li>
+ *   <li>{@code closed} completes when {@code state} becomes {@code RELEASED}: at once, or once the permit taken out
+ *       is closed;</li>
  *   <li>{@link #release} swaps in {@code RELEASED} and closes the permit it took out, if any: the permit leaves
  *       {@code state} once, so it is closed once (and {@link Permit#close()} is idempotent besides); if it took out
  *       {@code PENDING} it cancels the pending request, which withdraws it, or, if granted meanwhile, leaves the
@@ -67,6 +69,8 @@ final class PermitLease {
     private final Executor continuation;
     private final Executor closer;
     private final AtomicReference<Object> state = new AtomicReference<>(PENDING);
+    /** Completed once the lease has left {@code state} and any permit it held is closed ({@link #releaseAndAwait}). */
+    private final CompletableFuture<Void> closed = new CompletableFuture<>();
     private volatile @Nullable CompletableFuture<Permit> request;
     private long grantedAt; // written before the grant CAS, read after taking the permit out of 'state'
 
@@ -135,14 +139,25 @@ final class PermitLease {
         Object taken = state.getAndSet(RELEASED);
         if (taken instanceof Permit permit) {
             guard.holdTimes().record(System.nanoTime() - grantedAt);
-            close(permit);
+            close(permit, closed);
         }
         else if (taken == PENDING) {
             CompletableFuture<Permit> pending = request;
             if (pending != null) {
                 pending.cancel(false);
             }
+            closed.complete(null);
         }
+    }
+
+    /**
+     * {@link #release}, then {@return a future completed once the permits are back}: at once for a local semaphore
+     * (or when none were held), after the release's round trip for one shared through a store, whichever call
+     * released them; never exceptionally (a failed release is logged where it runs)
+     */
+    CompletableFuture<Void> releaseAndAwait() {
+        release();
+        return closed;
     }
 
     /** @return whether the lease holds the permits now; {@code false} closes them (they came too late) */
@@ -151,27 +166,44 @@ final class PermitLease {
         if (state.compareAndSet(PENDING, permit)) {
             return true;
         }
-        close(permit);
+        close(permit, null); // a grant that came too late: the lease was settled already
         return false;
     }
 
-    /** Closes a permit: here for a local semaphore, on {@code closer} for one shared through a store. */
-    private void close(Permit permit) {
+    /**
+     * Closes a permit: here for a local semaphore, on {@code closer} for one shared through a store; then completes
+     * {@code done}, if any, whether the close succeeded or threw.
+     */
+    private void close(Permit permit, @Nullable CompletableFuture<Void> done) {
+        Runnable closing = () -> {
+            try {
+                permit.close();
+            }
+            finally {
+                if (done != null) {
+                    done.complete(null);
+                }
+            }
+        };
         if (!guard.sharedThroughStore()) {
-            permit.close();
+            closing.run();
             return;
         }
         try {
-            closer.execute(permit::close);
+            closer.execute(closing);
         }
         catch (RejectedExecutionException shutDown) {
-            permit.close();
+            closing.run();
         }
     }
 
     /** @return whether this call ended the wait without permits (nothing else had ended it) */
     private boolean fail() {
-        return state.compareAndSet(PENDING, RELEASED);
+        if (state.compareAndSet(PENDING, RELEASED)) {
+            closed.complete(null);
+            return true;
+        }
+        return false;
     }
 
     private void signal(boolean immediate, Runnable outcome) {

@@ -31,6 +31,7 @@ import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.annotation.Permits;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import io.github.poolkit.redis.RedisServer;
+import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -64,6 +65,9 @@ class ClusterPermitsWebFluxHttpTests {
     @Qualifier("gpu-memory")
     private PermitSemaphore gpu;
 
+    @Autowired
+    private GpuUser gpuUser;
+
     @DynamicPropertySource
     static void redis(DynamicPropertyRegistry registry) {
         registry.add("spring.data.redis.host", () -> "127.0.0.1");
@@ -95,6 +99,23 @@ class ClusterPermitsWebFluxHttpTests {
         assertThat(gpu.used()).isZero();
     }
 
+    /**
+     * A subscription's end goes on downstream only once its release has reached Redis, so that what the end triggers
+     * (a repeat, a call chained with flatMap, a fallback on an error) finds the permits free: 3 of 4 each, so any
+     * overlap is refused.
+     */
+    @Test
+    void whatASubscriptionsEndTriggersFindsItsClusterPermitsFree() {
+        assertThat(gpuUser.use().repeat(2).collectList().block(Duration.ofSeconds(20))).hasSize(3);
+        assertThat(gpuUser.use().flatMap(first -> gpuUser.use()).block(Duration.ofSeconds(20))).isEqualTo("used");
+        assertThat(gpuUser.stream().repeat(1).collectList().block(Duration.ofSeconds(20))).hasSize(4);
+        assertThat(gpuUser.failing().onErrorResume(IllegalStateException.class, e -> gpuUser.use())
+                .block(Duration.ofSeconds(20))).isEqualTo("used");
+        assertThat(gpuUser.failingStream().onErrorResume(IllegalStateException.class, e -> gpuUser.stream())
+                .collectList().block(Duration.ofSeconds(20))).containsExactly("x", "a", "b");
+        assertThat(gpu.used()).isZero();
+    }
+
     private HttpResponse<String> get(String path) throws Exception {
         return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).GET().build(),
                 HttpResponse.BodyHandlers.ofString());
@@ -115,9 +136,33 @@ class ClusterPermitsWebFluxHttpTests {
         }
     }
 
+    /** Reactive methods guarded by the cluster semaphore, 3 permits of 4 each. */
+    static class GpuUser {
+
+        @Permits(value = "gpu-memory", weight = "3")
+        public Mono<String> use() {
+            return Mono.just("used");
+        }
+
+        @Permits(value = "gpu-memory", weight = "3")
+        public Flux<String> stream() {
+            return Flux.just("a", "b");
+        }
+
+        @Permits(value = "gpu-memory", weight = "3")
+        public Mono<String> failing() {
+            return Mono.error(new IllegalStateException("expected by the test"));
+        }
+
+        @Permits(value = "gpu-memory", weight = "3")
+        public Flux<String> failingStream() {
+            return Flux.concat(Flux.just("x"), Flux.error(new IllegalStateException("expected by the test")));
+        }
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
-    @Import(Renders.class)
+    @Import({ Renders.class, GpuUser.class })
     static class WebApplication {
     }
 }
