@@ -20,6 +20,7 @@ import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodClassKey;
 import org.springframework.core.ParameterNameDiscoverer;
+import org.springframework.core.ResolvableType;
 import org.springframework.expression.Expression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 import org.springframework.util.ClassUtils;
@@ -75,7 +76,7 @@ final class PermitsInterceptor implements MethodInterceptor {
         Class<?> targetClass = (invocation.getThis() != null) ? AopUtils.getTargetClass(invocation.getThis())
                 : method.getDeclaringClass();
         PermitsGuard guard = guards.computeIfAbsent(new MethodClassKey(method, targetClass),
-                key -> guardOf(method, targetClass));
+                key -> guardOf(method, targetClass, invocation.getThis()));
         long weight = guard.weight(invocation.getThis(), method, invocation.getArguments(), parameterNames);
         if (guard.reactive()) {
             Object publisher = invocation.proceed();
@@ -98,8 +99,15 @@ final class PermitsInterceptor implements MethodInterceptor {
         return result;
     }
 
-    private PermitsGuard guardOf(Method method, Class<?> targetClass) {
+    /**
+     * @param target the bean called, when it is a proxy itself (a Spring Data repository, an HTTP interface client)
+     *               whose target class lacks the interface that carries the annotation, where to find it
+     */
+    private PermitsGuard guardOf(Method method, Class<?> targetClass, @Nullable Object target) {
         Permits permits = PermitsLookup.find(method, targetClass);
+        if (permits == null && target != null && target.getClass() != targetClass) {
+            permits = PermitsLookup.find(method, target.getClass());
+        }
         if (permits == null) {
             throw new IllegalStateException("@Permits not found on " + method + " nor on " + targetClass);
         }
@@ -143,7 +151,8 @@ final class PermitsInterceptor implements MethodInterceptor {
         }
         RetryAfterEstimator estimates = estimator();
         return new PermitsGuard(where, name.isEmpty() ? "(primary)" : name, semaphore, weight, maxWait,
-                isReactive(method.getReturnType()), estimates, estimates.holdTimes(semaphore));
+                isReactive(ResolvableType.forMethodReturnType(method, targetClass).resolve(method.getReturnType())),
+                estimates, estimates.holdTimes(semaphore));
     }
 
     /** @return whether permits are held per subscription: a {@code Mono}, {@code Flux} or, with Reactor, Publisher */

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.CompletableFuture;
 
+import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;
+import org.springframework.aop.framework.ProxyFactory;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -116,6 +118,71 @@ class PermitsOnTypeTests {
             gpu.release(10);
             assertThat(provider.charge()).isEqualTo("charged");
         });
+    }
+
+    /**
+     * A bean that is already a proxy of a guarded interface, whose target class does not implement it (as Spring
+     * Data's repositories and HTTP interface clients are), is guarded by the interface's annotation.
+     */
+    @Test
+    void guardsAnInterfaceProxyWhoseTargetClassLacksTheInterface() {
+        runner.withBean("api", Api.class, () -> {
+            ProxyFactory factory = new ProxyFactory();
+            factory.setTarget(new Object());
+            factory.addInterface(Api.class);
+            factory.addAdvice((MethodInterceptor) invocation -> "hello");
+            return (Api) factory.getProxy();
+        }).run(context -> {
+            Api api = context.getBean(Api.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            assertThat(api.hello()).isEqualTo("hello");
+            gpu.acquire(10);
+            assertThatThrownBy(api::hello).isInstanceOf(PoolOverloadException.class);
+            gpu.release(10);
+        });
+    }
+
+    /**
+     * A method whose declared return type is a type variable that the bean's class binds to {@code Mono} holds its
+     * permits per subscription, as a method declared to return {@code Mono} does.
+     */
+    @Test
+    void aMonoBehindATypeVariableHoldsThePermitsPerSubscription() {
+        runner.withBean(MonoGateway.class).run(context -> {
+            MonoGateway gateway = context.getBean(MonoGateway.class);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            Mono<Long> call = gateway.call(gpu);
+            assertThat(gpu.used()).as("nothing held before a subscription").isZero();
+            assertThat(call.block()).as("held while it runs").isEqualTo(2);
+            assertThat(gpu.used()).isZero();
+        });
+    }
+
+    /** A guarded interface, implemented by a proxy only. */
+    @Permits(value = "gpu", weight = "2")
+    public interface Api {
+
+        String hello();
+    }
+
+    /** Calls through a type variable, which a subclass binds. */
+    public abstract static class Gateway<R> {
+
+        public R call(WeightedSemaphore gpu) {
+            return make(gpu);
+        }
+
+        protected abstract R make(WeightedSemaphore gpu);
+    }
+
+    /** Binds the variable to a {@code Mono}, inheriting {@code call}; guarded. */
+    @Permits(value = "gpu", weight = "2")
+    public static class MonoGateway extends Gateway<Mono<Long>> {
+
+        @Override
+        protected Mono<Long> make(WeightedSemaphore gpu) {
+            return Mono.fromCallable(gpu::used);
+        }
     }
 
     /** An application's interface that extends a callback interface. */
