@@ -30,8 +30,9 @@
 --                another token (or a place in line) under the id reports the holder's lease lost, as expired, instead
 --                of taking the stranger for it; all three also give the stranger back (a stranger whose
 --                holder has stopped renewing expires after a lease time, as any lease).
---   release,     a run that takes effect sets KEYS[5] to 1 for ARGV[3] ms (SET PX), and a run that finds nothing to
---   releaseFrom  release answers {1} when KEYS[5] is set (its first run released it) instead of "no such lease". So
+--   release,     a run that takes effect sets KEYS[5] to 1 for ARGV[3] ms (SET PX), and a run that finds nothing of its
+--   releaseFrom  holder's to release (no lease, or a stranger's) answers {1} when KEYS[5] is set (its first run
+--                released it) instead of "no such lease". So
 --                a release sent twice never reports an expiry that did not happen, and never releases twice. (The
 --                record outlasts the command timeout: a second run's answer is read no later than that after the
 --                first run.)
@@ -123,7 +124,9 @@ if sizeStored and stored[2] and waiting == 0 and reapAt ~= false and (reapAt == 
         redis.call('HDEL', meta, ownLease)
         redis.call('HSET', meta, 'used', used - tonumber(string.match(lease, '^(%d+)')))
         if string.match(lease, '^%d+ (%d+)') ~= ARGV[5] then
-            return { 0 } -- a stranger under the id (see "Operation ids"), given back: the holder's lease had expired
+            -- a stranger under the id (see "Operation ids"), given back: the holder's lease had expired, unless this
+            -- operation released it before (its acquire, sent again too, made the stranger after that)
+            return { redis.call('EXISTS', done) }
         end
         redis.call('SET', done, 1, 'PX', leaseMs)
         return { 1 }
@@ -280,8 +283,9 @@ if op == 'acquire' then
         result = { 2, seq }
     end
 elseif op == 'release' then
-    -- ARGV 4 id, 5 the token its holder knows -> {1} released, {0} no such lease (expired and reaped, or never
-    -- granted; or another token: a stranger under the id, given back)
+    -- ARGV 4 id, 5 the token its holder knows -> {1} released (by this run or, as its record says, an earlier run
+    -- of this operation), {0} no such lease (expired and reaped, or never granted; or another token: a stranger
+    -- under the id, given back)
     local id = ARGV[4]
     local value = stored[7]
     if reaped then
@@ -295,7 +299,7 @@ elseif op == 'release' then
             redis.call('SET', done, 1, 'PX', leaseMs)
             result = { 1 }
         else
-            result = { 0 }
+            result = { redis.call('EXISTS', done) } -- as above: 1 when this operation released it before
         end
     else
         if redis.call('HEXISTS', waiters, id) == 1 then

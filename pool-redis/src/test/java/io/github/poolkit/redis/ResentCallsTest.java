@@ -144,6 +144,26 @@ class ResentCallsTest {
         assertState(other, 3, 0, 0);
     }
 
+    /**
+     * An acquire and its release both sent again, in order, after a reconnect that lost both answers (the grant was
+     * heard on the grant channel meanwhile): the acquire finds nothing under its id (released) and is granted anew, a
+     * lease nobody holds; the release then finds that stranger's token under the id, gives it back, and must still
+     * answer as its first run did, not "expired".
+     */
+    @Test
+    void aReleaseSentAgainBehindItsAcquireSentAgainGivesTheStrangerBackAndReportsNoExpiry() throws Exception {
+        Permit permit = resending.acquirePermit(2);
+        permit.close();
+        assertState(other, 3, 0, 0);
+
+        List<Object> acquiredAgain = link.sendAgain(link.lastSent("acquire"));
+        assertThat(acquiredAgain.get(0)).as("granted anew: a stranger under the id").isEqualTo(1L);
+        assertState(other, 3, 2, 0);
+        assertThat(link.sendAgain(link.lastSent("release"))).as("as its first run answered").containsExactly(1L);
+        assertState(other, 3, 0, 0);
+        assertThat(permit.lost()).isNotDone();
+    }
+
     @Test
     void aPartialReleaseSentTwiceReleasesOnceAndFailsNot() throws Exception {
         resending.acquire(2);

@@ -54,11 +54,20 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
     private record Waiting(String op, Runnable send) {
     }
 
+    /** A script call as it was sent, to be sent again ({@link #sendAgain}). */
+    record Call(String sha, String[] keys, String[] argv) {
+    }
+
+    private final List<Call> sent = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile ScriptCalls underlying;
+
     @Override
     public ScriptCalls apply(ScriptCalls redis) {
+        underlying = redis;
         return new ScriptCalls() {
             @Override
             public CompletionStage<List<Object>> evalsha(String sha, String[] keys, String[] argv) {
+                sent.add(new Call(sha, keys, argv));
                 if (argv[0].equals(scriptLostFor)) {
                     scriptLostFor = null;
                     return CompletableFuture.failedFuture(new RedisNoScriptException("NOSCRIPT (ScriptLink)"));
@@ -86,6 +95,19 @@ final class ScriptLink implements UnaryOperator<ScriptCalls> {
     void loseScriptFor(String op, CompletableFuture<Void> gate) {
         evalGate = gate;
         scriptLostFor = op;
+    }
+
+    /** {@return the last call of {@code op} sent so far} */
+    Call lastSent(String op) {
+        return sent.reversed().stream().filter(call -> call.argv()[0].equals(op)).findFirst().orElseThrow();
+    }
+
+    /**
+     * Sends {@code call} again, the very same (as Lettuce does after a reconnect), and {@return its answer}, which the
+     * instance never reads.
+     */
+    List<Object> sendAgain(Call call) throws Exception {
+        return underlying.evalsha(call.sha(), call.keys(), call.argv()).toCompletableFuture().get(5, TimeUnit.SECONDS);
     }
 
     /** From now on {@code watcher} is shown every call's arguments (ARGV) with the answer the instance reads. */
