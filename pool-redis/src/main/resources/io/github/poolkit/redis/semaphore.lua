@@ -437,7 +437,21 @@ elseif op == 'heartbeat' then
 elseif op == 'resize' then
     -- ARGV 4 new size -> {1}; a second run of the same operation changes nothing (see "Operation ids")
     if redis.call('EXISTS', done) == 0 then
+        local shrinks = tonumber(ARGV[4]) < size
         size = tonumber(ARGV[4])
+        if shrinks and waiting > 0 then
+            -- every waiter larger than the new size can never be granted: it fails now, wherever it stands in line
+            -- ("id -1", as grantWaiters tells the head), not only when it reaches the head
+            local channelPrefix = string.sub(meta, 1, -5) .. 'grants:'
+            for _, id in ipairs(redis.call('ZRANGE', queue, 0, -1)) do
+                local details = redis.call('HGET', waiters, id)
+                local weight, _, owner = string.match(details or '', '^(%d+) (%d+) (.+)$')
+                if weight and tonumber(weight) > size then
+                    dropWaiter(id)
+                    redis.call('PUBLISH', channelPrefix .. owner, id .. ' -1')
+                end
+            end
+        end
         grantWaiters()
         redis.call('SET', done, 1, 'PX', math.max(leaseMs, 86400000)) -- a day: see "Operation ids"
     end

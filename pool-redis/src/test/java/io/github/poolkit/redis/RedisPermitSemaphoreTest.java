@@ -102,6 +102,30 @@ class RedisPermitSemaphoreTest {
         assertThatThrownBy(() -> first.resize(-1)).isInstanceOf(IllegalArgumentException.class);
     }
 
+    /**
+     * A shrink fails every waiting request larger than the new size at once, wherever it stands in line, as the local
+     * semaphore does: not only the head of the line when its turn comes.
+     */
+    @Test
+    void aShrinkFailsEveryWaiterLargerThanTheNewSizeAtOnce() throws Exception {
+        RedisPermitSemaphore a = open(10);
+        RedisPermitSemaphore b = open(10);
+        Permit held = a.acquirePermit(9);
+        CompletableFuture<Permit> small = b.acquireAsync(3); // heads the line
+        CompletableFuture<Permit> large = b.acquireAsync(8);
+        await().until(() -> a.waiting() == 2);
+
+        a.resize(5);
+
+        assertThatThrownBy(() -> large.get(5, TimeUnit.SECONDS)).hasCauseInstanceOf(IllegalArgumentException.class);
+        assertThat(small).isNotDone();
+        assertState(a, 5, 9, 1);
+        held.close();
+        try (Permit granted = small.get(5, TimeUnit.SECONDS)) {
+            assertState(a, 5, 3, 0);
+        }
+    }
+
     @Test
     void impossibleRequestsFailFast() throws InterruptedException {
         RedisPermitSemaphore semaphore = open(3);
