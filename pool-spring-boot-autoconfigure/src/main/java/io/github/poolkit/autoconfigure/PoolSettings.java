@@ -361,15 +361,30 @@ final class PoolSettings {
             case "maxWait" -> "set it to 0 to fail at once, or remove it to wait without limit";
             case "runTimeout", "queueTimeout" -> "set it to a positive duration such as 30s, or remove it to turn it"
                     + " off";
-            case "expiry" -> "set it to a positive duration (0 means the default, 1s), or set " + beside
-                    + "disable-purge to true";
+            case "expiry" -> "set it to a positive duration (0 means the default, 1s), or set "
+                    + other("disablePurge", beside) + " to true";
             case "preAlloc" -> (capacity() <= 0)
-                    ? "set " + beside + "capacity to a positive number, or set it to false"
-                    : "set it to false, or set " + beside + "virtual-threads to false";
-            case "capacity" -> "set it to at most " + PoolOptions.MAX_PREALLOC_CAPACITY + ", or set " + beside
-                    + "pre-alloc to false";
+                    ? "set " + other("capacity", beside) + " to a positive number, or set it to false"
+                    : "set it to false, or set " + other("virtualThreads", beside) + " to false";
+            case "capacity" -> "set it to at most " + PoolOptions.MAX_PREALLOC_CAPACITY + ", or set "
+                    + other("preAlloc", beside) + " to false";
             default -> ex.fix();
         };
+    }
+
+    /**
+     * @param path   the other option a fix names
+     * @param beside the prefix of the key the refused value came from, such as {@code poolkit.pool.}
+     * @return the key that sets that option for this pool: its own when set there (it wins over
+     *         {@code poolkit.pool}'s), else {@code poolkit.pool}'s when set there, else the one beside the refused key
+     */
+    private String other(String path, String beside) {
+        BeanWrapper bean = PropertyAccessorFactory.forBeanPropertyAccess(own);
+        if (bean.getPropertyValue(path) != null) {
+            return prefix + "." + DataObjectPropertyName.toDashedForm(path);
+        }
+        boolean setOnPrimary = PropertyAccessorFactory.forBeanPropertyAccess(primary).getPropertyValue(path) != null;
+        return (setOnPrimary ? PRIMARY_PREFIX + "." : beside) + DataObjectPropertyName.toDashedForm(path);
     }
 
     /**

@@ -90,6 +90,23 @@ class PoolkitPropertyFailureAnalyzerTests {
         }
     }
 
+    /**
+     * A value a named pool inherits from {@code poolkit.pool} is at fault only with the named pool's own key beside
+     * it: the fix names that own key, which wins over {@code poolkit.pool}'s, not {@code poolkit.pool}'s.
+     */
+    @Test
+    void aFixForAnInheritedValueNamesTheOtherKeyWhereThePoolSetsIt() {
+        assertThat(analyze("poolkit.pool.capacity=64", "poolkit.pool.pre-alloc=true", "poolkit.pools.burst.capacity=0")
+                .getAction()).contains("change poolkit.pool.pre-alloc: set poolkit.pools.burst.capacity to a positive"
+                        + " number, or set it to false");
+        assertThat(analyze("poolkit.pool.expiry=-1s", "poolkit.pool.disable-purge=true",
+                "poolkit.pools.reports.disable-purge=false").getAction()).contains("change poolkit.pool.expiry: set it"
+                        + " to a positive duration (0 means the default, 1s), or set poolkit.pools.reports.disable-purge"
+                        + " to true");
+        assertThat(analyze("poolkit.pool.expiry=-1s", "poolkit.pools.reports.capacity=2").getAction())
+                .contains("or set poolkit.pool.disable-purge to true");
+    }
+
     @Test
     void queueCapacityBelowMinusOne() {
         FailureAnalysis analysis = analyze("poolkit.pools.reports.queue-capacity=-2");

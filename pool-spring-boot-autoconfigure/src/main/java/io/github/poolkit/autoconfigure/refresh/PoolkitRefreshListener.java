@@ -136,6 +136,12 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
                                 + "application to create it"));
                 return;
             }
+            if (bean.equals(WORKER_POOL) || bean.equals(WEIGHTED_SEMAPHORE)) { // as start-up, which stops on it
+                logger.warn("Property " + key + " was ignored: '" + bean + "' is the bean name of one of poolkit's own"
+                        + " beans, which poolkit." + (bean.equals(WORKER_POOL) ? "pool" : "semaphore") + ".* configures;"
+                        + " change that key instead, or the next start-up stops on this one");
+                return;
+            }
         }
         String value = binder.bind(ConfigurationPropertyName.adapt(key, '.'), Bindable.of(String.class))
                 .orElse(null);

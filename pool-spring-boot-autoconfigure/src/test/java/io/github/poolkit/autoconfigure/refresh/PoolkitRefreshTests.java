@@ -175,6 +175,20 @@ class PoolkitRefreshTests {
         });
     }
 
+    /** A named key under the name of poolkit's primary bean changes nothing, as start-up refuses it. */
+    @Test
+    void aNamedKeyUnderThePrimarysBeanNameChangesNothing(CapturedOutput output) {
+        runner.run(context -> {
+            refresh(context, Map.of("poolkit.pools.workerPool.capacity", "8",
+                    "poolkit.semaphores.weightedSemaphore.size", "3"));
+            assertThat(output).contains("Property poolkit.pools.workerPool.capacity was ignored: 'workerPool' is the"
+                    + " bean name of one of poolkit's own beans, which poolkit.pool.* configures");
+            assertThat(output).contains("Property poolkit.semaphores.weightedSemaphore.size was ignored");
+            assertThat(context.getBean("workerPool", WorkerPool.class).capacity()).isNotEqualTo(8);
+            assertThat(context.getBean("weightedSemaphore", WeightedSemaphore.class).size()).isNotEqualTo(3);
+        });
+    }
+
     @Test
     void maxWaitMaxBlockingTasksAndNonblockingAreApplied() {
         runner.run(context -> {
