@@ -150,21 +150,28 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
                     + "until a restart");
             return;
         }
+        // blank is unset, as at start-up, where a named bean then takes poolkit.pool's (poolkit.semaphore's) value
+        String primaryKey = (parsed.isPool() ? "poolkit.pool." : "poolkit.semaphore.") + parsed.leaf();
+        boolean inherits = value.isBlank() && bean != null && isSet(binder, primaryKey);
+        String source = inherits ? primaryKey : key;
+        String text = inherits ? binder.bind(ConfigurationPropertyName.adapt(primaryKey, '.'),
+                Bindable.of(String.class)).get() : value;
         if (parsed.isPool() && POOL_FIELDS.containsKey(parsed.leaf())) {
             String field = POOL_FIELDS.get(parsed.leaf());
-            if (field.equals("capacity") && unlimited(binder, key)) {
-                logger.warn("Property " + key + " changed to '" + value + "', an unlimited capacity, but a pool "
+            if (field.equals("capacity") && unlimited(binder, source)) {
+                logger.warn("Property " + source + " changed to '" + text + "', an unlimited capacity, but a pool "
                         + "becomes unlimited only when it is created; restart the application to apply it");
                 return;
             }
             Class<?> type = field.equals("capacity") ? Integer.class : PoolOptions.OPTIONS.stream()
                     .filter(option -> option.name().equals(field)).findFirst().orElseThrow().type();
             Changes.add(poolChanges, targets(binder, parsed.leaf(), bean, poolBeans(), WORKER_POOL, "poolkit.pools."),
-                    field, key, value, () -> asStartUpBindsIt(binder, key, value, type));
+                    field, source, text, () -> asStartUpBindsIt(binder, source, text, type));
         }
         else if (parsed.isSemaphore() && parsed.leaf().equals("size")) {
             Changes.add(semaphoreChanges, targets(binder, "size", bean, semaphoreBeans(), WEIGHTED_SEMAPHORE,
-                    "poolkit.semaphores."), "size", key, value, () -> asStartUpBindsIt(binder, key, value, Long.class));
+                    "poolkit.semaphores."), "size", source, text,
+                    () -> asStartUpBindsIt(binder, source, text, Long.class));
         }
         else {
             logger.warn("Property " + key + " changed to '" + value + "' but cannot change while the application "
@@ -235,10 +242,12 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
 
     /**
      * {@return whether a key is set} A named bean's key is asked for twice: with the name as is ({@code reportsPool},
-     * as relaxed binding matches it) and in brackets (a name with dots of its own, {@code gpu.memory}).
+     * as relaxed binding matches it) and in brackets (a name with dots of its own, {@code gpu.memory}). A blank value
+     * is unset, as start-up binds it: the bean inherits.
      */
     private static boolean isSet(Binder binder, String key) {
-        return binder.bind(ConfigurationPropertyName.adapt(key, '.'), Bindable.of(String.class)).isBound();
+        return binder.bind(ConfigurationPropertyName.adapt(key, '.'), Bindable.of(String.class))
+                .map(value -> value.isBlank() ? null : value).isBound();
     }
 
     private Set<String> poolBeans() {

@@ -175,6 +175,25 @@ class PoolkitRefreshTests {
         });
     }
 
+    /**
+     * A named pool's key made blank is unset, as start-up reads it: the pool takes {@code poolkit.pool}'s value, and
+     * follows that key's later changes.
+     */
+    @Test
+    void aNamedKeyMadeBlankInheritsThePrimarysValueAsAtStartUp() {
+        runner.withPropertyValues("poolkit.pool.max-wait=200ms", "poolkit.pools.reports.max-wait=1s").run(context -> {
+            WorkerPool reports = context.getBean("reports", WorkerPool.class);
+            assertThat(reports.options().maxWait()).isEqualTo(Duration.ofSeconds(1));
+            refresh(context, Map.of("poolkit.pools.reports.max-wait", ""));
+            assertThat(reports.options().maxWait()).isEqualTo(Duration.ofMillis(200));
+            // the primary's key changes later (the blank one stays in the environment)
+            context.getEnvironment().getPropertySources().addFirst(
+                    new MapPropertySource("refreshed later", Map.of("poolkit.pool.max-wait", "300ms")));
+            context.publishEvent(new EnvironmentChangeEvent(context, Set.of("poolkit.pool.max-wait")));
+            assertThat(reports.options().maxWait()).isEqualTo(Duration.ofMillis(300));
+        });
+    }
+
     /** A named key under the name of poolkit's primary bean changes nothing, as start-up refuses it. */
     @Test
     void aNamedKeyUnderThePrimarysBeanNameChangesNothing(CapturedOutput output) {
