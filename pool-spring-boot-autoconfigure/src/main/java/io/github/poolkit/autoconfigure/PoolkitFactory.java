@@ -88,13 +88,19 @@ final class PoolkitFactory {
         Duration shutdownTimeout = settings.shutdownTimeout();
         PoolOptions.Builder options = settings.toOptions(virtualThreadsByDefault)
                 .listener(listeners.listenerFor(settings.beanName));
+        try { // the properties alone: a refusal names the property the value came from
+            options.build().validate(settings.capacity());
+        }
+        catch (InvalidOptionException ex) {
+            throw settings.translate(ex);
+        }
         WorkerPool pool;
         Finished finished = finish(settings.beanName, options);
         try {
             pool = WorkerPool.create(settings.capacity(), finished.options());
         }
         catch (InvalidOptionException ex) {
-            throw settings.translate(ex);
+            throw customized(settings.beanName, ex);
         }
         finished.addCustomListener(pool::addListener);
         AdaptiveSettings adaptive = settings.adaptive();
@@ -104,6 +110,15 @@ final class PoolkitFactory {
         listeners.attach(settings.beanName, overdueLog.listenerFor(settings.beanName, pool));
         lifecycle.manage(settings.beanName, pool, shutdownTimeout);
         return pool;
+    }
+
+    /**
+     * @param ex the refusal of options that were valid before the customizers ran
+     * @return the refusal, blamed on the customizers, in the builder's terms that they use
+     */
+    private static IllegalStateException customized(String beanName, InvalidOptionException ex) {
+        return new IllegalStateException("The PoolCustomizer beans left pool '" + beanName + "' with an invalid option"
+                + " (its properties alone are valid): " + ex.getMessage(), ex);
     }
 
     /**
@@ -275,6 +290,12 @@ final class PoolkitFactory {
         }
         Finished finished = finish(DELAY_SCHEDULER, options);
         PoolOptions built = finished.options();
+        try {
+            built.validate(scheduler.getWorkers());
+        }
+        catch (InvalidOptionException ex) {
+            throw customized(DELAY_SCHEDULER, ex);
+        }
         SchedulerPause pause = new SchedulerPause();
         UnaryOperator<Runnable> decorator = built.taskDecorator();
         UnaryOperator<Runnable> gated = (decorator == null) ? pause : task -> pause.apply(decorator.apply(task));

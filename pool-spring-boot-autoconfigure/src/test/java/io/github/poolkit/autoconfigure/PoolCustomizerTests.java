@@ -15,6 +15,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
+import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.OverdueTask;
 import io.github.poolkit.PoolListener;
 import io.github.poolkit.WorkerPool;
@@ -48,6 +49,30 @@ class PoolCustomizerTests {
                             .isEqualTo(Duration.ofMillis(300));
                     assertThat(context.getBean("reports", WorkerPool.class).options().maxWait())
                             .isEqualTo(Duration.ofMillis(300));
+                });
+    }
+
+    /**
+     * An option a customizer made invalid is blamed on the customizers, in the builder's terms they used, not on a
+     * property that was never set (there is no {@code poolkit.pool.thread-factory}).
+     */
+    @Test
+    void anInvalidOptionACustomizerSetIsBlamedOnTheCustomizersNotOnAProperty() {
+        runner.withPropertyValues("poolkit.pool.virtual-threads=true")
+                .withBean(PoolCustomizer.class, () -> (name, options) -> options.threadFactory(Thread.ofPlatform()
+                        .factory()))
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    Throwable failure = context.getStartupFailure();
+                    while (failure.getCause() != null && !(failure instanceof IllegalStateException
+                            && failure.getMessage().contains("PoolCustomizer"))) {
+                        failure = failure.getCause();
+                    }
+                    assertThat(failure).isInstanceOf(IllegalStateException.class)
+                            .hasMessageContaining("The PoolCustomizer beans left pool 'workerPool' with an invalid"
+                                    + " option (its properties alone are valid)")
+                            .hasMessageContaining("threadFactory").hasMessageNotContaining("poolkit.pool.thread-factory")
+                            .hasCauseInstanceOf(InvalidOptionException.class);
                 });
     }
 
