@@ -33,10 +33,8 @@ class QueuedWorkerPoolLincheckTest {
             WorkerPool pool = queuedPool();
             AtomicInteger runs = new AtomicInteger();
             Runnable caller = () -> pool.execute(runs::incrementAndGet);
-            Thread first = new Thread(caller);
-            Thread second = new Thread(caller);
-            first.start();
-            second.start();
+            ScenarioThreads.ScenarioThread first = ScenarioThreads.start(caller);
+            ScenarioThreads.ScenarioThread second = ScenarioThreads.start(caller);
             ScenarioThreads.join(first);
             ScenarioThreads.join(second);
             // Both tasks must run with the pool still open: nothing else will push a stranded task along.
@@ -59,7 +57,7 @@ class QueuedWorkerPoolLincheckTest {
             WorkerPool pool = queuedPool();
             AtomicInteger runs = new AtomicInteger();
             AtomicInteger accepted = new AtomicInteger();
-            Thread caller = new Thread(() -> {
+            ScenarioThreads.ScenarioThread caller = ScenarioThreads.start(() -> {
                 for (int i = 0; i < 2; i++) {
                     try {
                         pool.execute(runs::incrementAndGet);
@@ -69,9 +67,7 @@ class QueuedWorkerPoolLincheckTest {
                     }
                 }
             });
-            Thread releaser = new Thread(pool::release);
-            caller.start();
-            releaser.start();
+            ScenarioThreads.ScenarioThread releaser = ScenarioThreads.start(pool::release);
             ScenarioThreads.join(caller);
             ScenarioThreads.join(releaser);
             Check.that("the pool terminates", ScenarioThreads.awaitTermination(pool));

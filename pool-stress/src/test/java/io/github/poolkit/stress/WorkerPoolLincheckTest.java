@@ -49,10 +49,8 @@ class WorkerPoolLincheckTest {
                 Check.between("free()", pool.free(), 0, 1);
                 Check.equal("waiting()", pool.waiting(), 0);
             };
-            Thread first = new Thread(caller);
-            Thread second = new Thread(caller);
-            first.start();
-            second.start();
+            ScenarioThreads.ScenarioThread first = ScenarioThreads.start(caller);
+            ScenarioThreads.ScenarioThread second = ScenarioThreads.start(caller);
             ScenarioThreads.join(first);
             ScenarioThreads.join(second);
             Check.between("accepted tasks", accepted.get(), 1, 2);

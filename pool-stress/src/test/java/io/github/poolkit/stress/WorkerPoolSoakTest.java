@@ -116,6 +116,7 @@ class WorkerPoolSoakTest {
             assertThat(t.isAlive()).as("submitter %s finished (not stuck in execute)", t.getName()).isFalse();
         }
         assertThat(state.failure).as("failure in the chaos thread").isNull();
+        assertThat(state.submitterFailure).as("failure in a submitter").isNull();
         assertThat(pool.awaitTermination(30, TimeUnit.SECONDS)).as("%s terminated", pool).isTrue();
         assertThat(pool.running()).as("running() after termination").isZero();
         assertThat(pool.waiting()).as("waiting() after termination").isZero();
@@ -142,8 +143,21 @@ class WorkerPoolSoakTest {
         };
     }
 
-    /** One submitter: submits random tasks until the round ends, recording what was accepted. */
+    /**
+     * One submitter: submits random tasks until the round ends, recording what was accepted. What it throws (a check
+     * that failed, an exception execute must not throw) is kept for the round's checks, not lost with the thread.
+     */
     private void submit(WorkerPool pool, SoakLedger ledger, RoundState state) {
+        try {
+            submitUntilFinished(pool, ledger, state);
+        } catch (Throwable e) {
+            if (state.submitterFailure == null) {
+                state.submitterFailure = e;
+            }
+        }
+    }
+
+    private void submitUntilFinished(WorkerPool pool, SoakLedger ledger, RoundState state) {
         ThreadLocalRandom rnd = ThreadLocalRandom.current();
         while (!state.finished) {
             if (pool.waiting() > MAX_BACKLOG) {
@@ -236,6 +250,8 @@ class WorkerPoolSoakTest {
         volatile boolean finished;
         /** What the chaos thread's checks threw, if anything. */
         volatile Throwable failure;
+        /** What a submitter's checks threw (or execute threw unexpectedly), if anything: the first of them. */
+        volatile Throwable submitterFailure;
 
         RoundState(boolean endWithShutdownNow) {
             this.endWithShutdownNow = endWithShutdownNow;

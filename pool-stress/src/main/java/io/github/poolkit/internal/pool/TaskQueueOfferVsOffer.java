@@ -5,7 +5,7 @@ import org.openjdk.jcstress.annotations.Arbiter;
 import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
-import org.openjdk.jcstress.infra.results.III_Result;
+import org.openjdk.jcstress.infra.results.IIII_Result;
 
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
@@ -17,11 +17,14 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * once, in index order; none is lost or taken twice.
  *
  * <p>r1, r2: what the second appender's polls returned (0 nothing, 1 the first appender's task, 2 its own). r3: the
- * tasks left afterwards (1 the first's, 2 the second's, 3 both; 100 or more: one was there twice).
+ * tasks left afterwards (1 the first's, 2 the second's, 3 both; 100 or more: one was there twice). r4: 1 if the second
+ * appender's index is the earlier one.
  */
 @JCStressTest
-@Outcome(id = {"1, 2, 0", "2, 1, 0"}, expect = ACCEPTABLE, desc = "both polled, the earlier index first")
-@Outcome(id = "2, 0, 1", expect = ACCEPTABLE, desc = "the second appender polled before the first appended")
+@Outcome(id = "1, 2, 0, 0", expect = ACCEPTABLE, desc = "the first appender's index first: both polled in order")
+@Outcome(id = "2, 1, 0, 1", expect = ACCEPTABLE, desc = "the second appender's index first: both polled in order")
+@Outcome(id = "2, 0, 1, 1", expect = ACCEPTABLE, desc = "the second appender's index first, polled before the first"
+        + " appended")
 @Outcome(expect = FORBIDDEN, desc = "a task lost, taken twice, or taken out of index order")
 @State
 public class TaskQueueOfferVsOffer {
@@ -29,30 +32,34 @@ public class TaskQueueOfferVsOffer {
     private final TaskQueue queue = OneQueuedTask.atSegmentEnd();
     /** The first appender's task, then the second's. */
     private final Object[] tasks = {new Object(), new Object()};
+    /** The indexes the appenders got, each written by its own actor, read by the arbiter. */
+    private long firstIndex;
+    private long secondIndex;
 
     /** The first appender. */
     @Actor
     public void appendFirst() {
-        queue.offer(tasks[0]);
+        firstIndex = queue.offer(tasks[0]);
     }
 
     /** The second appender, which then polls twice. */
     @Actor
-    public void appendSecondAndPoll(III_Result r) {
-        queue.offer(tasks[1]);
+    public void appendSecondAndPoll(IIII_Result r) {
+        secondIndex = queue.offer(tasks[1]);
         r.r1 = which(queue.poll());
         r.r2 = which(queue.poll());
     }
 
     /** Collects what is left. */
     @Arbiter
-    public void arbiter(III_Result r) {
+    public void arbiter(IIII_Result r) {
         int left = 0;
         for (Object t; (t = queue.poll()) != null; ) {
             int task = which(t);
             left = (left & task) != 0 ? left + 100 : left | task;
         }
         r.r3 = left;
+        r.r4 = secondIndex < firstIndex ? 1 : 0;
     }
 
     private int which(Object task) {
