@@ -647,10 +647,14 @@ class RedisPermitSemaphoreTest {
         RedisPermitSemaphore other = open(3, Duration.ofMillis(500));
         Permit permit = holder.acquirePermit(2);
         CompletableFuture<Permit> waiter = other.acquireAsync(3);
-        holderLink.cut(); // dead to Redis, as a killed process: renews nothing, releases nothing
+        holderLink.dropHeartbeats(); // stalled: renews nothing, while its other calls still go through
 
         Permit granted = waiter.get(10, TimeUnit.SECONDS); // the next script run after expiry reaps and grants
         assertThat(granted.fencingToken()).isGreaterThan(permit.fencingToken());
+        permit.close(); // the late release: it finds the lease gone, takes nothing from the new holder, and says so
+        assertThat(permit.lost()).succeedsWithin(Duration.ofSeconds(5));
+        assertThat(permit.isValid()).isFalse();
+        assertState(other, 3, 3, 0);
         granted.close();
         assertState(other, 3, 0, 0);
     }

@@ -172,7 +172,7 @@ class AotConfigurationCheckTests {
         runProcessed(PRIMARY_SEMAPHORE_OFF, PRIMARY_SEMAPHORE_OFF, fresh -> {
             fresh.refresh();
             assertThat(fresh.containsBean(PoolkitAutoConfiguration.WEIGHTED_SEMAPHORE)).isFalse();
-            assertThat(fresh.getBean(PoolkitAutoConfiguration.WORKER_POOL, WorkerPool.class)).isNotNull();
+            assertThat(fresh.getBean(PoolkitAutoConfiguration.WORKER_POOL, WorkerPool.class).isClosed()).isFalse();
         });
     }
 

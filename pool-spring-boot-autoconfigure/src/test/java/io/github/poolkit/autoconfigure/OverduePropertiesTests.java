@@ -9,7 +9,6 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
-import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.Pool;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.WorkerPool;
@@ -35,7 +34,7 @@ class OverduePropertiesTests {
     }
 
     @Test
-    void namedPoolsAndTheSchedulerInheritThemAndANamedPoolsOwnValueWins() {
+    void namedPoolsInheritThemAndANamedPoolsOwnValueWins() { // the scheduler: OverdueInheritanceTests
         runner.withPropertyValues("poolkit.pool.run-timeout=5s", "poolkit.pool.queue-timeout=2s",
                 "poolkit.pool.interrupt-overdue=true", "poolkit.pools.reports.capacity=2",
                 "poolkit.pools.batch.run-timeout=1m", "poolkit.pools.batch.interrupt-overdue=false").run(context -> {
@@ -50,7 +49,6 @@ class OverduePropertiesTests {
                     assertThat(batch.runTimeout()).isEqualTo(Duration.ofMinutes(1));
                     assertThat(batch.queueTimeout()).isEqualTo(Duration.ofSeconds(2));
                     assertThat(batch.interruptOverdue()).isFalse();
-                    assertThat(context.getBean(DelayScheduler.class)).isNotNull();
                 });
     }
 

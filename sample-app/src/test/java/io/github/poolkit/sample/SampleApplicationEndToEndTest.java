@@ -99,7 +99,7 @@ class SampleApplicationEndToEndTest {
     }
 
     @Test
-    void theAdaptivePoolStartsAtItsMinAndItsCapacityMovesWithinItsBounds() {
+    void theAdaptivePoolShowsItsBoundsAndItsCapacityStaysWithinThem() {
         JsonNode before = api.get("/actuator/pools/thumbnails").json();
         assertThat(before.path("adaptive").path("algorithm").asString()).isEqualTo("gradient");
         assertThat(before.path("adaptive").path("min").asInt()).isEqualTo(1);
