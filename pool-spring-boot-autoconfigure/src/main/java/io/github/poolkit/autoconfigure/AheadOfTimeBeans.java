@@ -12,6 +12,7 @@ import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.beans.factory.config.ConstructorArgumentValues.ValueHolder;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.util.ClassUtils;
 
 import io.github.poolkit.WeightedSemaphore;
 import io.github.poolkit.WorkerPool;
@@ -128,8 +129,16 @@ final class AheadOfTimeBeans {
         BeanDefinition definition = definitions.apply(name);
         String factory = (definition != null) ? definition.getFactoryBeanName() : null;
         BeanDefinition factoryDefinition = (factory != null) ? definitions.apply(factory) : null;
-        return factoryDefinition != null
-                && factoryDefinition.getResolvableType().resolve(Object.class) == PoolkitAutoConfiguration.class;
+        if (factoryDefinition == null) {
+            return false;
+        }
+        // by name: an auto-configuration read from its bytecode (AutoConfiguration.imports) is not loaded yet when
+        // the named beans are registered, so its definition has a class name but no resolvable type
+        String className = factoryDefinition.getBeanClassName();
+        String poolkits = PoolkitAutoConfiguration.class.getName();
+        return (className != null && (className.equals(poolkits) || className.startsWith(poolkits + "$$")))
+                || ClassUtils.getUserClass(factoryDefinition.getResolvableType().resolve(Object.class))
+                        == PoolkitAutoConfiguration.class;
     }
 
     private static InvalidPoolkitPropertyException switched(Primary primary, boolean made) {

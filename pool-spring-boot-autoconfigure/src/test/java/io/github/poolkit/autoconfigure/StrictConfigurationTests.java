@@ -2,11 +2,16 @@ package io.github.poolkit.autoconfigure;
 
 import static io.github.poolkit.autoconfigure.FailureAnalyses.analyze;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.env.MapPropertySource;
@@ -184,6 +189,28 @@ class StrictConfigurationTests {
         assertThat(noAlgorithm.getDescription()).contains("2 properties")
                 .contains("Property: poolkit.pools.reports.adaptive.min")
                 .contains("Property: poolkit.pools.reports.adaptive.max");
+    }
+
+    /**
+     * As below, in an application started as Spring Boot starts one: its auto-configurations come from
+     * {@code AutoConfiguration.imports} and are read from their bytecode, so when the named beans are registered the
+     * definition of poolkit's auto-configuration knows its class by name only.
+     */
+    @Test
+    void aNameOfPoolkitsOwnBeansStopsARealApplication() {
+        Throwable failure = catchThrowable(() -> new SpringApplicationBuilder(BootApplication.class)
+                .web(WebApplicationType.NONE).logStartupInfo(false)
+                .run("--poolkit.pools.workerPool.capacity=8", "--spring.main.banner-mode=off").close());
+        FailureAnalysis analysis = new PoolkitPropertyFailureAnalyzer().analyze(failure);
+        assertThat(analysis).as("a poolkit analysis of " + failure).isNotNull();
+        assertThat(analysis.getDescription()).contains("Property: poolkit.pools.workerPool")
+                .contains("one of poolkit's own beans");
+    }
+
+    /** An application as Spring Boot starts one, with every auto-configuration on the class path. */
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    static class BootApplication {
     }
 
     /** A named pool or semaphore under the name of one of poolkit's own beans would never be made: reported. */
