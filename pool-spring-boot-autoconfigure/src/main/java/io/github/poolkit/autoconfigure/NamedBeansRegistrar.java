@@ -4,7 +4,6 @@ import java.util.Map;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
-import org.springframework.beans.factory.config.BeanDefinition;
 import org.springframework.beans.factory.support.BeanDefinitionRegistry;
 import org.springframework.beans.factory.support.RootBeanDefinition;
 import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
@@ -72,10 +71,10 @@ class NamedBeansRegistrar extends ConfigurationChecker implements ImportBeanDefi
 
     private static void register(BeanDefinitionRegistry registry, String key, String name, Class<?> type,
             String factoryMethod, String destroyMethod) {
-        if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
-            logger.warn(key + " is ignored: the name '" + name + "' is taken by the application's bean '" + name
-                    + "' (" + describe(registry, name) + "), which poolkit leaves alone; rename the key to get a "
-                    + type.getSimpleName() + " bean of that name");
+        String takenBy = TakenBeanNames.takenBy(registry, name);
+        if (takenBy != null) {
+            logger.warn(key + " is ignored: the name '" + name + "' is taken by " + takenBy + ", which poolkit leaves"
+                    + " alone; rename the key to get a " + type.getSimpleName() + " bean of that name");
             return;
         }
         RootBeanDefinition definition = new RootBeanDefinition(type);
@@ -84,15 +83,5 @@ class NamedBeansRegistrar extends ConfigurationChecker implements ImportBeanDefi
         definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
         definition.setDestroyMethodName(destroyMethod);
         registry.registerBeanDefinition(name, definition);
-    }
-
-    private static String describe(BeanDefinitionRegistry registry, String name) {
-        if (!registry.containsBeanDefinition(name)) {
-            return "an alias";
-        }
-        BeanDefinition existing = registry.getBeanDefinition(name);
-        String description = existing.getResourceDescription();
-        return (description != null) ? description
-                : (existing.getBeanClassName() != null) ? existing.getBeanClassName() : "defined in code";
     }
 }

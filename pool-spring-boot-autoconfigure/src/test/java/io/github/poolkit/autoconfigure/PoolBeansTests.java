@@ -12,13 +12,18 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
+import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
 import io.github.poolkit.WorkerPool;
 
@@ -135,6 +140,49 @@ class PoolBeansTests {
             assertThat(context).doesNotHaveBean("workerPool");
             assertThat(context.getBean("reports", WorkerPool.class).capacity()).isEqualTo(2);
         });
+    }
+
+    /** A singleton the application registered in code is its bean too: poolkit's definition would destroy it. */
+    @Test
+    @ExtendWith(OutputCaptureExtension.class)
+    void aSingletonTheApplicationRegisteredUnderANamedPoolsNameWins(CapturedOutput output) {
+        WorkerPool mine = WorkerPool.create(3, PoolOptions.builder().name("mine").build());
+        try {
+            runner.withInitializer(context -> context.getBeanFactory().registerSingleton("reports", mine))
+                    .withPropertyValues("poolkit.pools.reports.capacity=9").run(context -> {
+                        assertThat(context).hasNotFailed();
+                        assertThat(context.getBean("reports", WorkerPool.class)).isSameAs(mine);
+                        assertThat(mine.isClosed()).isFalse();
+                        assertThat(output).contains("poolkit.pools.reports is ignored: the name 'reports' is taken by"
+                                + " the application's bean 'reports' (a singleton registered in code)");
+                    });
+        }
+        finally {
+            mine.release();
+        }
+    }
+
+    /**
+     * A child context with the same configuration uses its parent's named pool, as it does the primary one, rather
+     * than make a second pool of that name (which would double the bound).
+     */
+    @Test
+    void aChildContextUsesItsParentsNamedPool() {
+        try (ConfigurableApplicationContext parent = new SpringApplicationBuilder(Plain.class)
+                .web(WebApplicationType.NONE).run("--poolkit.pools.reports.capacity=4", "--spring.main.banner-mode=off");
+                ConfigurableApplicationContext child = new SpringApplicationBuilder(Plain.class).parent(parent)
+                        .web(WebApplicationType.NONE).run("--poolkit.pools.reports.capacity=4")) {
+            assertThat(child.getBean("reports", WorkerPool.class)).isSameAs(parent.getBean("reports", WorkerPool.class));
+            assertThat(child.getBean("workerPool", WorkerPool.class))
+                    .isSameAs(parent.getBean("workerPool", WorkerPool.class));
+            assertThat(child.getBeanFactory().containsLocalBean("reports")).isFalse();
+        }
+    }
+
+    /** An application with poolkit's auto-configuration only. */
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration(PoolkitAutoConfiguration.class)
+    static class Plain {
     }
 
     @Test

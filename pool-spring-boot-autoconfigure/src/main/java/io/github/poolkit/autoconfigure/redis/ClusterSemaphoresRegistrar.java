@@ -2,6 +2,7 @@ package io.github.poolkit.autoconfigure.redis;
 
 import io.github.poolkit.autoconfigure.NamedSemaphoreProperties;
 import io.github.poolkit.autoconfigure.PoolkitProperties.Scope;
+import io.github.poolkit.autoconfigure.TakenBeanNames;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import java.util.Map;
 import org.apache.commons.logging.Log;
@@ -47,10 +48,11 @@ class ClusterSemaphoresRegistrar implements ImportBeanDefinitionRegistrar, Envir
             if (!semaphore.isEnabled() || semaphore.getScope() != Scope.CLUSTER) {
                 return;
             }
-            if (registry.containsBeanDefinition(name) || registry.isAlias(name)) {
-                logger.warn("poolkit.semaphores." + name + " is ignored: the name '" + name + "' is taken by the"
-                        + " application's bean '" + name + "', which poolkit leaves alone; rename the key to get a"
-                        + " cluster semaphore bean of that name");
+            String takenBy = TakenBeanNames.takenBy(registry, name);
+            if (takenBy != null) {
+                logger.warn("poolkit.semaphores." + name + " is ignored: the name '" + name + "' is taken by "
+                        + takenBy + ", which poolkit leaves alone; rename the key to get a cluster semaphore bean of"
+                        + " that name");
                 return;
             }
             RootBeanDefinition definition = new RootBeanDefinition(RedisPermitSemaphore.class);
