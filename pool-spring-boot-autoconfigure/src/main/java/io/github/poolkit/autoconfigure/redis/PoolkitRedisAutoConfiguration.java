@@ -6,6 +6,7 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
@@ -19,13 +20,15 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * {@code poolkit.semaphores.<name>.size} (default {@code poolkit.semaphore.size}) and its lease time from
  * {@code poolkit.semaphores.<name>.lease-time} (default 30 s).
  *
- * <p>Active when {@code io.github.poolkit:pool-redis} and Spring Data Redis are on the classpath; runs after Spring
+ * <p>Active when {@code io.github.poolkit:pool-redis} and Spring Data Redis are on the classpath, with poolkit's own
+ * auto-configuration (it backs off when that one is excluded or backed off); runs after Spring
  * Boot's Redis auto-configuration, whose {@link RedisConnectionFactory} it uses (Lettuce). A cluster semaphore
  * connects when its bean is created, so the application does not start while its Redis is unreachable.
  */
 @AutoConfiguration(after = PoolkitAutoConfiguration.class,
         afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnClass({RedisPermitSemaphore.class, RedisConnectionFactory.class})
+@ConditionalOnBean({ PoolkitProperties.class, SemaphoreListeners.class }) // backs off with poolkit's own
 @Import(ClusterSemaphoresRegistrar.class)
 @ImportRuntimeHints(ClusterSemaphoreRuntimeHints.class)
 public class PoolkitRedisAutoConfiguration {

@@ -69,6 +69,21 @@ class ClusterSemaphoreBeansTests {
                         "poolkit.semaphores.gpu-memory.lease-time=5s", "poolkit.semaphores.local-one.size=2");
     }
 
+    /** With poolkit's own auto-configuration excluded, the cluster one backs off too, rather than fail start-up. */
+    @Test
+    void backsOffWithoutPoolkitsAutoConfiguration() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class,
+                        PoolkitRedisAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+                        "poolkit.semaphores.gpu-memory.scope=cluster")
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context).doesNotHaveBean(ClusterSemaphoreFactory.class);
+                    assertThat(context).doesNotHaveBean("gpu-memory");
+                });
+    }
+
     /** The application's own bean of that name wins, and the ignored key is named at WARN, as for a local entry. */
     @Test
     @ExtendWith(OutputCaptureExtension.class)
