@@ -13,6 +13,7 @@ import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 
+import io.github.poolkit.AdaptiveLimit;
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolListener;
@@ -88,8 +89,11 @@ final class PoolkitFactory {
         Duration shutdownTimeout = settings.shutdownTimeout();
         PoolOptions.Builder options = settings.toOptions(virtualThreadsByDefault)
                 .listener(listeners.listenerFor(settings.beanName));
+        AdaptiveLimit fromProperties;
         try { // the properties alone: a refusal names the property the value came from
-            options.build().validate(settings.capacity());
+            PoolOptions own = options.build();
+            own.validate(settings.capacity());
+            fromProperties = own.adaptiveCapacity();
         }
         catch (InvalidOptionException ex) {
             throw settings.translate(ex);
@@ -104,7 +108,7 @@ final class PoolkitFactory {
         }
         finished.addCustomListener(pool::addListener);
         AdaptiveSettings adaptive = settings.adaptive();
-        if (adaptive != null) {
+        if (adaptive != null && pool.options().adaptiveCapacity() == fromProperties) { // a customizer's is "custom"
             adaptive.rememberFor(pool);
         }
         listeners.attach(settings.beanName, overdueLog.listenerFor(settings.beanName, pool));

@@ -78,6 +78,26 @@ class AdaptivePropertiesTests {
                 });
     }
 
+    /** A customizer's limit in place of the properties' one is shown as it is in force, not as the properties say. */
+    @Test
+    void aCustomizerThatReplacesOrDropsThePropertiesLimitIsShownAsItIs() {
+        runner.withPropertyValues("poolkit.pools.reports.capacity=8", "poolkit.pools.reports.adaptive.algorithm=gradient",
+                "poolkit.pools.fixed.capacity=8", "poolkit.pools.fixed.adaptive.algorithm=gradient")
+                .withBean(PoolCustomizer.class, () -> (name, options) -> {
+                    if (name.equals("reports")) {
+                        options.adaptiveCapacity(AdaptiveLimit.aimd(2, 8));
+                    } else if (name.equals("fixed")) {
+                        options.adaptiveCapacity(null);
+                    }
+                }).run(context -> {
+                    WorkerPool reports = context.getBean("reports", WorkerPool.class);
+                    assertThat(AdaptiveSettings.of(reports)).isEqualTo(new AdaptiveSettings("custom", null, null));
+                    WorkerPool fixed = context.getBean("fixed", WorkerPool.class);
+                    assertThat(fixed.capacity()).isEqualTo(8);
+                    assertThat(AdaptiveSettings.of(fixed)).isNull();
+                });
+    }
+
     @Test
     void anAdaptiveSemaphoreMadeInCodeIsShownAsCustom() {
         runner.withBean("own", WeightedSemaphore.class, () -> WeightedSemaphore.adaptive(AdaptiveLimit.aimd(1, 8)))
