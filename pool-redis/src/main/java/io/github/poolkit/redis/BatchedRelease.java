@@ -89,6 +89,9 @@ final class BatchedRelease {
                     args.toArray(String[]::new)));
         } catch (SemaphoreUnavailableException e) {
             whole.forEach(leases::add); // maybe not applied: renewed again, so that release(n) again can apply it
+            if (instance.script().isClosed()) {
+                throw e; // not sent: "was closed"
+            }
             throw new SemaphoreUnavailableException("Cluster semaphore '" + instance.name() + "': release(" + n
                     + ") got no answer from Redis within " + instance.commandTimeout().toMillis() + " ms (command"
                     + " timeout), so it may or may not have been applied; it is never applied twice: calling release("

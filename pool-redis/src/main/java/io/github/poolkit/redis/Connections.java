@@ -41,7 +41,7 @@ record Connections(StatefulConnection<String, String> commands, RedisScriptingAs
     /**
      * Opens both; closes what it opened and throws {@link SemaphoreUnavailableException} when Redis cannot be reached.
      */
-    static Connections open(AbstractRedisClient client, SemaphoreKeys keys, Duration timeout) {
+    static Connections open(AbstractRedisClient client, SemaphoreKeys keys) {
         StatefulConnection<String, String> commands = null;
         try {
             if (client instanceof RedisClient redis) {
@@ -57,10 +57,14 @@ record Connections(StatefulConnection<String, String> commands, RedisScriptingAs
                     + ": use a RedisClient or a RedisClusterClient");
         } catch (IllegalArgumentException e) {
             throw e;
-        } catch (IllegalStateException e) { // not Redis being down: a client that cannot connect by itself
+        } catch (IllegalStateException e) {
             if (commands != null) {
                 commands.close();
             }
+            if (e.getMessage() == null || !e.getMessage().contains("RedisURI is not available")) {
+                throw unreachable(keys, null, e); // a client shut down ("event executor group is terminated"), say
+            }
+            // not Redis being down: a client that cannot connect by itself
             throw new IllegalArgumentException("The cluster semaphore '" + keys.name() + "' cannot connect with this"
                     + " Lettuce client (" + e.getMessage() + "). It needs a standalone, Sentinel or Cluster Redis; a"
                     + " static master/replica setup (spring.data.redis.masterreplica.nodes), whose client has no"
@@ -70,7 +74,7 @@ record Connections(StatefulConnection<String, String> commands, RedisScriptingAs
             if (commands != null) {
                 commands.close();
             }
-            throw unreachable(keys, timeout, e);
+            throw unreachable(keys, null, e); // bounded by the client's own connect and command timeouts, not ours
         }
     }
 
@@ -111,10 +115,11 @@ record Connections(StatefulConnection<String, String> commands, RedisScriptingAs
         commands.close();
     }
 
+    /** @param timeout how long it waited, or {@code null} when the Redis client's own timeouts bounded the wait */
     private static SemaphoreUnavailableException unreachable(SemaphoreKeys keys, Duration timeout, Exception e) {
         Throwable cause = SemaphoreScript.unwrap(e);
         return new SemaphoreUnavailableException("Cluster semaphore '" + keys.name() + "' could not connect to"
-                + " Redis within " + timeout.toMillis() + " ms: " + cause
-                + ". Check that Redis is up and reachable (spring.data.redis.*)", cause);
+                + " Redis" + ((timeout != null) ? " within " + timeout.toMillis() + " ms" : "") + ": " + cause
+                + ". Check that Redis is up and reachable (spring.data.redis.*) and that its client is open", cause);
     }
 }

@@ -19,8 +19,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * A weighted semaphore shared by every instance of a service that uses the same name on the same Redis: one budget
- * (GPU memory, a partner API's concurrency quota, a database's connections) for all of them, with the rules of the
- * local {@link io.github.poolkit.WeightedSemaphore}.
+ * (GPU memory, an API's quota, a database's connections) for all, with the rules of a {@code WeightedSemaphore}.
  *
  * <pre>{@code
  * RedisPermitSemaphore gpu = RedisPermitSemaphore.builder(connectionFactory, "gpu-memory")
@@ -246,7 +245,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
          * Connects (two connections: one for scripts, one for grant messages) and stores the size if Redis has none.
          *
          * @return the semaphore; close it when done
-         * @throws SemaphoreUnavailableException if Redis does not answer within the command timeout
+         * @throws SemaphoreUnavailableException if Redis cannot be reached within the Redis client's own timeouts
          */
         public RedisPermitSemaphore build() {
             return new RedisPermitSemaphore(this, UnaryOperator.identity());
@@ -332,7 +331,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      * one instant, as Redis's script runs one at a time.
      *
      * @return the snapshot
-     * @throws SemaphoreUnavailableException if Redis does not answer within the command timeout
+     * @throws SemaphoreUnavailableException if Redis does not answer within the command timeout, or after close
      */
     @Override
     public SemaphoreStats stats() {
@@ -379,9 +378,9 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
 
     /**
      * Stops renewing, withdraws the requests still waiting (they fail with {@link SemaphoreUnavailableException}; one
-     * being sent now is withdrawn once Redis has answered it) and closes the connections. Leases still held are not
-     * released: they expire after the lease time, and their permits are not reported lost (nothing watches them any
-     * more); close every permit before the semaphore.
+     * being sent now is withdrawn once Redis has answered it) and closes the connections; later calls fail at once
+     * ("was closed"). Leases still held are not released: they expire after the lease time, unreported (nothing
+     * watches them any more); close every permit before the semaphore.
      */
     @Override
     public void close() {
@@ -390,6 +389,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         }
         renewal.stop();
         requests.withdrawAll(); // within twice the command timeout
+        instance.script().close(); // later calls fail at once, saying so
         connections.close();
     }
 

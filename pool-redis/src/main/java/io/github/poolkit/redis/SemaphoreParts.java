@@ -33,7 +33,7 @@ record SemaphoreParts(Instance instance, Connections connections, Requests reque
      */
     static SemaphoreParts connect(AbstractRedisClient client, SemaphoreKeys keys, long size, Duration leaseTime,
             Duration timeout, Executor completions, SemaphoreListener listener, UnaryOperator<ScriptCalls> link) {
-        Connections connections = Connections.open(client, keys, timeout);
+        Connections connections = Connections.open(client, keys);
         SemaphoreScript script = new SemaphoreScript(link.apply(ScriptCalls.of(connections.scripting())), keys,
                 size, leaseTime, timeout, client.getResources().timer());
         Instance instance = new Instance(keys, leaseTime, timeout, completions, script, UUID.randomUUID().toString(),

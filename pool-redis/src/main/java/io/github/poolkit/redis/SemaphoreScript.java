@@ -45,6 +45,8 @@ final class SemaphoreScript {
     private final String[] operationHead;
     private final Duration timeout;
     private final Timer timer;
+    /** Set once the semaphore closes its connections: from then on a call fails at once, and nothing is sent. */
+    private volatile boolean closed;
 
     /**
      * @param timer Lettuce's own timer (a hashed wheel): scheduling a timeout there wakes no thread, unlike
@@ -95,8 +97,22 @@ final class SemaphoreScript {
         return run(semaphoreKeys.scriptKeys(operation), operationHead, op, null, args);
     }
 
+    /** From now on every call fails at once, naming the close (the semaphore is closing its connections). */
+    void close() {
+        closed = true;
+    }
+
+    /** {@return whether {@link #close} was called} */
+    boolean isClosed() {
+        return closed;
+    }
+
     private CompletableFuture<List<Object>> run(String[] keys, String[] head, String op,
             Consumer<List<Object>> late, String... args) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new SemaphoreUnavailableException("Cluster semaphore '"
+                    + semaphoreKeys.name() + "' was closed, so nothing was sent to Redis for this " + op, null));
+        }
         String[] argv = new String[1 + head.length + args.length];
         argv[0] = op;
         System.arraycopy(head, 0, argv, 1, head.length);

@@ -7,7 +7,9 @@ import static org.awaitility.Awaitility.await;
 import io.github.poolkit.Permit;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.SemaphoreListener.AcquireOutcome;
+import io.lettuce.core.RedisClient;
 import java.security.MessageDigest;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -572,6 +574,24 @@ class RedisPermitSemaphoreTest {
         assertState(other, 1, 0, 0);
     }
 
+    /**
+     * After close() every call fails at once saying so, without a round trip to a connection that is gone (whose
+     * failure read as Redis being down, and, for release(n), as a release that may have been applied).
+     */
+    @Test
+    void everyCallAfterCloseFailsSayingTheSemaphoreWasClosed() throws Exception {
+        RedisPermitSemaphore closed = open(3);
+        closed.acquire(1);
+        closed.close();
+        for (ThrowingCallable call : List.<ThrowingCallable>of(closed::stats, () -> closed.resize(5),
+                () -> closed.release(1), () -> closed.acquire(1), () -> closed.tryAcquire(1))) {
+            assertThatThrownBy(call).isInstanceOf(SemaphoreUnavailableException.class)
+                    .hasMessageContaining("was closed").hasMessageNotContaining("Check that Redis is up")
+                    .hasMessageNotContaining("may or may not");
+        }
+        assertState(open(3), 3, 1, 0); // the lease is left to expire, as the javadoc says
+    }
+
     /** Closing one permit from many threads at once gives its permits back once, never more. */
     @Test
     void aPermitClosedByManyThreadsAtOnceIsReleasedOnce() throws Exception {
@@ -869,6 +889,16 @@ class RedisPermitSemaphoreTest {
         } finally {
             factory.destroy();
         }
+    }
+
+    /** A Redis client already shut down is named as such, not as a static master/replica setup. */
+    @Test
+    void aClientShutDownIsReportedAsUnavailableNotAsAnUnsupportedSetup() {
+        RedisClient shutDown = RedisClient.create("redis://127.0.0.1:" + redis.port());
+        shutDown.shutdown();
+        assertThatThrownBy(() -> RedisPermitSemaphore.builder(shutDown, "x").build())
+                .isInstanceOf(SemaphoreUnavailableException.class).hasMessageContaining("could not connect to Redis: ")
+                .hasMessageContaining("its client is open").hasMessageNotContaining("master/replica");
     }
 
     @Test
