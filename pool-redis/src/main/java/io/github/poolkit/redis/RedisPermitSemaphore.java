@@ -217,9 +217,9 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         }
 
         /**
-         * Sets the listener told of every request.
+         * Sets the listener told of every request, or none (null).
          *
-         * @param listener receives each settled request (on the requesting thread or Redis's I/O thread), or null
+         * @param listener receives each settled request (on the caller's, I/O, timer or heartbeat thread: be quick)
          * @return this builder
          */
         public Builder listener(SemaphoreListener listener) {
