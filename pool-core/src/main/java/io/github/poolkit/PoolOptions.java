@@ -399,14 +399,13 @@ public final class PoolOptions {
         }
 
         /**
-         * Whether tasks run on virtual threads that are not pooled: each accepted task starts a fresh virtual thread
-         * named {@code <name>-<n>}, and {@code capacity} bounds the tasks in flight. A virtual thread never runs a
-         * second task: when a task ends, the next queued task, or a blocked caller's, starts on a fresh virtual thread
-         * of its own, so ThreadLocals, MDC entries and interrupt status never pass from one task to the next. That
-         * thread inherits no InheritableThreadLocal values (not the submitter's either: carry context with a
-         * {@link #taskDecorator}) and has the context class loader of the thread that created the pool. Other rules
-         * are unchanged; {@code expiry}, {@code disablePurge} have no effect; not with {@code preAlloc} or a
-         * {@code threadFactory} ({@link PoolOptions#validate(int)}).
+         * Whether tasks run on unpooled virtual threads: each accepted task starts a fresh virtual thread named
+         * {@code <name>-<n>}, and {@code capacity} bounds the tasks in flight. A virtual thread never runs a second
+         * task: the next queued task, or a blocked caller's, starts on a fresh one, so ThreadLocals, MDC entries and
+         * interrupt status never pass from one task to the next. That thread inherits no InheritableThreadLocal values
+         * (not the submitter's either: carry context with a {@link #taskDecorator}) and has the context class loader of
+         * the thread that created the pool. Other rules are unchanged; {@code expiry}, {@code disablePurge} have no
+         * effect; not with {@code preAlloc} or a {@code threadFactory} ({@link PoolOptions#validate(int)}).
          *
          * @param virtualThreads whether to run each task on a fresh virtual thread
          * @return this builder

@@ -151,9 +151,10 @@ public final class WeightedSemaphore implements PermitSemaphore {
 
     /**
      * Creates a semaphore whose size follows {@code limit} (see "Adaptive size" above): it starts at
-     * {@code limit.limit()} permits, all free; each {@link Permit} closed feeds the limit a sample (the time the
-     * permits were held, the permits in use before the release, {@code dropped = false}), after which the semaphore is
-     * resized when the limit differs from the size. Cost: the clock is read when a permit is made and closed, and the
+     * {@code limit.limit()} permits (at least 1), all free; each {@link Permit} closed feeds the limit a sample (the
+     * time the permits were held, the permits in use before the release, {@code dropped = false}), after which the
+     * semaphore is resized when the limit differs from the size, never below 1 (at 0 no permit would ever close again
+     * to move it). Cost: the clock is read when a permit is made and closed, and the
      * built-in limits take a small lock per sample; {@code resize} runs only when the limit differs from the size.
      *
      * @param limit the limit to follow, for example {@code AdaptiveLimit.gradient(1, 64)}

@@ -26,6 +26,24 @@ class AdaptiveSemaphoreTest {
         assertThatThrownBy(() -> WeightedSemaphore.adaptive(null)).isInstanceOf(NullPointerException.class);
     }
 
+    /**
+     * A limit below 1 is not followed, as a pool's capacity does not follow it, and one that starts at 0 gives a size
+     * of 1: at size 0 no permit would ever be granted, so none would close to let the limit move the size back up.
+     */
+    @Test
+    void aLimitOfZeroLeavesTheSizeAtOneSoItCanComeBack() throws Exception {
+        assertThat(WeightedSemaphore.adaptive(new SettableLimit(0)).size()).isEqualTo(1);
+        SettableLimit limit = new SettableLimit(2);
+        WeightedSemaphore s = WeightedSemaphore.adaptive(limit);
+        Permit held = s.acquirePermit(1);
+        limit.set(0);
+        held.close();
+        assertThat(s.size()).isEqualTo(2); // 0 is not followed
+        limit.set(5);
+        s.acquirePermit(1).close();
+        assertThat(s.size()).isEqualTo(5);
+    }
+
     /** An application's limit that throws an {@code Error} on a sample is logged: the permit still closes quietly. */
     @Test
     void aLimitThatThrowsAnErrorNeverEscapesTheClose() throws Exception {

@@ -341,4 +341,68 @@ class WeightedSemaphoreAsyncTest {
         assertThat(futures).allSatisfy(future -> assertThat(future).isCompleted());
         assertState(semaphore, 0, 0);
     }
+
+    /**
+     * A request its caller cancels has left the line when the future's stages run: a stage that takes permits on
+     * the same semaphore finds them as they are without it (before, the request still headed the line then, so a try
+     * was refused and a blocking acquire waited behind it on the very thread that was to withdraw it).
+     */
+    @Test
+    void aCancelledRequestHasLeftTheLineWhenItsStagesRun() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(10);
+        semaphore.acquire(6);
+        CompletableFuture<Permit> future = semaphore.acquireAsync(8);
+        AtomicInteger waitingSeen = new AtomicInteger(-1);
+        AtomicBoolean triedAndGot = new AtomicBoolean();
+        future.whenComplete((permit, failure) -> {
+            waitingSeen.set(semaphore.waiting());
+            triedAndGot.set(semaphore.tryAcquire(2));
+        });
+
+        assertThat(future.cancel(false)).isTrue();
+
+        assertThat(waitingSeen.get()).isZero();
+        assertThat(triedAndGot.get()).isTrue();
+        assertState(semaphore, 8, 0);
+    }
+
+    /** The same for a request whose caller's time ran out ({@code orTimeout}): its fallback may acquire and wait. */
+    @Test
+    void aTimedOutRequestsFallbackCanAcquireOnTheSameSemaphore() throws InterruptedException {
+        WeightedSemaphore semaphore = new WeightedSemaphore(10);
+        semaphore.acquire(6);
+        CompletableFuture<Long> fallback = semaphore.acquireAsync(8).orTimeout(20, TimeUnit.MILLISECONDS)
+                .handle((permit, failure) -> {
+                    try {
+                        semaphore.acquire(2); // waits in line: must not wait behind the request that timed out
+                        return semaphore.used();
+                    } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+        assertThat(fallback).succeedsWithin(Duration.ofSeconds(10)).isEqualTo(8L);
+        assertState(semaphore, 8, 0);
+    }
+
+    /** The wait a listener hears of for an asynchronous grant ends at the grant, not after the stages it ran. */
+    @Test
+    void anAsynchronousGrantsWaitLeavesOutItsStages() throws Exception {
+        List<Long> waits = new java.util.concurrent.CopyOnWriteArrayList<>();
+        WeightedSemaphore semaphore = new WeightedSemaphore(1, (n, waitedNanos, outcome) -> waits.add(waitedNanos));
+        semaphore.acquire(1);
+        long[] stageNanos = new long[1];
+        CompletableFuture<Void> staged = semaphore.acquireAsync(1).thenAccept(permit -> {
+            long start = System.nanoTime();
+            long end = start + TimeUnit.MILLISECONDS.toNanos(300); // a slow stage: time passes on its own thread
+            while (System.nanoTime() < end) {
+                java.util.concurrent.locks.LockSupport.parkNanos(end - System.nanoTime());
+            }
+            stageNanos[0] = System.nanoTime() - start;
+            permit.close();
+        });
+        semaphore.release(1);
+        staged.get(10, TimeUnit.SECONDS);
+        assertThat(waits).hasSize(2);
+        assertThat(waits.get(1)).as("the wait, not the stage's 300 ms").isLessThan(stageNanos[0]);
+    }
 }

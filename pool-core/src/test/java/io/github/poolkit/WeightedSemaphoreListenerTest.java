@@ -156,6 +156,32 @@ class WeightedSemaphoreListenerTest {
     }
 
     /**
+     * A listener that throws a checked exception it never declared (Kotlin code, a sneaky throw) is logged and ignored
+     * as well: it escaped, and the caller, told nothing of the permits it was granted, never gave them back.
+     */
+    @Test
+    void aListenerThatThrowsAnUndeclaredCheckedExceptionIsLoggedAndIgnored() throws Exception {
+        WeightedSemaphore throwing = new WeightedSemaphore(1, (permits, waited, outcome) -> sneakyThrow(
+                new java.io.IOException("listener bug")));
+        try (LogCapture log = LogCapture.start()) {
+            throwing.acquire(1);
+            assertThat(throwing.used()).isEqualTo(1);
+            throwing.release(1);
+            try (Permit permit = throwing.acquireAsync(1).join()) {
+                assertThat(throwing.used()).isEqualTo(1);
+            }
+            assertThat(throwing.used()).isZero();
+            assertThat(log.records()).hasSize(2)
+                    .allSatisfy(r -> assertThat(r.getThrown()).hasMessage("listener bug"));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> void sneakyThrow(Throwable e) throws E {
+        throw (E) e;
+    }
+
+    /**
      * A listener added later (a tool metering a semaphore made elsewhere) hears of every request settled from then on,
      * after the listener given at construction, with the same outcomes and waits; one that throws stops neither the
      * others nor the semaphore.

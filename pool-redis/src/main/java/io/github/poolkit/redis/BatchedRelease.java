@@ -89,8 +89,8 @@ final class BatchedRelease {
                     args.toArray(String[]::new)));
         } catch (SemaphoreUnavailableException e) {
             whole.forEach(leases::add); // maybe not applied: renewed again, so that release(n) again can apply it
-            if (instance.script().isClosed()) {
-                throw e; // not sent: "was closed"
+            if (e instanceof ClosedSemaphoreException) {
+                throw e; // not sent at all: "was closed"
             }
             throw new SemaphoreUnavailableException("Cluster semaphore '" + instance.name() + "': release(" + n
                     + ") got no answer from Redis within " + instance.commandTimeout().toMillis() + " ms (command"

@@ -325,7 +325,7 @@ final class Requests {
     }
 
     private SemaphoreUnavailableException closedFailure() {
-        return new SemaphoreUnavailableException("Cluster semaphore '" + instance.name() + "' was closed", null);
+        return new ClosedSemaphoreException("Cluster semaphore '" + instance.name() + "' was closed");
     }
 
     /** {@return the failure of a request for more permits than the size} */

@@ -102,16 +102,11 @@ final class SemaphoreScript {
         closed = true;
     }
 
-    /** {@return whether {@link #close} was called} */
-    boolean isClosed() {
-        return closed;
-    }
-
     private CompletableFuture<List<Object>> run(String[] keys, String[] head, String op,
             Consumer<List<Object>> late, String... args) {
         if (closed) {
-            return CompletableFuture.failedFuture(new SemaphoreUnavailableException("Cluster semaphore '"
-                    + semaphoreKeys.name() + "' was closed, so nothing was sent to Redis for this " + op, null));
+            return CompletableFuture.failedFuture(new ClosedSemaphoreException("Cluster semaphore '"
+                    + semaphoreKeys.name() + "' was closed, so nothing was sent to Redis for this " + op));
         }
         String[] argv = new String[1 + head.length + args.length];
         argv[0] = op;

@@ -20,6 +20,8 @@ public final class TakenBeanNames {
     }
 
     /**
+     * Tells what takes a bean name, if anything.
+     *
      * @param registry where the named bean would be registered
      * @param name     the bean name
      * @return what takes the name, for a log line ({@code "the application's bean 'x' (...)"}), or {@code null} when

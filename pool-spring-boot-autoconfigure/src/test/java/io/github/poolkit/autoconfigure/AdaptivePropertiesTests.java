@@ -81,7 +81,8 @@ class AdaptivePropertiesTests {
     /** A customizer's limit in place of the properties' one is shown as it is in force, not as the properties say. */
     @Test
     void aCustomizerThatReplacesOrDropsThePropertiesLimitIsShownAsItIs() {
-        runner.withPropertyValues("poolkit.pools.reports.capacity=8", "poolkit.pools.reports.adaptive.algorithm=gradient",
+        runner.withPropertyValues("poolkit.pools.reports.capacity=8",
+                "poolkit.pools.reports.adaptive.algorithm=gradient",
                 "poolkit.pools.fixed.capacity=8", "poolkit.pools.fixed.adaptive.algorithm=gradient")
                 .withBean(PoolCustomizer.class, () -> (name, options) -> {
                     if (name.equals("reports")) {

@@ -169,10 +169,12 @@ class PoolBeansTests {
     @Test
     void aChildContextUsesItsParentsNamedPool() {
         try (ConfigurableApplicationContext parent = new SpringApplicationBuilder(Plain.class)
-                .web(WebApplicationType.NONE).run("--poolkit.pools.reports.capacity=4", "--spring.main.banner-mode=off");
+                .web(WebApplicationType.NONE)
+                .run("--poolkit.pools.reports.capacity=4", "--spring.main.banner-mode=off");
                 ConfigurableApplicationContext child = new SpringApplicationBuilder(Plain.class).parent(parent)
                         .web(WebApplicationType.NONE).run("--poolkit.pools.reports.capacity=4")) {
-            assertThat(child.getBean("reports", WorkerPool.class)).isSameAs(parent.getBean("reports", WorkerPool.class));
+            assertThat(child.getBean("reports", WorkerPool.class))
+                    .isSameAs(parent.getBean("reports", WorkerPool.class));
             assertThat(child.getBean("workerPool", WorkerPool.class))
                     .isSameAs(parent.getBean("workerPool", WorkerPool.class));
             assertThat(child.getBeanFactory().containsLocalBean("reports")).isFalse();

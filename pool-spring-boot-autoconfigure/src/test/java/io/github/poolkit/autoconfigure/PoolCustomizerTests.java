@@ -71,7 +71,8 @@ class PoolCustomizerTests {
                     assertThat(failure).isInstanceOf(IllegalStateException.class)
                             .hasMessageContaining("The PoolCustomizer beans left pool 'workerPool' with an invalid"
                                     + " option (its properties alone are valid)")
-                            .hasMessageContaining("threadFactory").hasMessageNotContaining("poolkit.pool.thread-factory")
+                            .hasMessageContaining("threadFactory")
+                            .hasMessageNotContaining("poolkit.pool.thread-factory")
                             .hasCauseInstanceOf(InvalidOptionException.class);
                 });
     }

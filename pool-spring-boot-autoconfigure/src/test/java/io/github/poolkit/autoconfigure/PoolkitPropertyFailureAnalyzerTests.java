@@ -101,8 +101,8 @@ class PoolkitPropertyFailureAnalyzerTests {
                         + " number, or set it to false");
         assertThat(analyze("poolkit.pool.expiry=-1s", "poolkit.pool.disable-purge=true",
                 "poolkit.pools.reports.disable-purge=false").getAction()).contains("change poolkit.pool.expiry: set it"
-                        + " to a positive duration (0 means the default, 1s), or set poolkit.pools.reports.disable-purge"
-                        + " to true");
+                        + " to a positive duration (0 means the default, 1s), or set"
+                        + " poolkit.pools.reports.disable-purge to true");
         assertThat(analyze("poolkit.pool.expiry=-1s", "poolkit.pools.reports.capacity=2").getAction())
                 .contains("or set poolkit.pool.disable-purge to true");
     }

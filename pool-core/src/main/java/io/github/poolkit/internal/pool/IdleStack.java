@@ -110,8 +110,8 @@ final class IdleStack {
 
     /**
      * Claims, with {@code token}, every idle worker idle since before {@code deadlineNanos}, oldest first; the caller
-     * wakes them. Then cuts the dead nodes off the bottom of the stack: a pool with a queue pops only while it counts an
-     * idle worker, so it never reaches them, and they would pile up with every worker retired (each holding its
+     * wakes them. Then cuts the dead nodes off the bottom of the stack: a pool with a queue pops only while it counts
+     * an idle worker, so it never reaches them, and they would pile up with every worker retired (each holding its
      * worker and thread) and lengthen this walk. One caller at a time (the pool's lock).
      *
      * <p>Why the cut never hides an idle worker: a node is kept if it is its worker's newest and the worker can be

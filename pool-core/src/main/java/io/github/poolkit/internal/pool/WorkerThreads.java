@@ -16,8 +16,8 @@ import java.util.concurrent.ThreadFactory;
  *       {@code <name>-<n>}, started for one accepted task; when that task ends, the next queued task or blocked
  *       caller's task starts on a fresh virtual thread of its own, so that ThreadLocals, MDC entries and interrupt
  *       status never pass from one task to the next (virtual threads should never be pooled, JEP 444); nor do
- *       InheritableThreadLocals or a context class loader a task set, since the fresh thread inherits neither. The capacity
- *       still bounds the workers, so it bounds the tasks in flight. The thread is named by itself as it starts
+ *       InheritableThreadLocals or a context class loader a task set, since the fresh thread inherits neither. The
+ *       capacity still bounds the workers, so it bounds the tasks in flight. The thread is named by itself as it starts
  *       ({@link #name}), so that the caller starting it does not pay for the name.</li>
  * </ul>
  */

@@ -35,9 +35,13 @@ public final class AdaptiveSize {
         this.resize = semaphore::resize;
     }
 
-    /** {@return the size the semaphore starts with: the limit's current value (at least 0)} */
+    /**
+     * {@return the size the semaphore starts with: the limit's current value, at least 1} Never 0, as a pool's
+     * capacity never is: at size 0 no permit is ever granted, so none closes to feed the limit a sample that would
+     * move it again.
+     */
     public long initial() {
-        return Math.max(0, limit.limit());
+        return Math.max(1, limit.limit());
     }
 
     /**
@@ -55,7 +59,7 @@ public final class AdaptiveSize {
             } else {
                 limit.onSample(Math.max(1, holdNanos), (int) Math.min(Integer.MAX_VALUE, inUse), false);
             }
-            LimitFollowing.follow(limit, 0, size, resize); // a negative limit is ignored
+            LimitFollowing.follow(limit, 1, size, resize); // a limit below 1 is ignored (see initial())
         } catch (Throwable e) { // an application's limit: never thrown from Permit.close(), as a pool's is not
             LOG.log(System.Logger.Level.WARNING, "the adaptive limit of a semaphore threw", e);
         }

@@ -20,10 +20,15 @@ public final class AsyncWaiter extends SemaphoreWaiter {
      * gives its permits back. Either way the listener hears the outcome the future shows: a grant or a refusal that
      * lost the future to a cancel is reported CANCELLED, or TIMEOUT when the future was failed with a
      * TimeoutException (orTimeout: the caller's time ran out).
+     * The caller's completion withdraws the request before it completes the future (CallerFuture), so that the stages
+     * the completion runs (a fallback that acquires on this semaphore, say) find the line without it: withdrawn after
+     * them, the request would still head the line while they run, and a fallback that waited there behind it, on the
+     * thread whose completion is to withdraw it, would wait for good. A completion that bypasses the overrides
+     * (completeAsync's own) withdraws it after all, as the stage registered in request() does.
      */
 
     private final SemaphoreLine line;
-    private final CompletableFuture<Permit> future = new CompletableFuture<>();
+    private final CallerFuture future = new CallerFuture();
     private final long since;
 
     private AsyncWaiter(SemaphoreLine line, long permits, long since) {
@@ -47,14 +52,69 @@ public final class AsyncWaiter extends SemaphoreWaiter {
             SemaphoreReporter.settle(line.reporter, n, waiter.since, AcquireOutcome.ACQUIRED);
             return CompletableFuture.completedFuture(line.permit(n));
         }
-        // Any completion other than our grant (cancel, orTimeout, complete by the caller) withdraws the request.
-        // If the grant or a refusal completed it, the waiter is no longer WAITING and this is a no-op.
-        waiter.future.whenComplete((permit, failure) -> {
-            if (waiter.isWaiting() && line.withdraw(waiter)) {
-                SemaphoreReporter.settle(line.reporter, n, waiter.since, waiter.endedByCaller());
-            }
-        });
+        // Any completion other than our grant that bypassed CallerFuture's overrides withdraws the request here. If
+        // the grant, a refusal or an override settled it, the waiter is no longer WAITING and this is a no-op.
+        waiter.future.whenComplete((permit, failure) -> waiter.withdrawFor(waiter.endedByCaller()));
         return waiter.future;
+    }
+
+    /** Takes the request out of the line for the caller, if it still waits there, and reports {@code outcome}. */
+    private void withdrawFor(AcquireOutcome outcome) {
+        if (isWaiting() && line.withdraw(this)) {
+            SemaphoreReporter.settle(line.reporter, permits(), since, outcome);
+        }
+    }
+
+    /**
+     * The caller's future: whoever completes it but the line withdraws the request first (see the overview). Its
+     * dependent futures are plain ones.
+     */
+    private final class CallerFuture extends CompletableFuture<Permit> {
+
+        @Override
+        public boolean complete(Permit value) {
+            withdrawFor(AcquireOutcome.CANCELLED);
+            return super.complete(value);
+        }
+
+        @Override
+        public boolean completeExceptionally(Throwable ex) {
+            withdrawFor(ex instanceof TimeoutException ? AcquireOutcome.TIMEOUT : AcquireOutcome.CANCELLED);
+            return super.completeExceptionally(ex);
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            withdrawFor(AcquireOutcome.CANCELLED);
+            return super.cancel(mayInterruptIfRunning);
+        }
+
+        @Override
+        public void obtrudeValue(Permit value) {
+            withdrawFor(AcquireOutcome.CANCELLED);
+            super.obtrudeValue(value);
+        }
+
+        @Override
+        public void obtrudeException(Throwable ex) {
+            withdrawFor(AcquireOutcome.CANCELLED);
+            super.obtrudeException(ex);
+        }
+
+        @Override
+        public <U> CompletableFuture<U> newIncompleteFuture() {
+            return new CompletableFuture<>();
+        }
+
+        /** Completes it for the line: a grant. */
+        boolean grant(Permit permit) {
+            return super.complete(permit);
+        }
+
+        /** Fails it for the line: a refusal. */
+        boolean refuse(Throwable refusal) {
+            return super.completeExceptionally(refusal);
+        }
     }
 
     /** Completes the future, flat however deep wakes nest on this thread ({@link NestedWakes}). */
@@ -70,16 +130,18 @@ public final class AsyncWaiter extends SemaphoreWaiter {
 
     private void complete() {
         long n = permits();
+        // the wait ends here, before the future's completion runs the caller's stages, whose time is not the wait's
+        long until = SemaphoreReporter.clock(line.reporter);
         if (isRefused()) {
             // As for a grant: if the future was cancelled (or completed) first, the caller saw that, so report it
-            boolean refused = future.completeExceptionally(SemaphoreErrors.tooLarge(n, line.size()));
-            SemaphoreReporter.settle(line.reporter, n, since,
+            boolean refused = future.refuse(SemaphoreErrors.tooLarge(n, line.size()));
+            SemaphoreReporter.settle(line.reporter, n, since, until,
                     refused ? AcquireOutcome.REJECTED : endedByCaller());
-        } else if (future.complete(line.permit(n))) {
-            SemaphoreReporter.settle(line.reporter, n, since, AcquireOutcome.ACQUIRED);
+        } else if (future.grant(line.permit(n))) {
+            SemaphoreReporter.settle(line.reporter, n, since, until, AcquireOutcome.ACQUIRED);
         } else {
             line.giveBack(n); // the future was cancelled or completed first: give the grant back (I6)
-            SemaphoreReporter.settle(line.reporter, n, since, endedByCaller());
+            SemaphoreReporter.settle(line.reporter, n, since, until, endedByCaller());
         }
     }
 

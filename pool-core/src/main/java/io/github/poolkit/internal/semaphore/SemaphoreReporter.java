@@ -86,11 +86,21 @@ public final class SemaphoreReporter {
         }
     }
 
+    /**
+     * As {@link #settle(SemaphoreReporter, long, long, AcquireOutcome)}, for a wait that ended at {@code until} (from
+     * {@link #clock}; what came after it, such as the stages a completed future ran, is not the wait's).
+     */
+    public static void settle(SemaphoreReporter reporter, long n, long since, long until, AcquireOutcome outcome) {
+        if (reporter != null) {
+            reporter.notifyListener(n, since == 0L ? 0L : Math.max(0L, until - since), outcome);
+        }
+    }
+
     private void notifyListener(long n, long waitedNanos, AcquireOutcome outcome) {
         for (SemaphoreListener listener : listeners) {
             try {
                 listener.requestSettled(n, waitedNanos, outcome);
-            } catch (RuntimeException | Error e) {
+            } catch (Throwable e) { // a checked exception too, thrown undeclared: it would leave granted permits held
                 if (e instanceof VirtualMachineError fatal) {
                     throw fatal;
                 }

@@ -37,15 +37,15 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * <p>A pool's (or a semaphore's) gauges and counters share one {@link StatsSnapshot}: a scrape reads each once.
  * Micrometer holds a gauge's object weakly, so this binder keeps the snapshots (and the semaphores' readers) for as
  * long as it lives (the context); a registry that outlives the context does not keep the beans alive, since no gauge
- * function holds a bean either.
- * The beans are looked up when the registry is bound, after every singleton exists (lazy ones are created then); a
- * bean registered later ({@code registerSingleton} on a running context) gets no meters. Timers and the {@code poolkit.pool.tasks} counter need events: the pool's task meters
- * ({@link PoolTaskMeters}) are attached through {@link PoolBeanListeners} to every pool and scheduler, whoever made it
- * (one the application made reports the tasks it accepts from then on); the counter starts from the pool's totals at
- * that moment. A {@code Pool} of the application's own kind that cannot take a listener has gauges only; its
- * {@code poolkit.pool.tasks} is a function counter over its {@code stats()}. The acquire timer is attached to the
- * semaphores poolkit created, and added ({@link WeightedSemaphore#addListener}) to a {@code WeightedSemaphore} the
- * application made, once under the first of its names (a cluster semaphore it made has gauges only).
+ * function holds a bean either. The beans are looked up when the registry is bound, after every singleton exists (lazy
+ * ones are created then); a bean registered later ({@code registerSingleton} on a running context) gets no meters.
+ * Timers and the {@code poolkit.pool.tasks} counter need events: the pool's task meters ({@link PoolTaskMeters}) are
+ * attached through {@link PoolBeanListeners} to every pool and scheduler, whoever made it (one the application made
+ * reports the tasks it accepts from then on); the counter starts from the pool's totals at that moment. A {@code Pool}
+ * of the application's own kind that cannot take a listener has gauges only; its {@code poolkit.pool.tasks} is a
+ * function counter over its {@code stats()}. The acquire timer is attached to the semaphores poolkit created, and added
+ * ({@link WeightedSemaphore#addListener}) to a {@code WeightedSemaphore} the application made, once under the first of
+ * its names (a cluster semaphore it made has gauges only).
  */
 public class PoolMetrics implements MeterBinder {
 

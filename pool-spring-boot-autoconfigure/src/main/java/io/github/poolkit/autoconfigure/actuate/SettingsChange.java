@@ -89,8 +89,8 @@ public final class SettingsChange {
             require(capacity > 0, "capacity", "must be positive, was " + capacity);
             require(pool.capacity() >= 0, "capacity", "the pool is unlimited, so its capacity cannot change; "
                     + "give it a capacity in its configuration and restart");
-            require(current == null || !current.preAlloc(), "capacity", "the pool's capacity is fixed (pre-alloc), so it"
-                    + " cannot change; turn pre-alloc off and restart to tune it");
+            require(current == null || !current.preAlloc(), "capacity", "the pool's capacity is fixed (pre-alloc), so"
+                    + " it cannot change; turn pre-alloc off and restart to tune it");
             require(current == null || current.adaptiveCapacity() == null, "capacity", "its limit is adaptive: the"
                     + " capacity follows the latency of its tasks; change its adaptive min and max in its"
                     + " configuration, or set adaptive.algorithm to none, and restart");

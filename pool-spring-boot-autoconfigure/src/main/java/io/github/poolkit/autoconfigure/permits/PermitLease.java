@@ -177,7 +177,7 @@ final class PermitLease {
     private void close(Permit permit, @Nullable CompletableFuture<Void> done) {
         Runnable closing = () -> {
             try {
-                permit.close();
+                guard.closeQuietly(permit); // a failure is logged, never in place of the method's own outcome
             }
             finally {
                 if (done != null) {

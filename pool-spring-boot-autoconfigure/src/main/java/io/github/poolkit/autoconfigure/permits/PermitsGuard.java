@@ -133,6 +133,11 @@ record PermitsGuard(String where, String semaphoreName, PermitSemaphore semaphor
      */
     void release(Permit permit, long acquiredAt) {
         holdTimes.record(System.nanoTime() - acquiredAt);
+        closeQuietly(permit);
+    }
+
+    /** Closes a permit; a close that fails is logged (see {@link #release}), never thrown. */
+    void closeQuietly(Permit permit) {
         try {
             permit.close();
         }

@@ -1,6 +1,7 @@
 package io.github.poolkit.autoconfigure.permits;
 
 import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -75,8 +76,12 @@ final class PermitsInterceptor implements MethodInterceptor {
         Method method = invocation.getMethod();
         Class<?> targetClass = (invocation.getThis() != null) ? AopUtils.getTargetClass(invocation.getThis())
                 : method.getDeclaringClass();
-        PermitsGuard guard = guards.computeIfAbsent(new MethodClassKey(method, targetClass),
-                key -> guardOf(method, targetClass, invocation.getThis()));
+        // keyed by the JDK proxy's own class where the bean is one (each Spring Data repository is, over one target
+        // class that every repository shares): its guard may come from the proxy's interface (guardOf)
+        Object target = invocation.getThis();
+        Class<?> keyClass = (target != null && Proxy.isProxyClass(target.getClass())) ? target.getClass() : targetClass;
+        PermitsGuard guard = guards.computeIfAbsent(new MethodClassKey(method, keyClass),
+                key -> guardOf(method, targetClass, target));
         long weight = guard.weight(invocation.getThis(), method, invocation.getArguments(), parameterNames);
         if (guard.reactive()) {
             Object publisher = invocation.proceed();

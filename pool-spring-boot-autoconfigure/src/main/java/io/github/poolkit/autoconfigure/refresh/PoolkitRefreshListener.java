@@ -137,9 +137,10 @@ public class PoolkitRefreshListener implements ApplicationListener<EnvironmentCh
                 return;
             }
             if (bean.equals(WORKER_POOL) || bean.equals(WEIGHTED_SEMAPHORE)) { // as start-up, which stops on it
+                String primaryKeys = bean.equals(WORKER_POOL) ? "poolkit.pool.*" : "poolkit.semaphore.*";
                 logger.warn("Property " + key + " was ignored: '" + bean + "' is the bean name of one of poolkit's own"
-                        + " beans, which poolkit." + (bean.equals(WORKER_POOL) ? "pool" : "semaphore") + ".* configures;"
-                        + " change that key instead, or the next start-up stops on this one");
+                        + " beans, which " + primaryKeys + " configures; change that key instead, or the next start-up"
+                        + " stops on this one");
                 return;
             }
         }

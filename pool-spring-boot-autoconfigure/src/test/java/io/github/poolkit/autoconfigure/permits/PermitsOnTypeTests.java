@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.aopalliance.intercept.MethodInterceptor;
 import org.junit.jupiter.api.Test;
@@ -140,6 +141,48 @@ class PermitsOnTypeTests {
             assertThatThrownBy(api::hello).isInstanceOf(PoolOverloadException.class);
             gpu.release(10);
         });
+    }
+
+    /**
+     * Two such proxies of two guarded interfaces that share an inherited method (as Spring Data repositories share
+     * {@code findById}, over one target class) are each guarded by their own interface's annotation.
+     */
+    @Test
+    void twoInterfaceProxiesSharingAMethodAreEachGuardedByTheirOwnAnnotation() {
+        AtomicReference<WeightedSemaphore> gpuHolder = new AtomicReference<>();
+        MethodInterceptor usedNow = invocation -> String.valueOf(gpuHolder.get().used());
+        runner.withBean("two", TwoPermits.class, () -> (TwoPermits) proxy(TwoPermits.class, usedNow))
+                .withBean("five", FivePermits.class, () -> (FivePermits) proxy(FivePermits.class, usedNow))
+                .run(context -> {
+                    gpuHolder.set(context.getBean("gpu", WeightedSemaphore.class));
+                    assertThat(context.getBean(TwoPermits.class).usedNow()).isEqualTo("2");
+                    assertThat(context.getBean(FivePermits.class).usedNow()).isEqualTo("5");
+                    assertThat(context.getBean(TwoPermits.class).usedNow()).isEqualTo("2");
+                });
+    }
+
+    private static Object proxy(Class<?> api, MethodInterceptor advice) {
+        ProxyFactory factory = new ProxyFactory();
+        factory.setTarget(new Object());
+        factory.addInterface(api);
+        factory.addAdvice(advice);
+        return factory.getProxy();
+    }
+
+    /** A method two guarded interfaces inherit. */
+    public interface UsesGpu {
+
+        String usedNow();
+    }
+
+    /** Guarded with 2 permits. */
+    @Permits(value = "gpu", weight = "2")
+    public interface TwoPermits extends UsesGpu {
+    }
+
+    /** Guarded with 5 permits. */
+    @Permits(value = "gpu", weight = "5")
+    public interface FivePermits extends UsesGpu {
     }
 
     /**

@@ -16,6 +16,8 @@ import io.github.poolkit.sample.web.InvalidRequestException;
 import io.github.poolkit.sample.web.NotFoundException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
 import org.springframework.context.ApplicationListener;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.context.event.ContextClosedEvent;
@@ -36,7 +38,8 @@ import org.springframework.stereotype.Service;
  * context's close, before that processor stops the service.
  */
 @Service
-public class ReminderService implements SmartLifecycle, ApplicationListener<ContextClosedEvent> {
+public class ReminderService implements SmartLifecycle, ApplicationListener<ContextClosedEvent>,
+        ApplicationContextAware {
 
     /**
      * The lifecycle phase of the service. Lifecycles stop from the highest phase down: Spring Boot's web server
@@ -64,6 +67,7 @@ public class ReminderService implements SmartLifecycle, ApplicationListener<Cont
     private long firedCount;
     private volatile boolean running;
     private volatile boolean closing;
+    private ApplicationContext context;
     private final Map<String, Entry> pending = new HashMap<>();
     private final Deque<Reminder> fired = new ArrayDeque<>();
 
@@ -194,7 +198,19 @@ public class ReminderService implements SmartLifecycle, ApplicationListener<Cont
      */
     @Override
     public void onApplicationEvent(ContextClosedEvent event) {
-        closing = true;
+        if (event.getApplicationContext() == context) { // not a child context's close, which reaches us too
+            closing = true;
+        }
+    }
+
+    /**
+     * Learns the context this service belongs to, whose close alone is its shut-down.
+     *
+     * @param context the service's application context
+     */
+    @Override
+    public void setApplicationContext(ApplicationContext context) {
+        this.context = context;
     }
 
     /**

@@ -21,9 +21,10 @@ import org.springframework.web.bind.annotation.RestController;
  * simulated work) runs on the primary {@code workerPool}, the permits are held until it ends, and the request answers
  * {@code 202 Accepted} at once. If they do not come in time, the request answers {@code 429 Too Many Requests} with
  * {@code Retry-After}, and the semaphore is left exactly as it was. An image larger than the whole budget can never be
- * rendered: {@code 400 Bad Request}. With the {@code cluster} profile, while Redis cannot be reached the request answers
- * {@code 503 Service Unavailable} with {@code Retry-After} ({@code ApiExceptionHandler}) before anything is taken;
- * a rendering accepted just before Redis went away still answers {@code 202}, with {@code availableMb} {@code -1}.
+ * rendered: {@code 400 Bad Request}. With the {@code cluster} profile, while Redis cannot be reached the request
+ * answers {@code 503 Service Unavailable} with {@code Retry-After} ({@code ApiExceptionHandler}) before anything is
+ * taken; a rendering accepted just before Redis went away still answers {@code 202}, with {@code availableMb}
+ * {@code -1}.
  */
 @RestController
 public class RenderController {

@@ -93,8 +93,14 @@ class ReminderServiceTest {
         assertThat(scheduler.pending()).isEqualTo(1);
 
         reminders.start();
-        try (GenericApplicationContext context = new GenericApplicationContext()) {
-            reminders.onApplicationEvent(new ContextClosedEvent(context));
+        try (GenericApplicationContext own = new GenericApplicationContext();
+                GenericApplicationContext child = new GenericApplicationContext(own)) {
+            reminders.setApplicationContext(own);
+            reminders.onApplicationEvent(new ContextClosedEvent(child)); // a child's close is not this one's
+            reminders.stop();
+            assertThat(reminders.pending()).containsExactly(tomorrow);
+            reminders.start();
+            reminders.onApplicationEvent(new ContextClosedEvent(own));
         }
         reminders.stop();
         assertThat(reminders.pending()).isEmpty();

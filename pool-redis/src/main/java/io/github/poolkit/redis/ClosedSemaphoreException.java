@@ -1,0 +1,15 @@
+package io.github.poolkit.redis;
+
+/**
+ * The semaphore was closed: the call was not sent to Redis at all, or, a request waiting in line, was withdrawn from
+ * it. Unlike a call Redis did not answer, nothing of it took effect there (nothing is held, nothing was released).
+ */
+final class ClosedSemaphoreException extends SemaphoreUnavailableException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** @param message what was not sent, naming the semaphore */
+    ClosedSemaphoreException(String message) {
+        super(message, null);
+    }
+}
