@@ -49,6 +49,36 @@ class DelaySchedulerShutdownTest {
         assertThat(ran).isFalse();
     }
 
+    /**
+     * Whoever sees the scheduler terminated while a shutdown runs sees every periodic job cancelled: the timer thread,
+     * which finishes the scheduler once its heap is empty, used to do so while the shutdown was still cancelling the
+     * periodic jobs it had taken out of the heap (as {@code ScheduledThreadPoolExecutor} never does).
+     */
+    @Test
+    void aSchedulerSeenTerminatedDuringAShutdownHasCancelledEveryPeriodicJob() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        List<ScheduledFuture<?>> futures = new java.util.ArrayList<>();
+        for (int i = 0; i < 100_000; i++) {
+            futures.add(s.scheduleAtFixedRate(() -> { }, 1, 1, HOURS));
+        }
+        AtomicInteger notDone = new AtomicInteger(-1);
+        CountDownLatch watching = new CountDownLatch(1);
+        Thread watcher = Thread.ofPlatform().start(() -> {
+            watching.countDown();
+            try {
+                if (s.awaitTermination(10, SECONDS)) {
+                    notDone.set((int) futures.stream().filter(f -> !f.isDone()).count());
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        watching.await();
+        s.shutdown();
+        watcher.join();
+        assertThat(notDone).hasValue(0);
+    }
+
     @Test
     void shutdownRunsPendingOneShotJobsAndCancelsPeriodicOnes() throws Exception {
         DelayScheduler s = fixture.create(2);

@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static java.util.concurrent.TimeUnit.HOURS;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,6 +27,34 @@ class DelaySchedulerStatsTest {
     @AfterEach
     void stopSchedulers() throws InterruptedException {
         fixture.close();
+    }
+
+    /**
+     * A job its caller runs itself ({@code RunnableScheduledFuture.run()}) while the timer hands it to the pool runs
+     * once, on the caller's thread, and the worker that finds it taken counts nothing: not a second, phantom, run.
+     */
+    @Test
+    void aJobItsCallerIsRunningIsNotCountedByTheWorkerThatFindsItTaken() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        CountDownLatch inRun = new CountDownLatch(1);
+        CountDownLatch gate = new CountDownLatch(1);
+        AtomicInteger runs = new AtomicInteger();
+        ScheduledFuture<?> job = s.schedule(() -> {
+            runs.incrementAndGet();
+            inRun.countDown();
+            Latches.await(gate);
+        }, 10, TimeUnit.MILLISECONDS);
+        Thread caller = Thread.ofPlatform().start((Runnable) job);
+        Latches.await(inRun);
+        // the one worker takes the jobs in deadline order: once the marker has run, the job's hand-over has been tried
+        ScheduledFuture<?> marker = s.schedule(() -> { }, 40, TimeUnit.MILLISECONDS);
+        marker.get(10, TimeUnit.SECONDS);
+        gate.countDown();
+        caller.join();
+
+        assertThat(runs).hasValue(1);
+        assertThat(job.isDone()).isTrue();
+        assertThat(s.stats().completed()).as("the marker only; the caller's run is not the pool's").isEqualTo(1);
     }
 
     @Test

@@ -108,8 +108,9 @@ final class TaskRunner {
      * completed or failed, and has the listener told ({@link #futureEnded}), before it completes (invariant: whoever
      * sees the future done sees the count and what the listener recorded); a submitted task's exception goes to the
      * future and the listener, not the panic handler (a scheduled job re-throws its own, which then reaches the panic
-     * handler, uncounted here); cancelled before it started, it never ran and is neither counted nor reported. Any
-     * other task costs one type check for this.
+     * handler, uncounted here); one that ran nothing on this worker (cancelled before it started, done already, or
+     * being run by its caller's own {@code run()}) is neither counted nor reported. Any other task costs one type
+     * check for this.
      */
     void run(Worker w, Object carried) {
         TimedTask timed = carried instanceof TimedTask t ? t : null;
@@ -151,8 +152,10 @@ final class TaskRunner {
             w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);
         } else {
             Object ended = w.runEnded; // the worker's, not the future's: see CountedRun
-            if (ended == CountedRun.NOT_COUNTED && failure == null && future.isCancelled()) {
-                w.uncountStarted(); // cancelled before it started: it never ran
+            if (ended == CountedRun.NOT_COUNTED && failure == null) {
+                // it ran nothing here: cancelled before it started, done already, or being run by its caller (a
+                // future's own run()), who counts nothing on the pool
+                w.uncountStarted();
                 ran = false;
             } else if (ended == CountedRun.NOT_COUNTED) {
                 w.countFinished(failure == null ? Worker.Outcome.COMPLETED : Worker.Outcome.FAILED);

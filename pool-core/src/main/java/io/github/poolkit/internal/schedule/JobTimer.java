@@ -165,22 +165,19 @@ public final class JobTimer {
      * hand over by then, or, finished already, shuts the executor down again (see {@link TimerEnd#finish()}).
      */
     public void shutdown() {
-        List<ScheduledJob<?>> periodic = List.of();
+        boolean finishNow;
         lock.lock();
         try {
             if (runState == RUNNING) {
                 runState = SHUTDOWN;
-                periodic = heap.removeIf(ScheduledJob::isPeriodic);
+                List<ScheduledJob<?>> periodic = heap.removeIf(ScheduledJob::isPeriodic);
                 periodic.addAll(handedOver);
+                // under the lock: the timer thread, which exits on an empty heap and so lets the executor terminate,
+                // must not see the heap empty before they are done (a cancel runs none of the caller's code)
+                periodic.forEach(ScheduledJob::cancelForShutdown); // a running one is done when its run ends
                 available.signal();
             }
-        } finally {
-            lock.unlock();
-        }
-        periodic.forEach(ScheduledJob::cancelForShutdown); // a running one is done when its run ends
-        boolean finishNow;
-        lock.lock();
-        try { // after the cancels (a periodic job of the batch is done now); also on a later call (see TimerEnd)
+            // after the cancels (a periodic job of the batch is done now); also on a later call (see TimerEnd)
             finishNow = heap.isEmpty() && due.nothingLeftToHandOver();
         } finally {
             lock.unlock();

@@ -169,10 +169,12 @@ public class PoolsEndpoint {
             @Nullable String nonblocking, @Nullable String size, @Nullable String coreSize) {
         String name = beanName;
         if (coreSize != null) {
-            if (beans.pools().containsKey(name) || beans.semaphores().containsKey(name)
-                    || beans.schedulers().containsKey(name)) {
+            String instead = beans.pools().containsKey(name) ? "change its capacity instead"
+                    : beans.semaphores().containsKey(name) ? "a semaphore has only a size to change"
+                    : beans.schedulers().containsKey(name) ? "a scheduler's settings cannot change at run time" : null;
+            if (instead != null) {
                 return EndpointProblem.badRequest(new InvalidSettingException("coreSize",
-                        "'" + name + "' is poolkit's own and has no coreSize; change its capacity instead"));
+                        "'" + name + "' is poolkit's own and has no coreSize; " + instead));
             }
             ExecutorAdapter executor = (executors != null) ? executors.find(name) : null;
             if (executor != null) {
@@ -215,8 +217,10 @@ public class PoolsEndpoint {
             if (executor != null) {
                 return changeExecutor(executor, capacity, maxWait, maxBlockingTasks, nonblocking, size, null);
             }
-            return EndpointProblem.notFound("No pool, scheduler or semaphore named '" + name + "'; known: "
-                    + beans.pools().keySet() + ", " + beans.semaphores().keySet());
+            return EndpointProblem.notFound("No pool, scheduler, semaphore or executor named '" + name + "'; known:"
+                    + " pools " + beans.pools().keySet() + ", semaphores " + beans.semaphores().keySet()
+                    + ", schedulers " + beans.schedulers().keySet()
+                    + ((executors != null) ? ", executors " + executors.all().keySet() : ""));
         }
         catch (InvalidSettingException ex) {
             return EndpointProblem.badRequest(ex);

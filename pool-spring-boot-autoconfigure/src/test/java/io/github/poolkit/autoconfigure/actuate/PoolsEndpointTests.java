@@ -189,7 +189,29 @@ class PoolsEndpointTests {
             WebEndpointResponse<Object> unknown = endpoint.change("unknown", "3", null, null, null, null);
             assertThat(unknown.getStatus()).isEqualTo(404);
             assertThat(unknown.getContentType()).isEqualTo(EndpointProblem.PROBLEM_JSON);
+            // every writable name is listed, schedulers' too
+            assertThat(((EndpointProblem) unknown.getBody()).detail()).contains("pools [", "reports", "semaphores [",
+                    "schedulers [delayScheduler]");
         });
+    }
+
+    /** A core size written to one of poolkit's own beans is refused with a fix that fits that kind of bean. */
+    @Test
+    void aCoreSizeForPoolkitsOwnBeansIsRefusedWithTheFixOfItsKind() {
+        runner.withPropertyValues("poolkit.semaphores.gpu.size=4").run(context -> {
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            assertThat(detail(endpoint.change("reports", null, null, null, null, null, "2")))
+                    .endsWith("change its capacity instead");
+            assertThat(detail(endpoint.change("gpu", null, null, null, null, null, "2")))
+                    .endsWith("a semaphore has only a size to change");
+            assertThat(detail(endpoint.change("delayScheduler", null, null, null, null, null, "2")))
+                    .endsWith("a scheduler's settings cannot change at run time");
+        });
+    }
+
+    private static String detail(WebEndpointResponse<Object> response) {
+        assertProblem(response, "coreSize");
+        return ((EndpointProblem) response.getBody()).detail();
     }
 
     @Test
