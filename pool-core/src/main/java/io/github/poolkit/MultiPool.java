@@ -158,7 +158,7 @@ public final class MultiPool extends PoolExecutorService implements Pool {
             }
             long budget = budget(entered, timeoutNanos);
             pools[j].executeDecorated(decorated,
-                    budget == Long.MAX_VALUE ? budget : budget - (System.nanoTime() - start));
+                    budget == Long.MAX_VALUE ? budget : budget - (System.nanoTime() - start), start);
         }
     }
 

@@ -110,9 +110,12 @@ public final class WorkerPool extends PoolExecutorService implements Pool {
         engine.execute(decorate(task), timeoutNanos);
     }
 
-    /** As {@link #execute(Runnable, long)}, for a task {@link #decorate} has decorated already (a second try). */
-    void executeDecorated(Runnable decorated, long timeoutNanos) {
-        engine.execute(decorated, timeoutNanos);
+    /**
+     * As {@link #execute(Runnable, long)}, for a task {@link #decorate} has decorated already, submitted at
+     * {@code submittedNanos}: a second try, whose wait counts from the first.
+     */
+    void executeDecorated(Runnable decorated, long timeoutNanos, long submittedNanos) {
+        engine.executeSince(decorated, timeoutNanos, submittedNanos);
     }
 
     /**

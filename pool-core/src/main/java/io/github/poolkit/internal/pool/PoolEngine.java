@@ -87,7 +87,7 @@ public final class PoolEngine {
      * @param timeoutNanos the caller's own limit on the wait; {@code <= 0} does not wait
      */
     public void execute(Object task, long timeoutNanos) {
-        admit(task, timeoutNanos, true);
+        admit(runner.carry(task), timeoutNanos, true);
     }
 
     /**
@@ -100,12 +100,25 @@ public final class PoolEngine {
      * @param timeoutNanos the caller's own limit on the wait; {@code <= 0} does not wait
      */
     public void tryExecute(Object task, long timeoutNanos) {
-        admit(task, timeoutNanos, false);
+        admit(runner.carry(task), timeoutNanos, false);
     }
 
-    private void admit(Object task, long timeoutNanos, boolean reportOverload) {
+    /**
+     * Accepts a task as {@link #execute(Object, long)} does, one its caller has been trying to place since
+     * {@code submittedNanos} ({@code MultiPool}'s retry on another pool): the wait the listener hears of counts from
+     * then, the first pool's included.
+     *
+     * @param task           the task
+     * @param timeoutNanos   the caller's own limit on the wait that is left; {@code <= 0} does not wait
+     * @param submittedNanos when the caller submitted it, in {@link System#nanoTime()} terms
+     */
+    public void executeSince(Object task, long timeoutNanos, long submittedNanos) {
+        admit(runner.carry(task, submittedNanos), timeoutNanos, true);
+    }
+
+    private void admit(Object carried, long timeoutNanos, boolean reportOverload) {
         try {
-            core.admit(runner.carry(task), timeoutNanos);
+            core.admit(carried, timeoutNanos);
         } catch (RejectedExecutionException e) {
             if (reportOverload || !(e instanceof PoolOverloadException)) {
                 runner.rejected(e);

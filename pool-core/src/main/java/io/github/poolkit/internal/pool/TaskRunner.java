@@ -75,6 +75,16 @@ final class TaskRunner {
     }
 
     /**
+     * {@return the task in the form the pool carries it, submitted at {@code submittedNanos}} For a task its caller
+     * has been trying to place since then (a {@code MultiPool}'s retry on another pool): its wait counts from there.
+     */
+    Object carry(Object task, long submittedNanos) {
+        Object carried = task == null ? NULL_TASK : task;
+        PoolListener told = listener;
+        return told == null ? carried : new TimedTask(carried, submittedNanos, told);
+    }
+
+    /**
      * Adds a listener after those already told: it hears of the tasks accepted from now on, of refusals and of
      * overdue tasks found from now on.
      */
