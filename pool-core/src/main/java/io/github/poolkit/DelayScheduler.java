@@ -183,7 +183,8 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
      *
      * @param job    what to run
      * @param period the interval between the starts of two runs
-     * @return the job's future, which completes only when the job is cancelled or throws
+     * @return the job's future, which completes only when the job is cancelled or throws (or, for a period
+     *         {@code <= 0}, when its one run ends)
      * @throws NullPointerException       if an argument is null
      * @throws RejectedExecutionException if this scheduler is shut down
      */

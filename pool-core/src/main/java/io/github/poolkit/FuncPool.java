@@ -13,7 +13,7 @@ import java.util.function.UnaryOperator;
 /**
  * A pool of workers that all run one function, each invocation with its own argument: the Java counterpart of ants'
  * {@code PoolWithFunc} / {@code PoolWithFuncGeneric}. Invoking passes only the argument, so no task object is
- * allocated per call.
+ * allocated per call (unless a listener or a task decorator needs one).
  *
  * <pre>{@code
  * try (FuncPool<Path> thumbnails = FuncPool.create(4, this::renderThumbnail)) {
@@ -84,7 +84,8 @@ public final class FuncPool<T> implements Pool {
      * @param argument the argument
      * @throws PoolClosedException        if the pool is closed, or is released while the caller is blocked
      * @throws PoolOverloadException      if the pool cannot take the call now and may not block
-     * @throws RejectedExecutionException if the caller is interrupted while blocked (interrupt status set)
+     * @throws RejectedExecutionException if the caller is interrupted while blocked (interrupt status set), or no
+     *                                    worker thread could be started
      */
     public void invoke(T argument) {
         if (decorator == null) {

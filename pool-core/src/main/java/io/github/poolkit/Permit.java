@@ -186,8 +186,9 @@ public final class Permit implements AutoCloseable {
     /**
      * Releases the permits to the semaphore they came from, as {@link WeightedSemaphore#release(long)} does, which
      * may grant waiting requests. Only the first call has an effect; later calls return at once. A local permit never
-     * blocks for long: it may briefly take the semaphore's internal lock; a permit of a shared semaphore makes one
-     * round trip to it. Never throws a checked exception.
+     * waits for long: it may briefly take the semaphore's internal lock (and runs the dependent stages of the
+     * {@code acquireAsync} futures it grants); a permit of a shared semaphore makes one round trip to it. Never throws
+     * a checked exception.
      *
      * <p>A lost permit ({@link #isValid()} {@code false}, or found expired by this call) closes quietly with poolkit's
      * semaphores: its permits went back without this call, so nothing is given back twice and nothing is thrown; the

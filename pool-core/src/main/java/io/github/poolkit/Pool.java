@@ -7,8 +7,8 @@ import java.util.concurrent.TimeoutException;
  * What every pool kind shares ({@link WorkerPool}, {@link FuncPool}, {@link MultiPool}), so that tools such as a
  * metrics exporter, a health check or an admin endpoint can treat them alike.
  *
- * <p>All methods are thread-safe. The metric methods ({@link #running()}, {@link #free()}, {@link #waiting()},
- * {@link #stats()}) read without locking and return a snapshot that may already be stale.
+ * <p>All methods are thread-safe. The metric methods ({@link #running()}, {@link #free()}, {@link #waiting()}) read
+ * without locking and return a snapshot that may already be stale; {@link #stats()} takes the pool's lock briefly.
  */
 public interface Pool extends AutoCloseable {
 
@@ -35,8 +35,8 @@ public interface Pool extends AutoCloseable {
     /**
      * Reads every figure of the pool at once, for a metrics scrape or a health check.
      *
-     * @return a snapshot; its fields are read one after another without a lock, so under load they may not add up
-     *         exactly, but each is a value the pool really had during the call
+     * @return a snapshot, read under the pool's lock for a moment (a scrape waits for it like a caller would); its
+     *         fields may not add up exactly under load, but each is a value the pool really had during the call
      */
     PoolStats stats();
 

@@ -29,7 +29,8 @@ public interface PoolListener {
     }
 
     /**
-     * A task was refused: the pool was closed or overloaded, or the caller was interrupted while blocked.
+     * A task was refused: the pool was closed or overloaded, the caller was interrupted while blocked, or no worker
+     * thread could be started for it.
      *
      * @param reason the exception the caller receives
      */

@@ -84,7 +84,7 @@ public final class PoolOptions {
     /** Whether each task runs on a fresh, unpooled virtual thread; default false. */
     public static final PoolOption<Boolean> VIRTUAL_THREADS = new PoolOption<>("virtualThreads", Boolean.class, false,
             FIXED, Builder::virtualThreads, NO_RULE);
-    /** Called with what a task threw; {@code null} (the default): logged. */
+    /** Called with what a task threw, or a worker's failed start; {@code null} (the default): logged. */
     public static final PoolOption<Consumer<Throwable>> PANIC_HANDLER = new PoolOption<>("panicHandler",
             Consumer.class, null, FIXED, Builder::panicHandler, NO_RULE);
     /** Told of every finished and refused task; {@code null} (the default): none. */
@@ -105,7 +105,7 @@ public final class PoolOptions {
     /** The name used when none is given. */
     public static final String DEFAULT_NAME = NAME.defaultValue();
 
-    /** The largest capacity that an idle-worker store can be pre-allocated for ({@code preAlloc}). */
+    /** The largest capacity that {@code preAlloc} may fix (a bound kept from ants' pre-allocated worker queue). */
     public static final int MAX_PREALLOC_CAPACITY = 1 << 24;
 
     private static final PoolOptions DEFAULTS = new Builder().build();
@@ -311,8 +311,8 @@ public final class PoolOptions {
         }
 
         /**
-         * Called once, on the worker, with what a task threw. The default logs it with its stack trace through
-         * {@link System.Logger}, naming the pool. A handler that throws is itself logged; the worker survives.
+         * Called once, on the worker, with what a task threw, and with a worker's failed start (on the thread that
+         * tried); by default logged with its stack through {@link System.Logger}. One that throws is logged too.
          *
          * @param panicHandler the handler, or {@code null} for the default
          * @return this builder

@@ -15,7 +15,8 @@ package io.github.poolkit;
  *                  exception goes to its future. Such a task is counted before its future completes, so a
  *                  {@code stats()} read after {@code Future.get()} returns sees it; one cancelled before it started
  *                  never ran and is counted nowhere
- * @param rejected  tasks refused since the pool was created: overload, closed pool, interrupted or timed-out wait
+ * @param rejected  tasks refused since the pool was created: overload, closed pool, interrupted or timed-out wait, a
+ *                  worker thread that could not be started
  * @param closed    whether the pool is released
  * @param overdue   tasks reported overdue since the pool was created ({@link PoolListener#taskOverdue}), each once
  *                  per kind: run too long, or waited too long to start

@@ -329,8 +329,9 @@ public final class WeightedSemaphore implements PermitSemaphore {
 
     /**
      * Releases {@code n} permits, then grants waiting requests from the head of the line, in order, while they fit
-     * (stopping at the first that does not). Never blocks for long (it may briefly take the internal lock when
-     * somebody waits). Any thread may release.
+     * (stopping at the first that does not). Never waits for long (it may briefly take the internal lock when
+     * somebody waits), but completes the futures of the {@code acquireAsync} requests it grants, running their
+     * dependent stages here. Any thread may release.
      *
      * @param n the number of permits, {@code >= 0}
      * @throws IllegalArgumentException if {@code n < 0}
