@@ -18,8 +18,8 @@ public final class Spin {
     public static final int HANDOFF_SPINS = 128;
 
     /**
-     * The most threads of a pool without a queue spinning for a hand-off at once (idle workers, and callers waiting
-     * for one): half the processors, at least one, so that the threads with work to do keep the other half.
+     * The most callers of a pool without a queue spinning for a worker to come back at once: half the processors, at
+     * least one, so that the threads with work to do keep the other half (idle workers: {@link #MAX_IDLE_SPINNERS}).
      */
     public static final int MAX_HANDOFF_SPINNERS = Math.max(1, PROCESSORS / 2);
 

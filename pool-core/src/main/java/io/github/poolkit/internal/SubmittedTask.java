@@ -29,7 +29,8 @@ public class SubmittedTask<V> extends FutureTask<V> implements Wrapping, Counted
 
     private final Object task;
 
-    /** The decorator's wrapping of {@link #runUndecorated}, or null; written before the pool is given the future. */
+    /** The decorator's wrapping of this future's own run ({@link Undecorated}), or null; written before the pool is
+     * given the future. */
     private Runnable decorated;
 
     /**

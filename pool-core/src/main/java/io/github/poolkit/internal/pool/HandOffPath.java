@@ -13,10 +13,10 @@ import io.github.poolkit.internal.Spin;
  * to come back before it blocks (as {@code SynchronousQueue}'s callers do). Each side has a budget of its own, so that
  * callers never take the workers' turn:
  * <ul>
- *   <li>at most {@link Spin#MAX_HANDOFF_SPINNERS} idle workers spin at once (half the processors);</li>
- *   <li>callers spin only on machines of at least {@link Spin#CALLER_SPIN_MIN_PROCESSORS} processors, and as many at
- *       once as workers may. On 2 processors the caller's spin only takes the processor that a busy worker needs to
- *       finish: measured, it halved the hand-off rate there.</li>
+ *   <li>at most {@link Spin#MAX_IDLE_SPINNERS} idle workers spin at once (one per processor);</li>
+ *   <li>callers spin only on machines of at least {@link Spin#CALLER_SPIN_MIN_PROCESSORS} processors, at most
+ *       {@link Spin#MAX_HANDOFF_SPINNERS} at once (half the processors). On 2 processors the caller's spin only takes
+ *       the processor that a busy worker needs to finish: measured, it halved the hand-off rate there.</li>
  * </ul>
  * And a caller that finds only parked workers idle, while a worker busy on a free processor is about to come back,
  * spins briefly for that one ({@link #preferSpinningWorker}): one spinning worker then serves a stream of tiny

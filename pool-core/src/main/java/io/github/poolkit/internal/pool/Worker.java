@@ -11,13 +11,13 @@ import java.util.concurrent.locks.LockSupport;
  * One worker thread of a {@link PoolCore} and its hand-off slot (ants' {@code goWorker} and its task channel).
  *
  * <p>Hand-off protocol: a worker waiting for work has cleared its slot ({@link #handoff} = null) and pushed itself on
- * the pool's {@link IdleStack}. Whoever claims it moves the slot from null to a token with one CAS ({@link #claim}):
- * a task to run (a pool without a queue), {@link #WAKE} (look at the queue) or {@link #STOP}; of all claims on one idle
- * episode exactly one succeeds, and its winner then unparks the worker ({@link #wake}). The worker spins briefly
- * (where a processor is free), then parks, until it reads a non-null slot with a volatile read, so everything the
- * claimer did before the CAS happens-before what the worker does next. The token stays in the slot while the worker
- * is busy, so no claim can succeed on a busy worker; the worker clears it on its own thread before its next push. No
- * lock is taken and only the stack's node is allocated per idle episode.
+ * the pool's {@link IdleStack}. Whoever claims it moves the slot from null to a token with one CAS ({@link #claim}): a
+ * task to run (a pool without a queue), {@link #WAKE} (look at the queue) or {@link #STOP}; of all claims on one idle
+ * episode exactly one succeeds, and its winner then unparks the worker ({@link #wake}). The worker (in a pool without a
+ * queue; in a queued one it parks at once) spins briefly, then parks, until it reads a non-null slot (volatile), so
+ * everything the claimer did before the CAS happens-before what the worker does next. The token stays in the slot while
+ * the worker is busy, so no claim can succeed on a busy worker; the worker clears it on its own thread before its next
+ * push. No lock is taken and only the stack's node is allocated per idle episode.
  *
  * <p>Task counts: a worker counts the tasks it began, completed and saw fail in fields of its own, written only by its
  * own thread with release stores (a plain store on x86; no fence, no shared cache line), so counting costs the hot
