@@ -421,14 +421,25 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     @Override
     public void close() {
         lifecycle.releaseToWait(false); // every pool stops taking tasks before any is waited for; no reboot meanwhile
+        boolean interrupted = false;
         try {
             for (WorkerPool p : pools) {
-                // Each waits as ExecutorService#close does; after an interrupt the status it leaves set makes every
-                // later pool stop at once too, so all are stopped, as shutdownNow() would, and the status stays set.
-                p.close();
+                while (!p.isTerminated()) {
+                    try {
+                        p.awaitTermination(1, TimeUnit.DAYS);
+                    } catch (InterruptedException e) { // every pool at once, not each as the one before terminates
+                        if (!interrupted) {
+                            lifecycle.shutdownNow();
+                            interrupted = true;
+                        }
+                    }
+                }
             }
         } finally {
             lifecycle.doneWaiting();
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -591,6 +591,51 @@ class MultiPoolTest {
         assertThat(queuedRan).hasValue(0);
     }
 
+    /**
+     * An interrupted close stops every pool at once, as {@code shutdownNow()}, not pool by pool as each earlier one
+     * terminates: here the first pool's task ignores interrupts, yet the second pool's task is interrupted, and no
+     * queued task runs, before it ends.
+     */
+    @Test
+    void anInterruptedCloseStopsEveryPoolAtOnceNotOneAfterAnother() throws Exception {
+        MultiPool pool = MultiPool.create(2, 1, LoadBalancing.ROUND_ROBIN, PoolOptions.builder().queueCapacity(-1).build());
+        CountDownLatch started = new CountDownLatch(2);
+        CountDownLatch stubbornMayEnd = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        try {
+            pool.execute(() -> { // the first pool: ignores interrupts until the test lets it end
+                started.countDown();
+                Latches.awaitUninterruptibly(stubbornMayEnd);
+            });
+            pool.execute(() -> { // the second pool: ends when interrupted
+                started.countDown();
+                try {
+                    new CountDownLatch(1).await();
+                } catch (InterruptedException e) {
+                    interrupted.countDown();
+                }
+            });
+            Latches.await(started);
+            AtomicInteger queuedRan = new AtomicInteger();
+            for (int i = 0; i < 4; i++) {
+                pool.execute(queuedRan::incrementAndGet); // queued on both pools
+            }
+            Future<Boolean> closing = callers.submit(() -> {
+                Thread.currentThread().interrupt();
+                pool.close();
+                return Thread.currentThread().isInterrupted();
+            });
+            assertThat(interrupted.await(PATIENCE.toSeconds(), TimeUnit.SECONDS))
+                    .as("the second pool's task interrupted while the first pool's still runs").isTrue();
+            stubbornMayEnd.countDown();
+            assertThat(closing.get(PATIENCE.toSeconds(), TimeUnit.SECONDS)).as("interrupt status kept").isTrue();
+            assertThat(pool.isTerminated()).isTrue();
+            assertThat(queuedRan).hasValue(0);
+        } finally {
+            stubbornMayEnd.countDown();
+        }
+    }
+
     @Test
     void executorServiceMethodsWork() throws Exception {
         MultiPool pool = pool(2, 2, LoadBalancing.LEAST_TASKS);
