@@ -239,9 +239,10 @@ public final class MultiPool extends PoolExecutorService implements Pool {
     @Override
     public PoolStats stats() {
         int running = 0, busy = 0, queued = 0, blocked = 0;
-        long completed = 0, failed = 0, overdue = 0;
+        long completed = 0, failed = 0, overdue = 0, capacity = 0; // capacity: each pool's, read with its figures
         for (WorkerPool p : pools) {
             PoolStats s = p.stats();
+            capacity = (capacity < 0 || s.unlimited()) ? -1 : capacity + s.capacity();
             running += s.running();
             busy += s.busy();
             queued += s.queued();
@@ -250,8 +251,8 @@ public final class MultiPool extends PoolExecutorService implements Pool {
             failed += s.failed();
             overdue += s.overdue();
         }
-        return new PoolStats(capacity(), running, busy, queued, blocked, completed, failed, rejected.sum(), isClosed(),
-                overdue);
+        return new PoolStats((int) Math.min(Integer.MAX_VALUE, capacity), running, busy, queued, blocked, completed,
+                failed, rejected.sum(), isClosed(), overdue);
     }
 
     /** {@return the options of the first sub-pool, with the multi-pool's own name} */
