@@ -598,7 +598,8 @@ class MultiPoolTest {
      */
     @Test
     void anInterruptedCloseStopsEveryPoolAtOnceNotOneAfterAnother() throws Exception {
-        MultiPool pool = MultiPool.create(2, 1, LoadBalancing.ROUND_ROBIN, PoolOptions.builder().queueCapacity(-1).build());
+        MultiPool pool = MultiPool.create(2, 1, LoadBalancing.ROUND_ROBIN,
+                PoolOptions.builder().queueCapacity(-1).build());
         CountDownLatch started = new CountDownLatch(2);
         CountDownLatch stubbornMayEnd = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
