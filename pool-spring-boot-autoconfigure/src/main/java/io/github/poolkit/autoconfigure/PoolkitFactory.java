@@ -13,7 +13,6 @@ import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolkit.AdaptiveLimit;
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.InvalidOptionException;
 import io.github.poolkit.PoolListener;
@@ -89,31 +88,39 @@ final class PoolkitFactory {
         Duration shutdownTimeout = settings.shutdownTimeout();
         PoolOptions.Builder options = settings.toOptions(virtualThreadsByDefault)
                 .listener(listeners.listenerFor(settings.beanName));
-        AdaptiveLimit fromProperties;
-        try { // the properties alone: a refusal names the property the value came from
-            PoolOptions own = options.build();
-            own.validate(settings.capacity());
-            fromProperties = own.adaptiveCapacity();
-        }
-        catch (InvalidOptionException ex) {
-            throw settings.translate(ex);
-        }
+        PoolOptions own = options.build(); // the properties' alone, before the customizers change the builder
         WorkerPool pool;
         Finished finished = finish(settings.beanName, options);
         try {
             pool = WorkerPool.create(settings.capacity(), finished.options());
         }
         catch (InvalidOptionException ex) {
-            throw customized(settings.beanName, ex);
+            throw blame(settings, own, ex);
         }
         finished.addCustomListener(pool::addListener);
         AdaptiveSettings adaptive = settings.adaptive();
-        if (adaptive != null && pool.options().adaptiveCapacity() == fromProperties) { // a customizer's is "custom"
+        if (adaptive != null && pool.options().adaptiveCapacity() == own.adaptiveCapacity()) { // else "custom"
             adaptive.rememberFor(pool);
         }
         listeners.attach(settings.beanName, overdueLog.listenerFor(settings.beanName, pool));
         lifecycle.manage(settings.beanName, pool, shutdownTimeout);
         return pool;
+    }
+
+    /**
+     * @param own the options the properties alone make
+     * @param ex  the refusal of the options as the customizers left them
+     * @return the refusal, blamed on the property the value came from when the properties alone are refused too
+     *         (start-up's check refuses them before any bean is made, unless it was bypassed), else on the customizers
+     */
+    private static RuntimeException blame(PoolSettings settings, PoolOptions own, InvalidOptionException ex) {
+        try {
+            own.validate(settings.capacity());
+        }
+        catch (InvalidOptionException fromProperties) {
+            return settings.translate(fromProperties);
+        }
+        return customized(settings.beanName, ex);
     }
 
     /**

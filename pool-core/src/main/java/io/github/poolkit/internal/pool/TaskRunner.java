@@ -30,6 +30,9 @@ import java.util.function.Consumer;
  */
 final class TaskRunner {
 
+    /** A submission time that means "now" to {@link #carry(Object, long)}, which then reads the clock. */
+    private static final long SUBMITTED_NOW = Long.MIN_VALUE;
+
     /** Stands for a {@code null} task (a {@code FuncPool} argument), since null means "no task" in the slots. */
     private static final Object NULL_TASK = new Object();
 
@@ -67,21 +70,21 @@ final class TaskRunner {
         this.interruptOverdue = options.interruptOverdue();
     }
 
-    /** {@return the task in the form the pool carries it} */
+    /** {@return the task in the form the pool carries it, submitted now} */
     Object carry(Object task) {
-        Object carried = task == null ? NULL_TASK : task;
-        PoolListener told = listener;
-        return told == null ? carried : new TimedTask(carried, System.nanoTime(), told);
+        return carry(task, SUBMITTED_NOW);
     }
 
     /**
      * {@return the task in the form the pool carries it, submitted at {@code submittedNanos}} For a task its caller
      * has been trying to place since then (a {@code MultiPool}'s retry on another pool): its wait counts from there.
+     * {@link #SUBMITTED_NOW} reads the clock, only when a listener is told.
      */
     Object carry(Object task, long submittedNanos) {
         Object carried = task == null ? NULL_TASK : task;
         PoolListener told = listener;
-        return told == null ? carried : new TimedTask(carried, submittedNanos, told);
+        return told == null ? carried
+                : new TimedTask(carried, submittedNanos == SUBMITTED_NOW ? System.nanoTime() : submittedNanos, told);
     }
 
     /**
