@@ -364,7 +364,10 @@ public final class DelayScheduler extends PoolExecutorService implements Schedul
 
     /**
      * Stops accepting jobs, cancels every pending job and every job waiting in the pool's queue, and interrupts the
-     * running ones (a running periodic job is cancelled when its run ends). Does not wait.
+     * running ones (a running periodic job is cancelled when its run ends). Does not wait. A job that this cancels
+     * and whose task is itself a future (one of {@code invokeAll}'s or {@code invokeAny}'s tasks, or a future given to
+     * {@code execute}) cancels that future too, so no caller waits forever for a task that will never run (unlike
+     * {@code ScheduledThreadPoolExecutor}, whose {@code invokeAll} then never returns).
      *
      * @return the cancelled jobs that never started (each is its own, now cancelled, {@link ScheduledFuture}): the
      *         pending ones (with any due job the timer had not yet handed to the pool, or was handing over but that

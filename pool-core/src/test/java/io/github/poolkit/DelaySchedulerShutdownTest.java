@@ -192,6 +192,42 @@ class DelaySchedulerShutdownTest {
         await().until(() -> !timerThreadAlive(fixture.lastName()));
     }
 
+    /**
+     * {@code invokeAll}/{@code invokeAny} hand each task to the scheduler as a future of its own, wrapped in a job;
+     * {@code shutdownNow} cancelled the job but not the future inside it, so a caller waiting for that future waited
+     * forever (the job returned to the caller of {@code shutdownNow} is cancelled: running it runs nothing).
+     */
+    @Test
+    void shutdownNowEndsTheWaitOfInvokeAllAndInvokeAnyForTheTasksItCancels() throws Exception {
+        DelayScheduler s = fixture.create(1);
+        CountDownLatch started = new CountDownLatch(1);
+        s.execute(() -> {
+            started.countDown();
+            awaitQuietly(new CountDownLatch(1)); // until shutdownNow interrupts it
+        });
+        started.await();
+        AtomicInteger ran = new AtomicInteger();
+        java.util.concurrent.Callable<Integer> task = ran::incrementAndGet;
+        java.util.concurrent.ExecutorService callers = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            Future<List<Future<Integer>>> all = callers.submit(() -> s.invokeAll(List.of(task, task)));
+            Future<Integer> any = callers.submit(() -> s.invokeAny(List.of(task)));
+            await().until(() -> s.stats().queued() == 3);
+
+            List<Runnable> returned = s.shutdownNow();
+
+            assertThat(returned).hasSize(3);
+            assertThat(all.get(10, SECONDS)).hasSize(2).allMatch(Future::isCancelled);
+            assertThatThrownBy(() -> any.get(10, SECONDS)).isInstanceOf(java.util.concurrent.ExecutionException.class)
+                    .cause().isInstanceOf(java.util.concurrent.ExecutionException.class)
+                    .cause().isInstanceOf(CancellationException.class);
+            assertThat(s.awaitTermination(10, SECONDS)).isTrue();
+            assertThat(ran).hasValue(0);
+        } finally {
+            callers.shutdownNow();
+        }
+    }
+
     @Test
     void shutdownNowInterruptsARunningPeriodicJobAndCancelsIt() throws Exception {
         DelayScheduler s = fixture.create(1);

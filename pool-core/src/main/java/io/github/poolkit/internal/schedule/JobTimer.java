@@ -221,7 +221,7 @@ public final class JobTimer {
         cancelled.addAll(executor.shutdownNow());
         for (Runnable job : cancelled) {
             if (job instanceof ScheduledJob<?> scheduled) {
-                scheduled.cancel(false);
+                scheduled.cancelWithTask();
             }
         }
         if (finishNow) {

@@ -12,6 +12,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Delayed;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RunnableScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -134,6 +135,18 @@ public final class ScheduledJob<V> extends TimerHeap.Entry implements RunnableSc
             throw e;
         } catch (Exception e) {
             throw new CallFailure(e);
+        }
+    }
+
+    /**
+     * Cancels this job for a {@code shutdownNow}, and its task too if that is a future (as {@code invokeAll} and
+     * {@code invokeAny} hand over, or a caller of {@code execute}): it will never run, since the job that would have
+     * run it is returned cancelled, so whoever waits for it must stop waiting.
+     */
+    void cancelWithTask() {
+        cancel(false);
+        if (task instanceof Future<?> inner) {
+            inner.cancel(false);
         }
     }
 
