@@ -257,7 +257,9 @@ public final class WeightedSemaphore implements PermitSemaphore {
      *
      * <p>Stages registered without an {@code Async} suffix run in the thread whose release granted the request (after
      * the releasing stage, once such grants nest 32 deep), in the caller's if granted at once, or on a virtual thread
-     * of their own when a blocked caller ahead gave up (its timed wait ran out, or it was interrupted before a grant).
+     * of their own when a caller ahead gave up on its own time (a blocked caller whose timed wait ran out, or that
+     * was interrupted before a grant; an asynchronous request failed by {@link CompletableFuture#orTimeout}, which
+     * the JDK does on its one delay thread for all timeouts).
      *
      * @param n the number of permits, {@code 0 <= n <= size()}
      * @return a future completed with the granted permits

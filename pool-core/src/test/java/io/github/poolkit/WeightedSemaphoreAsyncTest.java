@@ -249,6 +249,25 @@ class WeightedSemaphoreAsyncTest {
     }
 
     /**
+     * An asynchronous head request failed by {@code orTimeout} is withdrawn on the JDK's one delay thread, which times
+     * out every {@code CompletableFuture} of the JVM: the requests its leaving lets through must not have their stages
+     * run there (a slow stage would delay every other timeout), but on a virtual thread of their own.
+     */
+    @Test
+    void theStagesOfThoseBehindAnAsyncRequestThatTimesOutDoNotRunOnTheJdksDelayThread() throws Exception {
+        WeightedSemaphore semaphore = new WeightedSemaphore(3);
+        semaphore.acquire(2);
+        CompletableFuture<Permit> head = semaphore.acquireAsync(3).orTimeout(20, TimeUnit.MILLISECONDS);
+        List<Thread> ranOn = new ArrayList<>();
+        CompletableFuture<Boolean> stage = closesAfter(semaphore.acquireAsync(1), new CountDownLatch(0), ranOn);
+        assertThat(stage.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThatThrownBy(head::join).hasCauseInstanceOf(TimeoutException.class);
+        assertThat(ranOn).singleElement().satisfies(thread -> assertThat(thread.isVirtual()).isTrue());
+        semaphore.release(2);
+        assertState(semaphore, 0, 0);
+    }
+
+    /**
      * A release that grants an asynchronous request and, behind it, a blocked thread wakes the thread first: a stage
      * of the earlier request that waits for what the thread does once granted does not keep it parked.
      */

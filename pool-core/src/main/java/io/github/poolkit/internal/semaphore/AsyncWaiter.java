@@ -58,9 +58,13 @@ public final class AsyncWaiter extends SemaphoreWaiter {
         return waiter.future;
     }
 
-    /** Takes the request out of the line for the caller, if it still waits there, and reports {@code outcome}. */
+    /**
+     * Takes the request out of the line for the caller, if it still waits there, and reports {@code outcome}. The
+     * stages of the requests its leaving lets through run here (a canceller runs stages of futures anyway), but for a
+     * timeout: {@code orTimeout} fails the future on the JDK's one delay thread, which no caller's stage may hold up.
+     */
     private void withdrawFor(AcquireOutcome outcome) {
-        if (isWaiting() && line.withdraw(this)) {
+        if (isWaiting() && line.withdraw(this, outcome == AcquireOutcome.TIMEOUT)) {
             SemaphoreReporter.settle(line.reporter, permits(), since, outcome);
         }
     }

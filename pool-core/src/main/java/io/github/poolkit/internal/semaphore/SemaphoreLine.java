@@ -429,9 +429,10 @@ public abstract class SemaphoreLine {
 
     /**
      * Takes a still-waiting request out of the line, leaving 'used' unchanged; if it was the head, grants the
-     * followers that now fit. Returns false if the request had already been granted or refused (I6).
+     * followers that now fit, whose asynchronous requests are woken on a virtual thread of their own if
+     * {@code handOff}, else on this thread. Returns false if the request had already been granted or refused (I6).
      */
-    final boolean withdraw(SemaphoreWaiter waiter) {
+    final boolean withdraw(SemaphoreWaiter waiter, boolean handOff) {
         SemaphoreWaiter granted = null;
         lock.lock();
         try {
@@ -446,9 +447,7 @@ public abstract class SemaphoreLine {
         } finally {
             lock.unlock();
         }
-        // a blocked thread that gives up (its timed wait ran out, or it was interrupted) must not run other callers'
-        // stages before it returns; the canceller of a future runs stages of futures anyway, so there they run inline
-        BatchWakes.wake(granted, null, !waiter.wakeRunsCallersCode());
+        BatchWakes.wake(granted, null, handOff);
         return true;
     }
 }

@@ -156,7 +156,9 @@ public final class ThreadWaiter extends SemaphoreWaiter {
                 LockSupport.parkNanos(line.semaphore, remaining);
             }
         }
-        if ((interrupted || timedOut) && line.withdraw(waiter)) { // left the line before any grant: as before
+        // left the line before any grant: as before; the stages of the requests that lets through run elsewhere, so
+        // that they never delay this caller's return past its timeout
+        if ((interrupted || timedOut) && line.withdraw(waiter, true)) {
             SemaphoreReporter.settle(reporter, n, since,
                     interrupted ? AcquireOutcome.INTERRUPTED : AcquireOutcome.TIMEOUT);
             if (interrupted) {
