@@ -5,7 +5,7 @@ import io.github.poolkit.internal.limit.GradientLimit;
 
 /**
  * A concurrency limit that follows the latency of what it protects, in the manner of Netflix's concurrency-limits:
- * each finished piece of work is a <em>sample</em> (how long it took, how much work was in flight when it started, and
+ * each finished piece of work is a <em>sample</em> (how long it took, how much work was in flight, and
  * whether it was dropped), and the limit rises while the samples say there is room and falls when they say the
  * protected resource is saturated.
  *
@@ -42,8 +42,8 @@ public interface AdaptiveLimit {
      *
      * @param rttNanos how long the work took (for a dropped sample: what the caller measured, often 0); a sample with
      *                 {@code rttNanos <= 0} that was not dropped carries no timing and is ignored
-     * @param inFlight how much work was in flight when this one started, itself included (busy workers, permits in
-     *                 use)
+     * @param inFlight how much work was in flight, itself included: for a pool, the busy workers when the task
+     *                 started; for a semaphore, the permits in use when the permits were given back
      * @param dropped  whether the work was refused or failed because of overload rather than done
      */
     void onSample(long rttNanos, int inFlight, boolean dropped);

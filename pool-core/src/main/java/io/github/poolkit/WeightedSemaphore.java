@@ -151,11 +151,12 @@ public final class WeightedSemaphore implements PermitSemaphore {
 
     /**
      * Creates a semaphore whose size follows {@code limit} (see "Adaptive size" above): it starts at
-     * {@code limit.limit()} permits (at least 1), all free; each {@link Permit} closed feeds the limit a sample (the
-     * time the permits were held, the permits in use before the release, {@code dropped = false}), after which the
-     * semaphore is resized when the limit differs from the size, never below 1 (at 0 no permit would ever close again
-     * to move it). Cost: the clock is read when a permit is made and closed, and the
-     * built-in limits take a small lock per sample; {@code resize} runs only when the limit differs from the size.
+     * {@code limit.limit()} permits (at least 1), all free; each {@link Permit} of at least one permit closed feeds
+     * the limit a sample (the time the permits were held, the permits in use before the release, {@code dropped =
+     * false}), after which the semaphore is resized when the limit differs from the size, never below 1 (at 0 no
+     * permit would ever close again to move it). Cost: the clock is read when a permit is made and closed, the
+     * built-in limits take a small lock per sample, {@code resize} runs only when the limit differs from the size,
+     * and once the limit has lowered the size below its highest, every operation takes the internal lock (above).
      *
      * @param limit the limit to follow, for example {@code AdaptiveLimit.gradient(1, 64)}
      * @return a new semaphore
@@ -199,9 +200,9 @@ public final class WeightedSemaphore implements PermitSemaphore {
         line.addListener(Objects.requireNonNull(listener, "listener"));
     }
 
-    /** Gives back a {@link Permit}'s {@code n} permits, held since {@code acquiredNanos}, and feeds the limit. */
+    /** Gives back a {@link Permit}'s {@code n} permits, held since {@code acquiredNanos}; a sample unless 0 permits. */
     void releasePermit(long n, long acquiredNanos) {
-        if (adaptive == null) {
+        if (adaptive == null || n == 0) {
             release(n);
             return;
         }

@@ -75,6 +75,24 @@ class AdaptiveSemaphoreTest {
         assertThat(limit.samples()).extracting(SettableLimit.Sample::inFlight).containsExactly(3, 1);
     }
 
+    /**
+     * A permit of 0 permits used none of the capacity the limit sizes, so its hold time says nothing about it: no
+     * sample (a built-in limit would have counted it as a sample of weight 1).
+     */
+    @Test
+    void aClosedPermitOfZeroPermitsIsNoSample() throws Exception {
+        SettableLimit limit = new SettableLimit(2);
+        WeightedSemaphore s = WeightedSemaphore.adaptive(limit);
+        Permit none = s.acquirePermit(0);
+        limit.set(3);
+        none.close();
+        assertThat(limit.samples()).isEmpty();
+        assertThat(s.size()).as("not resized: no sample").isEqualTo(2);
+        s.acquirePermit(1).close();
+        assertThat(limit.samples()).hasSize(1);
+        assertThat(s.size()).isEqualTo(3);
+    }
+
     /** poolkit's own limits hear a closed permit's weight; see {@code AdaptiveLimitTest} for what they do with it. */
     @Test
     void aClosedPermitOfNPermitsIsOneSampleOfWeightNForTheBuiltInLimits() throws Exception {
