@@ -40,7 +40,8 @@ public interface PoolListener {
     /**
      * A task is overdue: it has run longer than {@link PoolOptions#runTimeout()}, or waited to start longer than
      * {@link PoolOptions#queueTimeout()}. Called once per task and kind, on a thread of the pool's own (never the
-     * worker's; named {@code poolkit-overdue-<pool>-<n>}), while the task still runs or waits; a slow listener delays
+     * worker's; named {@code poolkit-overdue-<pool>-<n>}), soon after the task was found overdue while it still ran or
+     * waited (by the time the listener hears of it, it may have ended); a slow listener delays
      * this pool's later reports, not other pools'. Each pool reports on its own thread, so a listener given to several
      * pools (or to a {@code MultiPool}, whose pools each report) may be called by several threads at once.
      *

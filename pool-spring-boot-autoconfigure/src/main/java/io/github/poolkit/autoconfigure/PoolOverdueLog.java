@@ -58,7 +58,8 @@ public final class PoolOverdueLog {
      * @param task      the task's description
      * @param thread    the worker's name, or {@code null} for a task that waits
      * @param elapsedMs how long it had run or waited when it was found overdue, in milliseconds
-     * @param at        when it was reported, an ISO-8601 instant
+     * @param at        when it was reported, an ISO-8601 instant: when it was found overdue, unless the listeners of
+     *                  the pool's earlier overdue tasks were slow (the reports of one pool run in turn)
      */
     @JsonInclude(JsonInclude.Include.ALWAYS) // every entry has the five keys: "thread": null for a task that waits
     public record Entry(String kind, String task, String thread, long elapsedMs, String at) {

@@ -359,8 +359,10 @@ final class PoolSettings {
         String beside = property.substring(0, property.lastIndexOf('.') + 1);
         return switch (ex.option()) {
             case "maxWait" -> "set it to 0 to fail at once, or remove it to wait without limit";
-            case "runTimeout", "queueTimeout" -> "set it to a positive duration such as 30s, or remove it to turn it"
-                    + " off";
+            case "runTimeout", "queueTimeout" -> "set it to a positive duration such as 30s, or remove it to "
+                    + (inherits(ex.option(), property) ? "inherit " + PRIMARY_PREFIX + "."
+                    + DataObjectPropertyName.toDashedForm(ex.option())
+                    + " (a timeout set there cannot be turned off for one pool)" : "turn it off");
             case "expiry" -> "set it to a positive duration (0 means the default, 1s), or set "
                     + other("disablePurge", beside) + " to true";
             case "preAlloc" -> (capacity() <= 0)
@@ -385,6 +387,12 @@ final class PoolSettings {
         }
         boolean setOnPrimary = PropertyAccessorFactory.forBeanPropertyAccess(primary).getPropertyValue(path) != null;
         return (setOnPrimary ? PRIMARY_PREFIX + "." : beside) + DataObjectPropertyName.toDashedForm(path);
+    }
+
+    /** @return whether {@code property}, a key of this pool's own, would inherit a value once removed */
+    private boolean inherits(String path, String property) {
+        return !property.startsWith(PRIMARY_PREFIX + ".")
+                && PropertyAccessorFactory.forBeanPropertyAccess(primary).getPropertyValue(path) != null;
     }
 
     /**

@@ -8,8 +8,9 @@ import org.springframework.context.ApplicationEvent;
 
 /**
  * Published once for each task of a pool or scheduler bean (poolkit's, or one the application made itself) that ran
- * longer than its {@code run-timeout}, or waited to start longer than its {@code queue-timeout}: the task is still
- * running, or still waiting, when the event is published. Listen with {@code @EventListener} or an
+ * longer than its {@code run-timeout}, or waited to start longer than its {@code queue-timeout}: the task was still
+ * running, or still waiting, when it was found overdue (it may have ended by the time the event is published, after
+ * the events of the pool's earlier overdue tasks). Listen with {@code @EventListener} or an
  * {@code ApplicationListener<PoolTaskOverdueEvent>} bean.
  *
  * <p>Published on the pool's overdue reporting thread ({@code poolkit-overdue-<pool>-<n>}), never on the worker that

@@ -57,7 +57,17 @@ class OverduePropertiesTests {
         FailureAnalysis analysis = analyze("poolkit.pools.reports.run-timeout=0s");
         assertThat(analysis.getDescription()).contains("Property: poolkit.pools.reports.run-timeout")
                 .contains("must be positive");
-        assertThat(analysis.getAction()).contains("change poolkit.pools.reports.run-timeout");
+        assertThat(analysis.getAction()).contains("change poolkit.pools.reports.run-timeout")
+                .contains("or remove it to turn it off");
+    }
+
+    /** Removing a named pool's timeout does not turn it off when poolkit.pool sets one: it inherits that one. */
+    @Test
+    void aZeroRunTimeoutOfANamedPoolThatWouldInheritOneSaysSo() {
+        FailureAnalysis analysis = analyze("poolkit.pool.run-timeout=30s", "poolkit.pools.reports.run-timeout=0s");
+        assertThat(analysis.getDescription()).contains("Property: poolkit.pools.reports.run-timeout");
+        assertThat(analysis.getAction()).contains("or remove it to inherit poolkit.pool.run-timeout")
+                .doesNotContain("turn it off)").doesNotContain("remove it to turn it off");
     }
 
     @Test

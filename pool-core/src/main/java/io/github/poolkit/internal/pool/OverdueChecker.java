@@ -18,7 +18,8 @@ import java.util.concurrent.TimeUnit;
  * log line, an event, a counter), which the application owns and may be slow, so each pool reports on its own
  * thread: a slow one delays its own later reports, never another pool's, nor the detection or the stack taken of any
  * task. A pool's reporting thread starts at its first report and ends after {@value #REPORTER_IDLE_SECONDS} s without
- * one, so fifty watched pools with nothing overdue cost one thread. Reports of different pools may run at once.
+ * one, so fifty watched pools with nothing overdue cost two threads (the check's and {@link CoarseClock}'s). Reports
+ * of different pools may run at once.
  *
  * <p>A check holds its pool only weakly, as the {@link Purger} does ({@link WeakPeriodic}), so a pool dropped without
  * being released can still be collected; its check then cancels itself. Each pool is checked every

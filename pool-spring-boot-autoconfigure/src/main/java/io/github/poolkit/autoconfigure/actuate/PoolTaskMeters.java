@@ -26,7 +26,8 @@ import io.github.poolkit.PoolStats;
  * ({@link PoolStats}) and then counts each task as the listener hears of it (a task given to {@code submit} before its
  * future completes); and the counter {@code poolkit.pool.tasks.overdue}, tagged {@code name} and {@code kind}
  * ({@code run}: ran longer than the run timeout; {@code queue}: waited longer than the queue timeout to start), one
- * per overdue task.
+ * per overdue task reported after the meters are bound (unlike the task counts, it starts at 0: the pool's
+ * {@link PoolStats#overdue()} total does not say which kind each was).
  *
  * <p>The meters are registered up front, so every series exists from the moment the registry is bound. Micrometer's
  * timers and counters are thread-safe and lock-free to record into.
