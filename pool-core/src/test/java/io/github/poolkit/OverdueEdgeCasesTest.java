@@ -184,6 +184,41 @@ class OverdueEdgeCasesTest {
         }
     }
 
+    /** Each run of a repeating job is watched afresh: a second run that overruns is reported again, once. */
+    @RepeatedTest(2)
+    void aRepeatingJobThatOverrunsInTwoRunsIsReportedOnceForEach() {
+        Reports reports = new Reports();
+        DelayScheduler scheduler = DelayScheduler.create(1, options(reports).runTimeout(TIMEOUT).build());
+        java.util.concurrent.Semaphore proceed = new java.util.concurrent.Semaphore(0);
+        java.util.concurrent.atomic.AtomicInteger runs = new java.util.concurrent.atomic.AtomicInteger();
+        Runnable job = new Runnable() {
+            @Override
+            public void run() {
+                runs.incrementAndGet();
+                proceed.acquireUninterruptibly();
+            }
+
+            @Override
+            public String toString() {
+                return "heartbeat";
+            }
+        };
+        try {
+            ScheduledFuture<?> future = scheduler.scheduleRepeating(job, Duration.ofMillis(5));
+            reports.awaitOne();
+            reports.assertStays(1);
+            proceed.release(); // the first run ends; the second starts and overruns too
+            await().atMost(Duration.ofSeconds(10)).until(() -> reports.tasks.size() == 2);
+            assertThat(runs).hasValue(2);
+            assertThat(reports.tasks).extracting(OverdueTask::task).containsExactly("heartbeat", "heartbeat");
+            reports.assertStays(2);
+            future.cancel(false);
+        } finally {
+            proceed.release(100);
+            scheduler.shutdown();
+        }
+    }
+
     @RepeatedTest(2)
     void aSchedulerJobWaitingForItsWorkerPastQueueTimeoutIsReported() {
         Reports reports = new Reports();

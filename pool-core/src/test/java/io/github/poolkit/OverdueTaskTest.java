@@ -48,7 +48,6 @@ class OverdueTaskTest {
         }
     }
 
-    /** A task named for the reports that blocks until released. */
     /** A task, named for the reports, that counts {@code ran} down. */
     record CountingDown(String name, CountDownLatch ran) implements Runnable {
         @Override

@@ -29,7 +29,8 @@ final class WeakPeriodic implements Runnable {
 
     /**
      * Makes a shared timer: one daemon thread named {@code <name>-1}, made when the first chore is scheduled, and a
-     * queue that a cancelled chore leaves at once.
+     * queue that a cancelled chore leaves at once (one cancelled just as a run ends leaves when its next run falls
+     * due, and does not run: harmless, as a chore holds its pool only weakly).
      *
      * @param name the thread's name without its number
      * @return the timer

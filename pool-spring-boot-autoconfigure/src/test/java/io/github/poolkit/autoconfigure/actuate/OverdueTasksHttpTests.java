@@ -133,8 +133,11 @@ class OverdueTasksHttpTests {
                     .anySatisfy(line -> assertThat(line).contains("stack of worker '" + run.thread() + "'"))
                     .anySatisfy(line -> assertThat(line).contains("at ").contains("hangHere"));
 
-            assertThat(counter("hung", "run")).isEqualTo(1);
-            assertThat(counter("hung", "queue")).isEqualTo(1);
+            // the counters hear of each report after the listener that publishes the event: await them too
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+                assertThat(counter("hung", "run")).isEqualTo(1);
+                assertThat(counter("hung", "queue")).isEqualTo(1);
+            });
 
             JsonNode entry = getJson("/actuator/pools/hung");
             assertThat(entry.get("overdue").asLong()).isEqualTo(2);
@@ -208,7 +211,8 @@ class OverdueTasksHttpTests {
             scheduler.scheduleOnce(job, Duration.ofMillis(1));
             OverdueTask run = events.awaitOne("delayScheduler", OverdueTask.Kind.RUN);
             assertThat(run.task()).isEqualTo("nightly-export");
-            assertThat(counter("delayScheduler", "run")).isEqualTo(1);
+            await().atMost(Duration.ofSeconds(10))
+                    .untilAsserted(() -> assertThat(counter("delayScheduler", "run")).isEqualTo(1));
             JsonNode entry = getJson("/actuator/pools/delayScheduler");
             assertThat(entry.get("overdue").asLong()).isEqualTo(1);
             assertThat(entry.get("recentOverdue").get(0).get("task").asString()).isEqualTo("nightly-export");
