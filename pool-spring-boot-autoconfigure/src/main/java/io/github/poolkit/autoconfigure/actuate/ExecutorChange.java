@@ -68,12 +68,12 @@ public final class ExecutorChange {
         Integer coreSize = values.parse(ExecutorAdapter.CORE_SIZE, Integer::valueOf, wholeNumber);
         if (capacity != null) {
             require(executor.canSetCapacity(), ExecutorAdapter.CAPACITY, executor.whyCapacityIsFixed(type));
-            require(capacity > 0, ExecutorAdapter.CAPACITY, "must be positive, was " + capacity);
+            require(capacity > 0, ExecutorAdapter.CAPACITY, "must be positive, was " + capacity
+                    + ((capacity == -1) ? " (-1 is how an unlimited capacity reads, not a size; for no limit give the"
+                    + " largest size the " + type + " takes, such as " + Integer.MAX_VALUE + ")" : ""));
         }
         if (coreSize != null) {
-            require(executor.canSetCoreSize(), ExecutorAdapter.CORE_SIZE,
-                    "a " + type + " cannot change its coreSize while it runs"
-                            + (executor.canSetCapacity() ? "; change its capacity instead" : ""));
+            require(executor.canSetCoreSize(), ExecutorAdapter.CORE_SIZE, executor.whyCoreSizeIsFixed(type));
             require(coreSize >= 0, ExecutorAdapter.CORE_SIZE, "cannot be negative, was " + coreSize);
         }
         if (executor.coreSizeIsCapacity()) {
@@ -154,7 +154,9 @@ public final class ExecutorChange {
             }
         }
         catch (RuntimeException ex) {
-            throw new InvalidSettingException(field, "the " + type + " refused " + field + " " + value + ": " + ex);
+            throw new InvalidSettingException(field, "the " + type + " refused " + field + " " + value + ": "
+                    + ((ex.getMessage() != null) ? ex : ex.getClass().getName() + " without a message (a value out of"
+                    + " the range this executor takes?)"));
         }
     }
 

@@ -25,16 +25,23 @@ public record ExecutorDescriptor(String type, @Nullable Integer capacity, @Nulla
         @Nullable Long completed) implements PoolsEndpoint.Entry {
 
     /**
-     * Reads an executor; each figure on its own, so that one getter that throws costs only that figure.
+     * Reads an executor; each figure on its own, so that one getter that throws costs only that figure. The figures
+     * are read one after another, not in one snapshot, so threads that start between two reads could show more busy
+     * threads than threads alive: busy is read first and shown at most as {@code running}.
      *
      * @param executor the executor's adapter
      * @return what it tells now
      */
     public static ExecutorDescriptor of(ExecutorAdapter executor) {
         String type = read(executor::type);
+        Integer busy = read(executor::busy);
+        Integer running = read(executor::running);
+        if (busy != null && running != null && busy > running) {
+            busy = running;
+        }
         return new ExecutorDescriptor((type != null) ? type : "unknown", read(executor::capacity),
-                read(executor::coreSize), read(executor::running), read(executor::busy), read(executor::queued),
-                read(executor::queueRemaining), read(executor::completed));
+                read(executor::coreSize), running, busy, read(executor::queued), read(executor::queueRemaining),
+                read(executor::completed));
     }
 
     /** @return the figure, or {@code null} when the getter cannot tell it or throws */

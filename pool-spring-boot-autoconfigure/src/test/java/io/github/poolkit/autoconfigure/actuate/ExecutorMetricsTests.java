@@ -168,6 +168,10 @@ class ExecutorMetricsTests {
                     .hasSize(1);
             assertThat(registry.find("executor.pool.max").tag("name", "applicationTaskExecutor").gauges())
                     .hasSize(1);
+            // a second gauge of the same id would be Micrometer's first one anyway: the description tells whose it is
+            assertThat(registry.get("executor.pool.max").tag("name", "applicationTaskExecutor").gauge().getId()
+                    .getDescription()).as("Micrometer's, not poolkit's (which adds 'Integer.MAX_VALUE when unlimited')")
+                    .isEqualTo("The maximum allowed number of threads in the pool");
             assertThat(registry.find("executor.pool.core").tag("name", "taskScheduler").gauge()).isNotNull();
         });
     }
@@ -179,10 +183,13 @@ class ExecutorMetricsTests {
             // of another type than the gauge the binder would register: Micrometer refuses such a second meter with
             // an exception (while a gauge of the same id would just be returned, which no test could tell apart)
             FunctionCounter.builder("executor.pool.max", this, owner -> 42).tag("name", "ownPool").register(registry);
-            new ExecutorMetrics(new ApplicationExecutors(context)).bindTo(registry);
+            ExecutorMetrics metrics = new ExecutorMetrics(new ApplicationExecutors(context));
+            metrics.bindTo(registry);
             assertThat(registry.get("executor.pool.max").tag("name", "ownPool").functionCounter().count())
                     .isEqualTo(42);
             assertThat(value(registry, "executor.queue.remaining", "ownPool")).isEqualTo(5);
+            // the binder keeps its gauges' executors reachable (a gauge holds its object weakly), as a bean would be
+            java.lang.ref.Reference.reachabilityFence(metrics);
         });
     }
 

@@ -88,6 +88,23 @@ class ExecutorsEndpointTests {
         });
     }
 
+    /** Figures read one getter at a time: busy threads are never shown above the threads alive. */
+    @Test
+    void busyIsNeverShownAboveRunning() {
+        runner.withBean("racy", Executor.class, () -> new ThreadPoolExecutor(1, 4, 1, TimeUnit.MINUTES,
+                new LinkedBlockingQueue<>()) {
+            @Override
+            public int getActiveCount() {
+                return 3; // as if threads started between the reads of pool size (0) and active count
+            }
+        }).run(context -> {
+            ExecutorDescriptor racy = (ExecutorDescriptor) context.getBean(PoolsEndpoint.class).pool("racy");
+            assertThat(racy.running()).isZero();
+            assertThat(racy.busy()).isZero();
+            context.getBean("racy", ThreadPoolExecutor.class).shutdown();
+        });
+    }
+
     @Test
     void readsAProxiedExecutorAsTheExecutorBehindTheProxy() {
         runner.withUserConfiguration(ProxiedExecutorsConfig.class).run(context -> {
@@ -108,7 +125,9 @@ class ExecutorsEndpointTests {
             int parallelism = ForkJoinPool.commonPool().getParallelism();
             assertThat(((ExecutorDescriptor) endpoint.pool("common")).capacity()).isEqualTo(parallelism);
             assertProblem(endpoint.change("common", String.valueOf(parallelism + 1), null, null, null, null),
-                    "capacity", "cannot change its capacity");
+                    "capacity", "the JVM's common ForkJoinPool");
+            assertProblem(endpoint.change("common", String.valueOf(parallelism + 1), null, null, null, null),
+                    "capacity", "-Djava.util.concurrent.ForkJoinPool.common.parallelism");
             assertThat(ForkJoinPool.commonPool().getParallelism()).as("the JVM's common pool").isEqualTo(parallelism);
         });
     }
@@ -237,6 +256,8 @@ class ExecutorsEndpointTests {
             assertProblem(endpoint.change("jdkPool", "1", null, null, null, null), "capacity", "above");
             assertProblem(endpoint.change("jdkPool", "-3", null, null, null, null), "capacity", "positive");
             assertProblem(endpoint.change("jdkPool", "0", null, null, null, null), "capacity", "positive");
+            assertProblem(endpoint.change("jdkPool", "-1", null, null, null, null), "capacity",
+                    "-1 is how an unlimited capacity reads, not a size");
             assertProblem(endpoint.change("jdkPool", null, null, null, null, null, "-1"), "coreSize", "negative");
             assertProblem(endpoint.change("jdkPool", "many", null, null, null, null), "capacity", "whole number");
             assertProblem(endpoint.change("jdkPool", null, null, null, null, null, "2.5"), "coreSize",
@@ -249,7 +270,14 @@ class ExecutorsEndpointTests {
             assertThat(jdk.getMaximumPoolSize()).isEqualTo(4);
             assertThat(jdk.getCorePoolSize()).isEqualTo(2);
 
-            assertProblem(endpoint.change("custom", "3", null, null, null, null), "capacity", "DirectExecutor");
+            assertProblem(endpoint.change("custom", "3", null, null, null, null), "capacity",
+                    "poolkit does not know how to size a DirectExecutor");
+            assertProblem(endpoint.change("custom", null, null, null, null, null, "1"), "coreSize",
+                    "poolkit does not know how to size a DirectExecutor");
+            // the JDK refuses a parallelism above 32767 with no message: the answer says what it means
+            assertProblem(endpoint.change("forkJoinPool", "40000", null, null, null, null), "capacity",
+                    "IllegalArgumentException without a message (a value out of the range");
+            assertThat(context.getBean("forkJoinPool", ForkJoinPool.class).getParallelism()).isEqualTo(2);
             assertProblem(endpoint.change("scheduledPool", "5", null, null, null, null, "2"), "coreSize",
                     "ScheduledThreadPoolExecutor runs on its core threads only");
             assertProblem(endpoint.change("scheduledPool", null, null, null, null, null, "0"), "coreSize",
@@ -265,6 +293,28 @@ class ExecutorsEndpointTests {
                     .isEqualTo(-1);
             assertProblem(endpoint.change("reports", null, null, null, null, null, "2"), "coreSize", "reports");
             assertThat(endpoint.change("nope", null, null, null, null, null, "2").getStatus()).isEqualTo(404);
+        });
+    }
+
+    /** Jetty's pool is no {@code ExecutorService}: stopped, it is told shut down by Jetty's own state. */
+    @Test
+    void aStoppedJettyPoolIsShutDownAndNotResized() {
+        runner.withBean("jettyPool", Executor.class, () -> {
+            org.eclipse.jetty.util.thread.QueuedThreadPool pool = new org.eclipse.jetty.util.thread.QueuedThreadPool(8,
+                    2);
+            try {
+                pool.start();
+                pool.stop();
+            }
+            catch (Exception ex) {
+                throw new IllegalStateException(ex);
+            }
+            return pool;
+        }).run(context -> {
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            assertProblem(endpoint.change("jettyPool", "4", null, null, null, null), "capacity", "is shut down");
+            assertThat(context.getBean("jettyPool", org.eclipse.jetty.util.thread.QueuedThreadPool.class)
+                    .getMaxThreads()).isEqualTo(8);
         });
     }
 

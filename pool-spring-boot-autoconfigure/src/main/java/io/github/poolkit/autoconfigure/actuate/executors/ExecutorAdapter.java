@@ -84,6 +84,17 @@ public interface ExecutorAdapter {
     }
 
     /**
+     * Tells why the core size cannot change, for the {@code 400} a write of it answers.
+     *
+     * @param type what {@link #type()} reads
+     * @return why {@link #setCoreSize(int)} is refused, when {@link #canSetCoreSize()} is false
+     */
+    default String whyCoreSizeIsFixed(String type) {
+        return "a " + type + " cannot change its coreSize while it runs"
+                + (canSetCapacity() ? "; change its capacity instead" : "");
+    }
+
+    /**
      * Tells whether the core size and the capacity are one size, as in a {@code ScheduledThreadPoolExecutor}, which
      * runs on its core threads only: both figures then read the same and a write of either changes both.
      *

@@ -24,6 +24,14 @@ final class ForkJoinPoolAdapter extends DescribedAdapter {
         return !common;
     }
 
+    /** {@return for the common pool, what it serves and where its parallelism is set instead} */
+    @Override
+    public String whyCapacityIsFixed(String type) {
+        return common ? "this is the JVM's common ForkJoinPool, which every parallel stream and CompletableFuture's"
+                + " async stages share; set its parallelism when the JVM starts, with"
+                + " -Djava.util.concurrent.ForkJoinPool.common.parallelism" : super.whyCapacityIsFixed(type);
+    }
+
     private static int queued(ForkJoinPool pool) {
         return (int) Math.min(Integer.MAX_VALUE, pool.getQueuedSubmissionCount() + pool.getQueuedTaskCount());
     }

@@ -28,6 +28,8 @@ final class WebServerExecutor implements ExecutorAdapter {
     private static final boolean JETTY = ClassUtils.isPresent("org.springframework.boot.jetty.JettyWebServer", LOADER)
             && ClassUtils.isPresent("org.eclipse.jetty.util.thread.QueuedThreadPool", LOADER);
 
+    private static final String NO_POOL = "the web server has no request thread pool now (not started, or stopped)";
+
     private final WebServerApplicationContext context;
 
     /**
@@ -102,7 +104,7 @@ final class WebServerExecutor implements ExecutorAdapter {
     private ExecutorAdapter toChange() {
         ExecutorAdapter current = current();
         if (current == null) {
-            throw new IllegalStateException("the web server has no request thread pool now (not started)");
+            throw new IllegalStateException(NO_POOL);
         }
         return current;
     }
@@ -172,9 +174,27 @@ final class WebServerExecutor implements ExecutorAdapter {
         }
     }
 
+    /** {@return whether the current pool is shut down (a server stopping); without a pool, not shut down} */
+    @Override
+    public boolean isShutdown() {
+        return Boolean.TRUE.equals(read(ExecutorAdapter::isShutdown));
+    }
+
     @Override
     public boolean canSetCapacity() {
         return Boolean.TRUE.equals(read(ExecutorAdapter::canSetCapacity));
+    }
+
+    @Override
+    public String whyCapacityIsFixed(String type) {
+        String why = read(current -> current.whyCapacityIsFixed(type));
+        return (why != null) ? why : NO_POOL;
+    }
+
+    @Override
+    public String whyCoreSizeIsFixed(String type) {
+        String why = read(current -> current.whyCoreSizeIsFixed(type));
+        return (why != null) ? why : NO_POOL;
     }
 
     @Override
