@@ -45,6 +45,36 @@ final class Quiesce {
     }
 
     /**
+     * {@link #shutDownWhenDone(ExecutorService, Future)} once every one of {@code tasks} is done: the last of them is
+     * the one watched.
+     *
+     * @param pool  the pool of one test state
+     * @param tasks all its tasks
+     * @return as {@link #shutDownWhenDone(ExecutorService, Future)}
+     */
+    static int shutDownWhenAllDone(ExecutorService pool, Future<?>... tasks) {
+        for (int i = 0; i < tasks.length - 1; i++) {
+            if (shutDownIfNotDoneInTime(pool, tasks[i])) {
+                return STUCK;
+            }
+        }
+        return shutDownWhenDone(pool, tasks[tasks.length - 1]);
+    }
+
+    /** Waits for {@code task}, at most {@link #TIMEOUT_SECONDS}; if it is not done by then, stops the pool. */
+    private static boolean shutDownIfNotDoneInTime(ExecutorService pool, Future<?> task) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
+        while (!task.isDone()) {
+            if (System.nanoTime() - deadline > 0) {
+                pool.shutdownNow();
+                return true;
+            }
+            Thread.onSpinWait();
+        }
+        return false;
+    }
+
+    /**
      * Shuts {@code pool} down (a no-op if an actor already did) and waits until all its workers have left.
      *
      * @param pool the pool (or scheduler) of one test state

@@ -78,7 +78,10 @@ final class ConcurrentWorkers implements WorkerSet {
         return mask + 1;
     }
 
-    /** Adds a worker on its own thread: into a free slot near its start, else into an overflow list. */
+    /**
+     * Adds a worker on its own thread, or a fetcher on the thread that reserves it, under the pool's lock: into a free
+     * slot near the start that thread's id picks, else into an overflow list.
+     */
     @Override
     public void add(Worker w) {
         int start = spread(Thread.currentThread().threadId());

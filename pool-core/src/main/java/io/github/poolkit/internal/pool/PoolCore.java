@@ -206,7 +206,7 @@ final class PoolCore {
         }
         Worker w = new Worker(this, runner, firstTask);
         if (threads.pooled()) {
-            workers.add(w); // an unpooled one lists itself as it starts ({@link UnpooledPath#start})
+            workers.add(w); // an unpooled one: as it starts, or now if a fetcher (UnpooledPath#asFetcherLocked)
             if (firstTask == null) {
                 w.holdsNoTask(); // for the queue: a close that finds it empty may retire this one before it starts
             }

@@ -192,7 +192,12 @@ final class PoolLifecycle {
                     done.add(w);
                 }
             });
-            done.forEach(core::retire); // not while walking the set, which retiring changes
+            for (Worker w : done) { // not while walking the set, which retiring changes
+                if (core.unpooled != null) {
+                    core.unpooled.fetcherGoneLocked(w); // a fetcher that had not begun: it never will
+                }
+                core.retire(w);
+            }
             Thread self = Thread.currentThread();
             boolean[] busy = {false};
             core.workers.forEach(w -> {

@@ -27,10 +27,23 @@ final class UnpooledPath {
     /** The pool's queue, or null. */
     private final TaskQueue queue;
     /**
-     * Workers started without a task that have not yet begun to fetch one ({@link #fetchTask}). Raised under the lock
-     * when one is reserved; lowered by the worker before it fetches, or when its thread cannot start. So it may count
-     * low for an instant (one worker too many may start and find nothing), never high once fetching has begun: work
-     * is never left waiting for a worker that has already fetched something else.
+     * Fetchers: workers started without a task that have not yet begun to fetch one ({@link #fetchTask}), so that
+     * workers ending together start one successor per piece of work, not one each. It may count low for an instant
+     * (one worker too many may start and find nothing), never high once fetching has begun: work is never left
+     * waiting for a worker that has already fetched something else, or that will never fetch.
+     *
+     * <p>Invariant (as {@link PoolCore#reserveWorker} keeps for a pooled worker reserved for the queue): a fetcher is
+     * counted here, marked as holding no task ({@link Worker#holdsNoTask}, {@code DONE}) and listed in the worker
+     * set in one step under the lock ({@link #asFetcherLocked}), with {@link Worker#fetchPending} set; the count is
+     * lowered, and the flag cleared, exactly once, by whoever settles that reservation, which is whoever wins the
+     * worker's {@code DONE}: its own thread as it begins to fetch ({@link Worker#mayTakeWork}, in {@link #fetchTask}),
+     * or, under the lock, a close that takes it out before it has begun ({@link Worker#takeOutIfDone},
+     * {@code PoolLifecycle#takeOutDoneWorkers}), or a failed start of its thread ({@link WorkerLaunch}); the last two
+     * call {@link #fetcherGoneLocked}. So a close that finds nothing queued retires a fetcher that has not looked yet
+     * on its behalf (it takes nothing then), instead of finding it busy: a caller who saw the last future done finds
+     * the pool terminated when {@code release()} returns, as with pooled workers. The flag is written by one party
+     * at a time: a closer reads it only after its own {@link Worker#takeOutIfDone} won, the worker clears it only
+     * after its own {@link Worker#mayTakeWork} won, and a failed start runs before the worker could.
      */
     private final AtomicInteger fetchers = new AtomicInteger();
     /** {@link #giveBackPlace}, made once rather than per task. */
@@ -70,13 +83,20 @@ final class UnpooledPath {
     }
 
     /**
-     * On a worker's own thread, first thing: lists it (for interrupts and counts) and names its thread
-     * {@code <name>-<n>}. Done here rather than by the caller that starts it, so that a caller submitting task after
-     * task pays for neither; a {@code shutdownNow} that ran before the listing is seen by {@link PoolCore#beforeTask}.
+     * On a worker's own thread, first thing. Started with its task: lists it (for interrupts and counts) and names its
+     * thread {@code <name>-<n>}, here rather than by the caller that starts it, so that a caller submitting task after
+     * task pays for neither (a {@code shutdownNow} that ran before the listing is seen by {@link PoolCore#beforeTask}).
+     * Started without one: a fetcher, listed when it was reserved, which fetches its task ({@link #fetchTask}).
+     *
+     * @return the task to run, or null: a fetcher found nothing left for it, or a close took it out
      */
-    void start(Worker w) {
+    Object start(Worker w, Object task) {
+        if (task == null) {
+            return fetchTask(w);
+        }
         threads.name(Thread.currentThread());
         workers.add(w);
+        return task;
     }
 
     /**
@@ -114,10 +134,9 @@ final class UnpooledPath {
         pool.lock.lock();
         try {
             if (needsFetcherLocked()) {
-                successor = new Worker(pool, runner, null);
-                fetchers.incrementAndGet();
                 w.retired = true;
                 workers.remove(w); // running unchanged: the successor holds w's reservation
+                successor = asFetcherLocked(new Worker(pool, runner, null));
                 w.stopSeeking();
             } else {
                 pool.retire(w);
@@ -148,23 +167,56 @@ final class UnpooledPath {
     /** {@link PoolCore#reserveForQueue} of an unpooled pool: a worker to fetch queued work, if needed. Lock held. */
     Worker reserveFetcherLocked() {
         Worker w = needsFetcherLocked() ? pool.reserveWorker(null) : null;
-        if (w != null) {
-            fetchers.incrementAndGet();
-        }
-        return w;
-    }
-
-    /** A worker started without a task could not start: it will fetch nothing (see {@link #fetchers}). */
-    void fetcherLost() {
-        fetchers.decrementAndGet();
+        return w == null ? null : asFetcherLocked(w);
     }
 
     /**
-     * On the thread of a worker started without a task (it took over a place, or was reserved for the queue): takes
-     * the next queued task, else the head caller's task, or null when another worker took it first.
+     * Makes {@code w}, counted and not yet started, a fetcher (see the invariant of {@link #fetchers}): holding no
+     * task, so that a close that finds nothing queued may retire it before it looks, and listed now, not as its
+     * thread starts, so that such a close finds it. Lock held.
      */
-    Object fetchTask() {
+    private Worker asFetcherLocked(Worker w) {
+        w.fetchPending = true;
+        w.holdsNoTask();
+        workers.add(w);
+        fetchers.incrementAndGet();
+        return w;
+    }
+
+    /**
+     * Fetcher {@code w} will fetch nothing: a close took it out, or its thread could not start. Settles its count,
+     * unless its own thread or an earlier call did (no-op for any other worker). Lock held.
+     */
+    void fetcherGoneLocked(Worker w) {
+        if (w.fetchPending) {
+            w.fetchPending = false;
+            fetchers.decrementAndGet();
+        }
+    }
+
+    /**
+     * On the thread of a worker started without a task (it took over a place, or was reserved for the queue), first
+     * thing: names the thread, then takes the next queued task, else the head caller's task; null when another worker
+     * took it first, or when a close took this one out before it began (then {@link #passOn} does nothing either).
+     * Found work makes it busy ({@link Worker#stopSeeking}); finding none, it stays {@code SEEKING} until
+     * {@link #passOn} has retired it, so that a close waits for that rather than report the pool busy.
+     */
+    private Object fetchTask(Worker w) {
+        threads.name(Thread.currentThread());
+        if (!w.mayTakeWork()) {
+            return null; // taken out: retired, its count settled, on its behalf
+        }
+        w.fetchPending = false; // settled here: it won DONE from any close
         fetchers.decrementAndGet(); // before looking: see fetchers
+        Object next = takeWork();
+        if (next != null) {
+            w.stopSeeking();
+        }
+        return next;
+    }
+
+    /** {@link #fetchTask}'s look for work, once the fetcher's count is settled. */
+    private Object takeWork() {
         Object next = pool.queued != null && pool.mayTakeLockFree() ? pool.queued.poll() : null;
         if (next != null || (queue == null || queue.isEmpty()) && pool.blockedCallers() == 0) {
             return next; // nothing for the locked path to find (passOn then sees a shrink or a close)

@@ -108,12 +108,14 @@ final class Worker implements Runnable, TaskCounter {
      */
     boolean retired;
 
-    /** Where a {@link ConcurrentWorkers} keeps this worker: a slot ({@code >= 0}) or an overflow stripe ({@code < 0}).
-     */
+    /** Where a {@link ConcurrentWorkers} keeps it: a slot ({@code >= 0}) or an overflow stripe ({@code < 0}). */
     int stripe;
 
     /** Whether the worker is in its pool's {@link WorkerSet}; guarded by the lock that guards that set. */
     boolean listed;
+
+    /** An unpooled fetcher still counted by {@link UnpooledPath#fetchers}, whose invariant says who clears it. */
+    boolean fetchPending;
 
     /** Neighbours in the pool's {@link LinkedWorkers}; guarded by the pool lock (or its stripe's lock). */
     Worker previousLive;
@@ -214,10 +216,7 @@ final class Worker implements Runnable, TaskCounter {
      * without one, the work it fetches itself (none if another worker took it first).
      */
     private void runOnce(Object task) {
-        pool.unpooled.start(this);
-        if (task == null) {
-            task = pool.unpooled.fetchTask();
-        }
+        task = pool.unpooled.start(this, task); // null: nothing left for a fetcher, or a close took it out
         if (task != null) {
             pool.beforeTask();
             runner.run(this, task);
@@ -312,8 +311,9 @@ final class Worker implements Runnable, TaskCounter {
     }
 
     /**
-     * This worker, reserved for the queue under the pool's lock before its thread starts, holds no task and has taken
-     * none: from now until {@link #mayTakeWork}, a closing pool may take it out ({@link #takeOutIfDone}).
+     * This worker, reserved for the queue (pooled) or to fetch work (unpooled) under the pool's lock before its thread
+     * starts, holds no task and has taken none: from now until {@link #mayTakeWork}, a closing pool may take it out
+     * ({@link #takeOutIfDone}).
      */
     void holdsNoTask() {
         BETWEEN.setRelease(this, DONE);

@@ -82,8 +82,8 @@ final class WorkerLaunch {
             Worker replacement;
             pool.lock.lock();
             try {
-                if (w.firstTask == null && pool.unpooled != null) {
-                    pool.unpooled.fetcherLost();
+                if (pool.unpooled != null) {
+                    pool.unpooled.fetcherGoneLocked(w); // no-op if a close took it out (and settled it) first
                 }
                 w.firstTask = null;
                 if (!w.retired) { // a close may have taken out a worker started for the queue (Worker#takeOutIfDone)
