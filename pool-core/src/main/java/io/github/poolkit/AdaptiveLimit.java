@@ -19,7 +19,8 @@ import io.github.poolkit.internal.limit.GradientLimit;
  *       {@code Gradient2Limit}).</li>
  *   <li>{@link #aimd(int, int)}: additive increase, multiplicative decrease (after TCP's congestion control): grows by
  *       about one per round trip while nothing is dropped and latency stays within twice its baseline, and shrinks by
- *       10% on each drop or slowdown.</li>
+ *       10% on each drop and on each sample while latency is over twice its baseline (unlike TCP, which cuts once per
+ *       window: a lasting slowdown takes it to {@code min} within about one round trip).</li>
  * </ul>
  *
  * <p>Contract of every implementation: {@link #limit()} stays within the bounds it was made with, and, for a given

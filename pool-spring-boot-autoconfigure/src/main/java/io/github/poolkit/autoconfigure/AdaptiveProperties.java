@@ -18,7 +18,8 @@ public class AdaptiveProperties {
 
     /**
      * The largest the limit gets; must be at least min, and needs an algorithm (not none) to act. Default: the
-     * pool's capacity (256 when unset), or the semaphore's size.
+     * pool's capacity (256 when unset), or the semaphore's size. It is the cap: a max above the capacity lets an
+     * adaptive pool grow past it.
      */
     private Integer max;
 
