@@ -449,12 +449,12 @@ public final class PoolOptions {
         }
 
         /**
-         * A task still running this long after it started is <em>overdue</em>: it is reported once, while it runs,
-         * to {@link PoolListener#taskOverdue} with its worker's stack, no later than
-         * {@code runTimeout + max(runTimeout / 4, 100ms)} after it started, and counted in
-         * {@link PoolStats#overdue()}. The task is not stopped (see {@link #interruptOverdue}). Each task then costs
-         * its worker a read of a coarse shared clock (advanced every 4 ms by one daemon thread) and a few plain
-         * stores; without a timeout, nothing.
+         * A task still running this long after it started is <em>overdue</em>: found while it runs, it is reported once
+         * to {@link PoolListener#taskOverdue} with its worker's stack, not before {@code runTimeout} (but for a stall
+         * of the clock's thread, by up to that stall) and no later than {@code runTimeout + max(runTimeout / 4, 100ms)}
+         * after it started, and counted in {@link PoolStats#overdue()}. The task is not stopped (see {@link
+         * #interruptOverdue}). Each task costs its worker a read of a coarse clock (advanced every 4 ms by one daemon
+         * thread) and a few plain stores; without a timeout, nothing.
          *
          * @param runTimeout the longest expected run, {@code > 0}, or {@code null} (the default) not to watch runs
          * @return this builder

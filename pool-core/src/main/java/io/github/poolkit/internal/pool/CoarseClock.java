@@ -14,8 +14,10 @@ import java.util.concurrent.locks.LockSupport;
  * <p>A stamp lags behind the true time by at most the gap between two ticks. The checker, which reads the true time,
  * treats a task as overdue only once the stamp is older than the timeout plus {@link #lagBound}, so a report never
  * comes early, and at most that bound (two ticks, normally 8 ms) late. One exception, documented: a task stamped
- * while the clock's thread could not run (a process-wide pause) carries that pause in its stamp and may be reported
- * early by the part of the pause beyond two ticks.
+ * while the clock's thread could not run (a process-wide pause, or this one thread kept off the processors while
+ * every processor runs the pools' workers) carries that delay in its stamp and may be reported early by the part of
+ * it beyond two ticks, if the clock has caught up by the check. The thread runs for the life of the JVM once started:
+ * one wake-up every tick, even after every watched pool has closed.
  */
 final class CoarseClock {
 
