@@ -186,11 +186,13 @@ public final class PoolEngine {
      * @throws InterruptedException if interrupted while waiting
      */
     public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
-        core.lifecycle.waiting(1); // no reboot until it returns (counted first: none can come in between)
+        // Counted only if open, in one step under the lock: no reboot until it returns (none can come in between),
+        // while a call on a pool closed already is no waiter, not even for an instant that would refuse a reboot.
+        if (!core.lifecycle.waitingIfOpen()) {
+            throw new PoolClosedException("pool '" + name + "' is already closed");
+        }
         try {
-            if (!release()) {
-                throw new PoolClosedException("pool '" + name + "' is already closed");
-            }
+            release(); // or another caller's close came first: this one waits all the same, as one of its closers
             if (!core.termination.await(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
                 throw new TimeoutException("pool '" + name + "' still has " + core.running() + " workers running and "
                         + core.queuedCount() + " tasks queued after " + timeout);

@@ -216,6 +216,20 @@ final class PoolLifecycle {
         }
     }
 
+    /** {@return whether the pool was open, counting then a caller about to close it and wait (see {@link #waiters})} */
+    boolean waitingIfOpen() {
+        core.lock.lock();
+        try {
+            if (core.state != PoolCore.State.OPEN) {
+                return false;
+            }
+            waiters++;
+            return true;
+        } finally {
+            core.lock.unlock();
+        }
+    }
+
     /** Counts a caller that closes the pool and waits for it (+1), or is done waiting (-1): see {@link #waiters}. */
     void waiting(int change) {
         core.lock.lock();
