@@ -253,6 +253,31 @@ class DelaySchedulerShutdownTest {
         assertThat(runs.get()).isEqualTo(1);
     }
 
+    /**
+     * As {@code ThreadPoolExecutor}: a terminated scheduler, or a wait of no time, answers at once, even with the
+     * interrupt status set, which it keeps; only a wait that blocks throws {@code InterruptedException}.
+     */
+    @Test
+    void awaitTerminationAnswersATerminatedSchedulerOrANoTimeWaitDespiteAnInterruptStatus() throws Exception {
+        DelayScheduler pending = fixture.create(1);
+        pending.schedule(() -> { }, 1, HOURS);
+        pending.shutdown();
+        DelayScheduler idle = fixture.create(1);
+        idle.shutdown();
+        assertThat(idle.isTerminated()).isTrue();
+        Thread.currentThread().interrupt();
+        try {
+            assertThat(idle.awaitTermination(0, SECONDS)).isTrue();
+            assertThat(idle.awaitTermination(1, HOURS)).isTrue();
+            assertThat(pending.awaitTermination(0, SECONDS)).isFalse();
+            assertThat(Thread.currentThread().isInterrupted()).as("the status is kept").isTrue();
+            assertThatThrownBy(() -> pending.awaitTermination(1, HOURS)).isInstanceOf(InterruptedException.class);
+        } finally {
+            Thread.interrupted();
+        }
+        pending.shutdownNow();
+    }
+
     @Test
     void awaitTerminationTimesOutWhileRunning() throws Exception {
         DelayScheduler s = fixture.create(1);

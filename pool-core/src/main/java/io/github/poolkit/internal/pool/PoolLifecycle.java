@@ -253,8 +253,9 @@ final class PoolLifecycle {
                         + " releaseTimeout() is waiting for its tasks to finish; reboot it after that returns");
             }
             if (core.state != PoolCore.State.OPEN) {
-                core.state = PoolCore.State.OPEN;
+                // the latch first: a lock-free reader that sees the pool open then sees it not terminated
                 core.termination.reopened();
+                core.state = PoolCore.State.OPEN;
                 startChores();
             }
         } finally {

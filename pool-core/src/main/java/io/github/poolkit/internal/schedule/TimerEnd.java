@@ -47,10 +47,14 @@ final class TimerEnd {
      * @param timeout the longest wait
      * @param unit    its unit
      * @return whether terminated
-     * @throws InterruptedException if interrupted while waiting
+     * @throws InterruptedException if interrupted while waiting (not when terminated, or with no time to wait, as
+     *                              {@code ThreadPoolExecutor}: an interrupt status on entry is then kept)
      */
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         long nanos = Math.max(0, unit.toNanos(timeout)); // a negative timeout is spent: no deadline that wraps round
+        if (isTerminated() || nanos == 0) { // the latch's await would throw on an interrupt status before looking
+            return isTerminated();
+        }
         long deadline = System.nanoTime() + nanos;
         return done.await(nanos, TimeUnit.NANOSECONDS)
                 && executor.awaitTermination(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
