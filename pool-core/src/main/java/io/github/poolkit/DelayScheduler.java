@@ -91,7 +91,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <p><b>Memory consistency.</b> Actions in a thread before it schedules a job happen-before the job runs; each run of
  * a periodic job happens-before the next; the actions of a job happen-before a successful return from its future's
- * {@code get}, and before {@code isDone} returns {@code true}.
+ * {@code get}, and before {@code isDone} returns {@code true} for a job that completed (a cancel makes the future
+ * done at once, while a run it did not stop may still be going on).
  *
  * <p>Implementation overview: this class checks arguments, converts times to nanoseconds and owns the lifecycle
  * methods; the pending set and the timer thread are in {@link JobTimer} (which states the invariants and the lock
