@@ -259,8 +259,8 @@ public final class WeightedSemaphore implements PermitSemaphore {
      * <p>Stages registered without an {@code Async} suffix run in the thread whose release granted the request (after
      * the releasing stage, once such grants nest 32 deep), in the caller's if granted at once, or on a virtual thread
      * of their own when a caller ahead gave up on its own time (a blocked caller whose timed wait ran out, or that
-     * was interrupted before a grant; an asynchronous request failed by {@link CompletableFuture#orTimeout}, which
-     * the JDK does on its one delay thread for all timeouts).
+     * was interrupted before a grant; an asynchronous request ended by {@code orTimeout}, {@code completeOnTimeout}
+     * or {@code complete}: the first two run on the JDK's one delay thread for all timeouts).
      *
      * @param n the number of permits, {@code 0 <= n <= size()}
      * @return a future completed with the granted permits

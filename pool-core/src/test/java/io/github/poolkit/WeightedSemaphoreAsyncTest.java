@@ -267,6 +267,21 @@ class WeightedSemaphoreAsyncTest {
         assertState(semaphore, 0, 0);
     }
 
+    /** As above, for {@code completeOnTimeout}, which completes the future on the JDK's delay thread too. */
+    @Test
+    void theStagesOfThoseBehindAnAsyncRequestCompletedOnTimeoutDoNotRunOnTheJdksDelayThread() throws Exception {
+        WeightedSemaphore semaphore = new WeightedSemaphore(3);
+        semaphore.acquire(2);
+        CompletableFuture<Permit> head = semaphore.acquireAsync(3).completeOnTimeout(null, 20, TimeUnit.MILLISECONDS);
+        List<Thread> ranOn = new ArrayList<>();
+        CompletableFuture<Boolean> stage = closesAfter(semaphore.acquireAsync(1), new CountDownLatch(0), ranOn);
+        assertThat(stage.get(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(head.join()).as("completed with the fallback value").isNull();
+        assertThat(ranOn).singleElement().satisfies(thread -> assertThat(thread.isVirtual()).isTrue());
+        semaphore.release(2);
+        assertState(semaphore, 0, 0);
+    }
+
     /**
      * A release that grants an asynchronous request and, behind it, a blocked thread wakes the thread first: a stage
      * of the earlier request that waits for what the thread does once granted does not keep it parked.

@@ -390,6 +390,9 @@ final class PoolCore {
             if (w.retired) {
                 return;
             }
+            if (unpooled != null) {
+                unpooled.fetcherGoneLocked(w); // a fetcher that died before it looked: it never will
+            }
             retire(w);
             replacement = reserveForQueue();
         } finally {

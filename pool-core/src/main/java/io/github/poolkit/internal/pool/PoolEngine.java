@@ -192,7 +192,9 @@ public final class PoolEngine {
             throw new PoolClosedException("pool '" + name + "' is already closed");
         }
         try {
-            release(); // or another caller's close came first: this one waits all the same, as one of its closers
+            if (!release()) { // another caller's close came first: that caller, not this one, waits for it
+                throw new PoolClosedException("pool '" + name + "' is already closed");
+            }
             if (!core.termination.await(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
                 throw new TimeoutException("pool '" + name + "' still has " + core.running() + " workers running and "
                         + core.queuedCount() + " tasks queued after " + timeout);

@@ -38,8 +38,9 @@ final class UnpooledPath {
      * lowered, and the flag cleared, exactly once, by whoever settles that reservation, which is whoever wins the
      * worker's {@code DONE}: its own thread as it begins to fetch ({@link Worker#mayTakeWork}, in {@link #fetchTask}),
      * or, under the lock, a close that takes it out before it has begun ({@link Worker#takeOutIfDone},
-     * {@code PoolLifecycle#takeOutDoneWorkers}), or a failed start of its thread ({@link WorkerLaunch}); the last two
-     * call {@link #fetcherGoneLocked}. So a close that finds nothing queued retires a fetcher that has not looked yet
+     * {@code PoolLifecycle#takeOutDoneWorkers}), a failed start of its thread ({@link WorkerLaunch}), or an abnormal
+     * end of that thread before it looked ({@link PoolCore#workerExited}); the last three call
+     * {@link #fetcherGoneLocked}. So a close that finds nothing queued retires a fetcher that has not looked yet
      * on its behalf (it takes nothing then), instead of finding it busy: a caller who saw the last future done finds
      * the pool terminated when {@code release()} returns, as with pooled workers. The flag is written by one party
      * at a time: a closer reads it only after its own {@link Worker#takeOutIfDone} won, the worker clears it only

@@ -58,13 +58,19 @@ public final class AsyncWaiter extends SemaphoreWaiter {
         return waiter.future;
     }
 
+    /** As {@link #withdrawFor(AcquireOutcome, boolean)}, handing off only for a timeout. */
+    private void withdrawFor(AcquireOutcome outcome) {
+        withdrawFor(outcome, outcome == AcquireOutcome.TIMEOUT);
+    }
+
     /**
      * Takes the request out of the line for the caller, if it still waits there, and reports {@code outcome}. The
-     * stages of the requests its leaving lets through run here (a canceller runs stages of futures anyway), but for a
-     * timeout: {@code orTimeout} fails the future on the JDK's one delay thread, which no caller's stage may hold up.
+     * stages of the requests its leaving lets through run here (a canceller runs stages of futures anyway), unless
+     * {@code handOff}: {@code orTimeout} and {@code completeOnTimeout} complete the future on the JDK's one delay
+     * thread, which no caller's stage may hold up.
      */
-    private void withdrawFor(AcquireOutcome outcome) {
-        if (isWaiting() && line.withdraw(this, outcome == AcquireOutcome.TIMEOUT)) {
+    private void withdrawFor(AcquireOutcome outcome, boolean handOff) {
+        if (isWaiting() && line.withdraw(this, handOff)) {
             SemaphoreReporter.settle(line.reporter, permits(), since, outcome);
         }
     }
@@ -77,7 +83,7 @@ public final class AsyncWaiter extends SemaphoreWaiter {
 
         @Override
         public boolean complete(Permit value) {
-            withdrawFor(AcquireOutcome.CANCELLED);
+            withdrawFor(AcquireOutcome.CANCELLED, true); // completeOnTimeout's path too, on the JDK's delay thread
             return super.complete(value);
         }
 

@@ -30,7 +30,7 @@ import io.github.poolkit.annotation.Permits;
  * retry. Every release records how long the permits were held, from which that estimate is made.
  *
  * @param where          "@Permits on Type.method", for messages
- * @param semaphoreName  the semaphore's bean name, or "(primary)"
+ * @param semaphoreName  the semaphore's bean name (the primary one's too, where the bean factory can tell it)
  * @param semaphore      the semaphore
  * @param weightExpression the weight, parsed
  * @param maxWait        the longest wait, not negative

@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.config.AutowireCapableBeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
+import org.springframework.beans.factory.config.NamedBeanHolder;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodClassKey;
@@ -119,9 +121,17 @@ final class PermitsInterceptor implements MethodInterceptor {
         String name = permits.value();
         String where = "@Permits on " + ClassUtils.getUserClass(targetClass).getSimpleName() + "." + method.getName();
         PermitSemaphore semaphore;
+        String semaphoreName = name;
         try {
-            semaphore = name.isEmpty() ? beanFactory.getBean(PermitSemaphore.class)
-                    : beanFactory.getBean(name, PermitSemaphore.class);
+            if (name.isEmpty() && beanFactory instanceof AutowireCapableBeanFactory autowiring) {
+                NamedBeanHolder<PermitSemaphore> primary = autowiring.resolveNamedBean(PermitSemaphore.class);
+                semaphore = primary.getBeanInstance();
+                semaphoreName = primary.getBeanName(); // the messages name the bean, as for a named one
+            }
+            else {
+                semaphore = name.isEmpty() ? beanFactory.getBean(PermitSemaphore.class)
+                        : beanFactory.getBean(name, PermitSemaphore.class);
+            }
         }
         catch (BeansException ex) {
             throw new IllegalStateException(where + ": no single semaphore bean " + (name.isEmpty() ? "(primary)"
@@ -155,9 +165,10 @@ final class PermitsInterceptor implements MethodInterceptor {
             logger.warn(where + ": " + early);
         }
         RetryAfterEstimator estimates = estimator();
-        return new PermitsGuard(where, name.isEmpty() ? "(primary)" : name, semaphore, weight, maxWait,
-                isReactive(ResolvableType.forMethodReturnType(method, targetClass).resolve(method.getReturnType())),
-                estimates, estimates.holdTimes(semaphore));
+        boolean reactive = isReactive(ResolvableType.forMethodReturnType(method, targetClass)
+                .resolve(method.getReturnType()));
+        return new PermitsGuard(where, semaphoreName.isEmpty() ? "(primary)" : semaphoreName, semaphore, weight,
+                maxWait, reactive, estimates, estimates.holdTimes(semaphore));
     }
 
     /** @return whether permits are held per subscription: a {@code Mono}, {@code Flux} or, with Reactor, Publisher */

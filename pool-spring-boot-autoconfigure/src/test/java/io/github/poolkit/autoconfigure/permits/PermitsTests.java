@@ -76,7 +76,7 @@ class PermitsTests {
             assertThat(guarded.onPrimary(primary)).isEqualTo(1);
             primary.acquire(3);
             assertThatThrownBy(() -> guarded.onPrimary(primary)).isInstanceOf(PoolOverloadException.class)
-                    .hasMessageContaining("semaphore '(primary)'");
+                    .hasMessageContaining("semaphore 'weightedSemaphore'"); // the primary, by its bean name
         });
     }
 
