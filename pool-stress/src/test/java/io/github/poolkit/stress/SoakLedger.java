@@ -45,10 +45,12 @@ final class SoakLedger {
      * task ran or was handed back.
      *
      * @param totals where to add this round's counts
+     * @return the runs of the round's tasks, all together
      * @throws AssertionError naming the first task whose books do not balance
      */
-    void verify(SoakTotals totals) {
+    long verify(SoakTotals totals) {
         int issued = (int) Math.min(nextId.get(), CAPACITY);
+        long ran = 0;
         for (int id = 0; id < issued; id++) {
             int a = accepted.get(id);
             int r = runs.get(id);
@@ -58,6 +60,8 @@ final class SoakLedger {
                         + " (an accepted task must run once or be handed back once; a refused one must do neither)");
             }
             totals.add(a == 1, r, h);
+            ran += r;
         }
+        return ran;
     }
 }

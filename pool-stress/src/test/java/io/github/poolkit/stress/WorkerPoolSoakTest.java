@@ -3,6 +3,7 @@ package io.github.poolkit.stress;
 import io.github.poolkit.PoolClosedException;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolOverloadException;
+import io.github.poolkit.PoolStats;
 import io.github.poolkit.WorkerPool;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -24,8 +27,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Soak test: hammers {@link WorkerPool}s for a configurable time and checks the books. Excluded from the default build
- * (tag {@code soak}); run it with
+ * Soak test: hammers {@link WorkerPool}s for a configurable time and checks the books. The long run is excluded from
+ * the default build (tag {@code soak}; a short one, a round of each mode with each ending, runs in every build); run it
+ * with
  * <pre>
  * ./mvnw -B -pl pool-stress -am verify -Psoak -Dsoak.duration=PT2M -Dtest=WorkerPoolSoakTest -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
@@ -50,11 +54,14 @@ import static org.awaitility.Awaitility.await;
  *   <li>every task that threw reached the panic handler once;</li>
  *   <li>no task started with a stray interrupt status, except while the pool was being stopped by
  *       {@code shutdownNow} (interrupts aimed at a finished task must not leak into the next one);</li>
- *   <li>{@code running()} and {@code waiting()} are 0, and no thread of the round's pool is alive any more.</li>
+ *   <li>{@code running()} and {@code waiting()} are 0, and no thread of the round's pool is alive any more (nor, for
+ *       virtual threads, which no thread list shows, any of a sample of the tasks' own threads);</li>
+ *   <li>{@code stats()} counts as many completed and failed tasks as ran, as many failed as threw, and none busy,
+ *       queued or blocked;</li>
+ *   <li>with {@code virtualThreads(true)}, no thread ran a second task.</li>
  * </ul>
  * The totals are printed and written to {@code target/soak-report.txt}.
  */
-@Tag("soak")
 class WorkerPoolSoakTest {
 
     private static final int SUBMITTERS = 4;
@@ -62,14 +69,21 @@ class WorkerPoolSoakTest {
      * {@code (r / MODES)} is even, so every fourteen rounds cover every combination. */
     private static final int MODES = 7;
     private static final Duration ROUND = Duration.ofSeconds(2);
+    /** The rounds of the short soak that runs in every build. */
+    private static final Duration SHORT_ROUND = Duration.ofMillis(700);
     private static final int MAX_CAPACITY = 12;
     /** Submitters pause while this many callers and tasks are waiting, so that a round drains in well under a second. */
     private static final int MAX_BACKLOG = 256;
 
+    /** Whether the current thread has run a soak task: an unpooled virtual thread must never run a second one. */
+    private static final ThreadLocal<Boolean> RAN_A_TASK = ThreadLocal.withInitial(() -> Boolean.FALSE);
+
     private final SoakTotals totals = new SoakTotals();
     private final AtomicInteger strayInterrupts = new AtomicInteger();
+    private final AtomicInteger secondTasksOnAVirtualThread = new AtomicInteger();
 
     @Test
+    @Tag("soak")
     void booksBalanceUnderContentionFaultsAndLifecycleChurn() throws Exception {
         Duration duration = Duration.parse(System.getProperty("soak.duration", "PT30S"));
         Instant started = Instant.now();
@@ -80,13 +94,32 @@ class WorkerPoolSoakTest {
             runRound(round++, roundEnd);
         }
         totals.rounds = round;
-        assertThat(strayInterrupts).as("tasks that started with a stray interrupt status").hasValue(0);
-        assertThat(totals.panics.get()).as("panics = tasks that threw").isEqualTo(totals.thrown.get());
-        assertThat(liveThreads("soak-")).as("soak worker threads still alive").isEmpty();
+        checkTotals();
         String report = "soak " + duration + " started " + started + " on " + Runtime.getRuntime().availableProcessors()
                 + " CPUs, java " + Runtime.version() + ": " + totals;
         System.out.println(report);
         writeReport(report);
+    }
+
+    /**
+     * In every build (not only with {@code -Psoak}): one short round of each mode with each ending, so that a change
+     * that breaks the books in any mode, the unpooled virtual threads' included, fails {@code ./mvnw verify}.
+     */
+    @Test
+    void everyModeWithEachEndingBalancesItsBooks() throws Exception {
+        for (int round = 0; round < 2 * MODES; round++) {
+            runRound(round, System.nanoTime() + SHORT_ROUND.toNanos());
+        }
+        totals.rounds = 2 * MODES;
+        checkTotals();
+        System.out.println("short soak: " + totals);
+    }
+
+    private void checkTotals() {
+        assertThat(strayInterrupts).as("tasks that started with a stray interrupt status").hasValue(0);
+        assertThat(secondTasksOnAVirtualThread).as("unpooled virtual threads that ran a second task").hasValue(0);
+        assertThat(totals.panics.get()).as("panics = tasks that threw").isEqualTo(totals.thrown.get());
+        assertThat(liveThreads("soak-")).as("soak worker threads still alive").isEmpty();
     }
 
     private void runRound(int round, long roundEnd) throws Exception {
@@ -100,7 +133,8 @@ class WorkerPoolSoakTest {
                 .build();
         WorkerPool pool = WorkerPool.create(capacity, options);
         SoakLedger ledger = new SoakLedger();
-        RoundState state = new RoundState((round / MODES) % 2 == 0);
+        RoundState state = new RoundState((round / MODES) % 2 == 0, options.virtualThreads());
+        long thrownBefore = totals.thrown.get();
 
         List<Thread> submitters = new ArrayList<>();
         for (int i = 0; i < SUBMITTERS; i++) {
@@ -122,13 +156,23 @@ class WorkerPoolSoakTest {
         assertThat(pool.waiting()).as("waiting() after termination").isZero();
         long handedBackBefore = totals.handedBack;
         long acceptedBefore = totals.accepted;
-        ledger.verify(totals);
+        long ran = ledger.verify(totals);
+        PoolStats stats = pool.stats();
+        assertThat(stats.completed() + stats.failed()).as("%s: completed + failed = the tasks that ran", name)
+                .isEqualTo(ran);
+        assertThat(stats.failed()).as("%s: failed = the tasks that threw", name)
+                .isEqualTo(totals.thrown.get() - thrownBefore);
+        assertThat(List.of(stats.busy(), stats.queued(), stats.blocked())).as("%s: busy, queued, blocked", name)
+                .containsOnly(0);
         System.out.println(name + ": capacity " + capacity + ", " + options
                 + (options.threadFactory() != null ? " (virtual workers)" : "") + ", stop "
                 + (state.stopping ? "shutdownNow" : "release") + ": accepted " + (totals.accepted - acceptedBefore)
                 + ", handed back " + (totals.handedBack - handedBackBefore));
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
                 assertThat(liveThreads(name + "-")).as("threads of %s after termination", name).isEmpty());
+        // virtual threads are not in Thread.getAllStackTraces(): a sample of the tasks' own threads is watched instead
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(state.sampledThreads)
+                .as("sampled task threads of %s alive after termination", name).noneMatch(Thread::isAlive));
     }
 
     private static PoolOptions.Builder mode(int mode, ThreadLocalRandom rnd, PoolOptions.Builder b) {
@@ -252,9 +296,14 @@ class WorkerPoolSoakTest {
         volatile Throwable failure;
         /** What a submitter's checks threw (or execute threw unexpectedly), if anything: the first of them. */
         volatile Throwable submitterFailure;
+        /** Whether the pool runs each task on a fresh virtual thread ({@code virtualThreads(true)}). */
+        final boolean unpooled;
+        /** The threads of one task in 64, to check that none outlives the round (virtual ones included). */
+        final Queue<Thread> sampledThreads = new ConcurrentLinkedQueue<>();
 
-        RoundState(boolean endWithShutdownNow) {
+        RoundState(boolean endWithShutdownNow, boolean unpooled) {
             this.endWithShutdownNow = endWithShutdownNow;
+            this.unpooled = unpooled;
         }
     }
 
@@ -278,6 +327,15 @@ class WorkerPoolSoakTest {
             ledger.ran(id);
             if (Thread.currentThread().isInterrupted() && !state.stopping) {
                 strayInterrupts.incrementAndGet();
+            }
+            if (state.unpooled) {
+                if (RAN_A_TASK.get()) {
+                    secondTasksOnAVirtualThread.incrementAndGet();
+                }
+                RAN_A_TASK.set(Boolean.TRUE);
+            }
+            if (id % 64 == 0) {
+                state.sampledThreads.add(Thread.currentThread());
             }
             if (kind < 50) {
                 return;                                                              // quick
