@@ -249,34 +249,29 @@ class WeightedSemaphoreAsyncTest {
     }
 
     /**
-     * An asynchronous head request failed by {@code orTimeout} is withdrawn on the JDK's one delay thread, which times
-     * out every {@code CompletableFuture} of the JVM: the requests its leaving lets through must not have their stages
-     * run there (a slow stage would delay every other timeout), but on a virtual thread of their own.
+     * An asynchronous head request ended by {@code orTimeout} or {@code completeOnTimeout} is withdrawn on the JDK's
+     * one delay thread, which times out every {@code CompletableFuture} of the JVM: the requests its leaving lets
+     * through must not have their stages run there (a slow stage would delay every other timeout), but on a virtual
+     * thread of their own.
      */
     @Test
     void theStagesOfThoseBehindAnAsyncRequestThatTimesOutDoNotRunOnTheJdksDelayThread() throws Exception {
-        WeightedSemaphore semaphore = new WeightedSemaphore(3);
-        semaphore.acquire(2);
-        CompletableFuture<Permit> head = semaphore.acquireAsync(3).orTimeout(20, TimeUnit.MILLISECONDS);
-        List<Thread> ranOn = new ArrayList<>();
-        CompletableFuture<Boolean> stage = closesAfter(semaphore.acquireAsync(1), new CountDownLatch(0), ranOn);
-        assertThat(stage.get(10, TimeUnit.SECONDS)).isTrue();
-        assertThatThrownBy(head::join).hasCauseInstanceOf(TimeoutException.class);
-        assertThat(ranOn).singleElement().satisfies(thread -> assertThat(thread.isVirtual()).isTrue());
-        semaphore.release(2);
-        assertState(semaphore, 0, 0);
+        assertFollowersWokenOffTheDelayThread(head -> head.orTimeout(20, TimeUnit.MILLISECONDS),
+                head -> assertThatThrownBy(head::join).hasCauseInstanceOf(TimeoutException.class));
+        assertFollowersWokenOffTheDelayThread(head -> head.completeOnTimeout(null, 20, TimeUnit.MILLISECONDS),
+                head -> assertThat(head.join()).as("completed with the fallback value").isNull());
     }
 
-    /** As above, for {@code completeOnTimeout}, which completes the future on the JDK's delay thread too. */
-    @Test
-    void theStagesOfThoseBehindAnAsyncRequestCompletedOnTimeoutDoNotRunOnTheJdksDelayThread() throws Exception {
+    private static void assertFollowersWokenOffTheDelayThread(
+            java.util.function.UnaryOperator<CompletableFuture<Permit>> ending,
+            java.util.function.Consumer<CompletableFuture<Permit>> headEnded) throws Exception {
         WeightedSemaphore semaphore = new WeightedSemaphore(3);
         semaphore.acquire(2);
-        CompletableFuture<Permit> head = semaphore.acquireAsync(3).completeOnTimeout(null, 20, TimeUnit.MILLISECONDS);
+        CompletableFuture<Permit> head = ending.apply(semaphore.acquireAsync(3));
         List<Thread> ranOn = new ArrayList<>();
         CompletableFuture<Boolean> stage = closesAfter(semaphore.acquireAsync(1), new CountDownLatch(0), ranOn);
         assertThat(stage.get(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(head.join()).as("completed with the fallback value").isNull();
+        headEnded.accept(head);
         assertThat(ranOn).singleElement().satisfies(thread -> assertThat(thread.isVirtual()).isTrue());
         semaphore.release(2);
         assertState(semaphore, 0, 0);

@@ -32,46 +32,30 @@ final class Quiesce {
      *         time (the pool is then stopped with {@code shutdownNow})
      */
     static int shutDownWhenDone(ExecutorService pool, Future<?> task) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-        while (!task.isDone()) {
-            if (System.nanoTime() - deadline > 0) {
-                pool.shutdownNow();
-                return STUCK;
-            }
-            Thread.onSpinWait();
-        }
-        pool.shutdown();
-        return pool.isTerminated() ? 1 : 0;
+        return shutDownWhenAllDone(pool, task);
     }
 
     /**
-     * {@link #shutDownWhenDone(ExecutorService, Future)} once every one of {@code tasks} is done: the last of them is
-     * the one watched.
+     * {@link #shutDownWhenDone(ExecutorService, Future)} once every one of {@code tasks} is done (all within
+     * {@link #TIMEOUT_SECONDS}).
      *
      * @param pool  the pool of one test state
      * @param tasks all its tasks
      * @return as {@link #shutDownWhenDone(ExecutorService, Future)}
      */
     static int shutDownWhenAllDone(ExecutorService pool, Future<?>... tasks) {
-        for (int i = 0; i < tasks.length - 1; i++) {
-            if (shutDownIfNotDoneInTime(pool, tasks[i])) {
-                return STUCK;
-            }
-        }
-        return shutDownWhenDone(pool, tasks[tasks.length - 1]);
-    }
-
-    /** Waits for {@code task}, at most {@link #TIMEOUT_SECONDS}; if it is not done by then, stops the pool. */
-    private static boolean shutDownIfNotDoneInTime(ExecutorService pool, Future<?> task) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(TIMEOUT_SECONDS);
-        while (!task.isDone()) {
-            if (System.nanoTime() - deadline > 0) {
-                pool.shutdownNow();
-                return true;
+        for (Future<?> task : tasks) {
+            while (!task.isDone()) {
+                if (System.nanoTime() - deadline > 0) {
+                    pool.shutdownNow();
+                    return STUCK;
+                }
+                Thread.onSpinWait();
             }
-            Thread.onSpinWait();
         }
-        return false;
+        pool.shutdown();
+        return pool.isTerminated() ? 1 : 0;
     }
 
     /**
