@@ -45,7 +45,7 @@ final class ScenarioThreads {
      */
     static void join(ScenarioThread t) {
         try {
-            t.thread().join();
+            t.thread().join(); // untimed: under Lincheck's model checker a timed join returns at once (tried)
         } catch (InterruptedException e) {
             throw new AssertionError(e);
         }
