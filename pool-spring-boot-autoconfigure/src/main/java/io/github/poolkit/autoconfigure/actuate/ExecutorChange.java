@@ -10,7 +10,7 @@ import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
  * A run-time change of an executor poolkit did not create: its {@code capacity} (positive) and {@code coreSize}
  * ({@code >= 0}), made through the executor's own setters, where its kind can change them.
  *
- * <p>Rules, so that an {@link InvalidSettingException} always means nothing changed:
+ * <p>Rules, so that an {@link InvalidSettingException} means nothing changed (but for the one case its message says):
  * <ul>
  *   <li>Every field is checked before the first setter: a field other than these two, a write to an executor that
  *       is shut down, a field this executor cannot change, a value that is not a whole number, a negative one, and a
@@ -18,7 +18,9 @@ import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
  *       refused.</li>
  *   <li>The core size is never above the capacity at any moment: when both change, the capacity is raised first if
  *       the new core size is above the current capacity, else the core size is set first.</li>
- *   <li>When the executor's second setter throws anyway, the first is undone before the refusal.</li>
+ *   <li>When the executor's second setter throws anyway, the first is undone before the refusal; should the undo
+ *       throw too (the application changed the executor meanwhile), the refusal says which size was left changed,
+ *       and to what.</li>
  *   <li>An executor whose core size is its capacity ({@link ExecutorAdapter#coreSizeIsCapacity()}, a scheduled
  *       pool) takes either field, or both when equal, as its one size (positive), set by one setter.</li>
  *   <li>Changes through this class are made one at a time, so that two writes at once cannot interleave their
@@ -137,7 +139,13 @@ public final class ExecutorChange {
                     set(executor, type, firstField, firstBefore);
                 }
                 catch (InvalidSettingException undoFailed) {
-                    ex.addSuppressed(undoFailed);
+                    String refusal = ex.getMessage().substring(ex.field().length() + 2); // without "field: "
+                    InvalidSettingException halfDone = new InvalidSettingException(ex.field(), refusal
+                            + "; undoing the first change failed too, so the " + type + "'s " + firstField + " is now "
+                            + first + ", not " + firstBefore + " (" + undoFailed.getMessage()
+                            + "); check the executor and write " + firstField + " again");
+                    halfDone.addSuppressed(undoFailed);
+                    throw halfDone;
                 }
             }
             throw ex;

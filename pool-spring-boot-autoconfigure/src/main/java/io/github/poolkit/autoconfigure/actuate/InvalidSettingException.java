@@ -3,7 +3,8 @@ package io.github.poolkit.autoconfigure.actuate;
 /**
  * A run-time change that cannot be made: the value is invalid, or the setting does not apply to that bean or cannot
  * change while it runs. Names the field so that the endpoint's problem body and the refresh log can point at it.
- * Nothing has been changed when it is thrown.
+ * Nothing has been changed when it is thrown, except where its message says that undoing a first change failed (an
+ * executor poolkit did not create, changed by the application meanwhile).
  */
 public final class InvalidSettingException extends RuntimeException {
 

@@ -349,6 +349,20 @@ class ExecutorsEndpointTests {
         });
     }
 
+    /** Should the undo fail too, the answer does not claim that nothing changed: it says what was left changed. */
+    @Test
+    void aFailedUndoSaysWhichSizeWasLeftChanged() {
+        runner.withBean("oneWay", Executor.class, OneWayPool::new).run(context -> {
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            // core 3 above the current maximum 2: the maximum grows first, the core size is refused, and the
+            // maximum, which this pool never lowers, cannot be set back
+            assertProblem(endpoint.change("oneWay", "3", null, null, null, null, "3"), "coreSize",
+                    "undoing the first change failed too, so the OneWayPool's capacity is now 3, not 2");
+            assertThat(context.getBean("oneWay", ThreadPoolExecutor.class).getMaximumPoolSize()).isEqualTo(3);
+            context.getBean("oneWay", ThreadPoolExecutor.class).shutdown();
+        });
+    }
+
     @Test
     void aLazyExecutorIsNotCreatedByARead() {
         withExecutors.withUserConfiguration(LazyExecutorConfig.class).run(context -> {
@@ -519,6 +533,30 @@ class ExecutorsEndpointTests {
     }
 
     /** A pool whose activity getters throw, and whose core size setter refuses anything above 1. */
+    /** A pool whose core size never grows and whose maximum never shrinks. */
+    static final class OneWayPool extends ThreadPoolExecutor {
+
+        OneWayPool() {
+            super(1, 2, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>());
+        }
+
+        @Override
+        public void setCorePoolSize(int corePoolSize) {
+            if (corePoolSize > getCorePoolSize()) {
+                throw new IllegalArgumentException("the core size never grows");
+            }
+            super.setCorePoolSize(corePoolSize);
+        }
+
+        @Override
+        public void setMaximumPoolSize(int maximumPoolSize) {
+            if (maximumPoolSize < getMaximumPoolSize()) {
+                throw new IllegalArgumentException("the maximum never shrinks");
+            }
+            super.setMaximumPoolSize(maximumPoolSize);
+        }
+    }
+
     static final class FailingPool extends ThreadPoolExecutor {
 
         FailingPool() {
