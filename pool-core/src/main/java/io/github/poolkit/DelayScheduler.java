@@ -23,7 +23,7 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>{@code
  * DelayScheduler scheduler = DelayScheduler.create(4);
- * ScheduledFuture<?> timeout = scheduler.scheduleOnce(() -> connection.close(), Duration.ofSeconds(30));
+ * ScheduledFuture<?> timeout = scheduler.scheduleOnce(connection::expire, Duration.ofSeconds(30));
  * ScheduledFuture<?> heartbeat = scheduler.scheduleRepeating(connection::ping, Duration.ofSeconds(5));
  * timeout.cancel(false); // O(log n): the timer is gone from the pending set at once
  * }</pre>

@@ -171,8 +171,9 @@ public final class Permit implements AutoCloseable {
      * the caller's thread when registered after the loss), so they should be short, for example:
      *
      * <pre>{@code
+     * FutureTask<?> job = new FutureTask<>(work, null);
      * try (Permit permit = semaphore.acquirePermit(2)) {
-     *     permit.lost().thenRun(job::cancel); // stop the work that is no longer protected
+     *     permit.lost().thenRun(() -> job.cancel(true)); // stop the work that is no longer protected
      *     job.run();
      * }
      * }</pre>
