@@ -95,7 +95,7 @@ class DelaySchedulerShutdownTest {
         ScheduledFuture<?> periodic = s.scheduleAtFixedRate(periodicRuns::incrementAndGet, 1, 1, HOURS);
         AtomicBoolean oneShotRan = new AtomicBoolean();
         // the checks up to the shutdown take microseconds; the margin covers a long GC pause
-        ScheduledFuture<?> oneShot = s.schedule(() -> oneShotRan.set(true), 300, MILLISECONDS);
+        ScheduledFuture<?> oneShot = s.schedule(() -> oneShotRan.set(true), 2, TimeUnit.SECONDS);
         assertThat(s.pending()).isEqualTo(2);
 
         s.shutdown();

@@ -45,7 +45,7 @@ class ShutdownTest {
                 .run("--spring.main.web-application-type=none")) {
             ReminderService reminders = context.getBean(ReminderService.class);
             reminders.schedule("tomorrow", Duration.ofDays(1));
-            reminders.schedule("soon", Duration.ofMillis(300));
+            reminders.schedule("soon", Duration.ofSeconds(3)); // still pending when the slow stop() has paused it
 
             context.stop();
             assertThat(reminders.pending()).hasSize(2);

@@ -43,7 +43,7 @@ class ReminderServiceTest {
 
     @Test
     void dueReminderFiresOnceAndMovesToTheFiredList() {
-        Reminder reminder = reminders.schedule("stand up", Duration.ofMillis(20));
+        Reminder reminder = reminders.schedule("stand up", Duration.ofSeconds(1)); // long enough to be seen pending
         assertThat(reminders.pending()).containsExactly(reminder);
 
         await().atMost(PATIENCE).until(() -> reminders.firedCount() == 1);
