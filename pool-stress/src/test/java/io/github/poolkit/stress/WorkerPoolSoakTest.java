@@ -31,13 +31,15 @@ import static org.awaitility.Awaitility.await;
  * the default build (tag {@code soak}; a short one, a round of each mode with each ending, runs in every build); run it
  * with
  * <pre>
- * ./mvnw -B -pl pool-stress -am verify -Psoak -Dsoak.duration=PT2M -Dtest=WorkerPoolSoakTest -Dsurefire.failIfNoSpecifiedTests=false
+ * ./mvnw -B -pl pool-stress -am verify -Psoak -Dsoak.duration=PT2M -Dtest=WorkerPoolSoakTest \
+ *     -Dsurefire.failIfNoSpecifiedTests=false
  * </pre>
  *
  * <p>The run is cut into rounds of about {@link #ROUND} each. A round creates a pool with a random capacity and a
  * mode taken in turn (blocking without a queue, nonblocking, bounded queue with {@code maxBlockingTasks}, unbounded
  * queue, virtual-thread workers through a {@code threadFactory}, and unpooled virtual threads ({@code virtualThreads}),
- * without a queue and with one), all with a short expiry so that the purger retires idle workers meanwhile, and then runs
+ * without a queue and with one), all with a short expiry so that the purger retires idle workers meanwhile, and then
+ * runs
  * <ul>
  *   <li>{@value #SUBMITTERS} submitter threads that {@code execute} tasks as fast as they can: quick ones, ones that
  *       simulate a little work, ones that throw, ones that interrupt their own thread, and ones that sleep
@@ -72,7 +74,7 @@ class WorkerPoolSoakTest {
     /** The rounds of the short soak that runs in every build. */
     private static final Duration SHORT_ROUND = Duration.ofMillis(700);
     private static final int MAX_CAPACITY = 12;
-    /** Submitters pause while this many callers and tasks are waiting, so that a round drains in well under a second. */
+    /** Submitters pause while this many callers and tasks are waiting, so that a round drains in well under 1 s. */
     private static final int MAX_BACKLOG = 256;
 
     /** Whether the current thread has run a soak task: an unpooled virtual thread must never run a second one. */

@@ -56,7 +56,8 @@ class ExecutorsEndpointTests {
     void listsEveryExecutorBeanButPoolkitsOwn() {
         withExecutors.run(context -> {
             PoolsDescriptor all = context.getBean(PoolsEndpoint.class).pools();
-            assertThat(all.executors()).containsOnlyKeys("jdkPool", "scheduledPool", "forkJoinPool", "springPool", "simpleAsync", "limitedAsync", "custom", "failing", "stopped", "factoryPool");
+            assertThat(all.executors()).containsOnlyKeys("jdkPool", "scheduledPool", "forkJoinPool", "springPool",
+                    "simpleAsync", "limitedAsync", "custom", "failing", "stopped", "factoryPool");
             assertThat(all.pools()).containsKeys("workerPool", "reports");
             assertThat(all.schedulers()).containsKey("delayScheduler");
         });

@@ -223,7 +223,8 @@ class OverdueTasksHttpTests {
     }
 
     private double counter(String pool, String kind) throws Exception {
-        JsonNode metric = getJson("/actuator/metrics/poolkit.pool.tasks.overdue?tag=name:" + pool + "&tag=kind:" + kind);
+        JsonNode metric = getJson("/actuator/metrics/poolkit.pool.tasks.overdue?tag=name:" + pool
+                + "&tag=kind:" + kind);
         return metric.get("measurements").get(0).get("value").asDouble();
     }
 
