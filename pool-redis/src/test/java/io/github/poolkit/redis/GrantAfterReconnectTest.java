@@ -42,7 +42,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class GrantAfterReconnectTest {
 
     private static final Duration LEASE = Duration.ofSeconds(30);
-    private static final Duration RECONNECT_DELAY = Duration.ofSeconds(6); // room for a slow restart of Redis
+    private static final Duration RECONNECT_DELAY = Duration.ofSeconds(3);
 
     @RegisterExtension
     static final RedisServer redis = RedisServer.withAof();

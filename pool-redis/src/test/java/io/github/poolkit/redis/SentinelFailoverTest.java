@@ -57,7 +57,7 @@ class SentinelFailoverTest {
         assertThat(permit.isValid()).isFalse();
         // a lease time of silence after the last renewal Redis answered (at most one period, lease / 3, before the
         // kill), noticed at the next heartbeat tick
-        assertThat(lostAfter).isLessThan(LEASE.plus(LEASE.dividedBy(3)).plusMillis(2000));
+        assertThat(lostAfter).isLessThan(LEASE.plus(LEASE.dividedBy(3)).plusMillis(700));
 
         await().atMost(Duration.ofSeconds(30)).until(() -> group.primaryPortBySentinel() == group.replicaPort());
         Duration failover = Duration.ofNanos(System.nanoTime() - killedAt);

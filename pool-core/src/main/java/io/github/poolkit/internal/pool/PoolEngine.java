@@ -186,15 +186,14 @@ public final class PoolEngine {
      * @throws InterruptedException if interrupted while waiting
      */
     public void releaseTimeout(Duration timeout) throws TimeoutException, InterruptedException {
-        // Counted only if open, in one step under the lock: no reboot until it returns (none can come in between),
-        // while a call on a pool closed already is no waiter, not even for an instant that would refuse a reboot.
-        if (!core.lifecycle.waitingIfOpen()) {
+        // Counted as a waiter in the step that closes the pool, under the lock: no reboot until it returns (none can
+        // come in between), while a call that finds the pool closed already is no waiter, not even for an instant.
+        boolean closed = core.lifecycle.transitionTo(PoolCore.State.SHUTDOWN, true) != null;
+        core.lifecycle.retireFinishedWorkers(); // as release() does
+        if (!closed) {
             throw new PoolClosedException("pool '" + name + "' is already closed");
         }
         try {
-            if (!release()) { // another caller's close came first: that caller, not this one, waits for it
-                throw new PoolClosedException("pool '" + name + "' is already closed");
-            }
             if (!core.termination.await(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
                 throw new TimeoutException("pool '" + name + "' still has " + core.running() + " workers running and "
                         + core.queuedCount() + " tasks queued after " + timeout);

@@ -100,6 +100,15 @@ final class PoolLifecycle {
      * finished a future ({@link #retireFinishedWorkers}).
      */
     List<Object> transitionTo(PoolCore.State target) {
+        return transitionTo(target, false);
+    }
+
+    /**
+     * As {@link #transitionTo(PoolCore.State)}; if {@code waits} and this call moves the pool, it also counts the
+     * caller as one that waits for the pool it closed ({@link #waiters}), in the same step: the caller must then count
+     * itself out with {@code waiting(-1)}.
+     */
+    List<Object> transitionTo(PoolCore.State target, boolean waits) {
         List<Worker> idleWorkers = new ArrayList<>();
         List<Object> drained = new ArrayList<>();
         Worker forQueue;
@@ -107,6 +116,9 @@ final class PoolLifecycle {
         try {
             if (core.state.compareTo(target) >= 0) {
                 return null;
+            }
+            if (waits) {
+                waiters++;
             }
             core.state = target;
             if (purge != null) {
@@ -211,20 +223,6 @@ final class PoolLifecycle {
                 onTheirWay.clear();
             }
             return onTheirWay;
-        } finally {
-            core.lock.unlock();
-        }
-    }
-
-    /** {@return whether the pool was open, counting then a caller about to close it and wait (see {@link #waiters})} */
-    boolean waitingIfOpen() {
-        core.lock.lock();
-        try {
-            if (core.state != PoolCore.State.OPEN) {
-                return false;
-            }
-            waiters++;
-            return true;
         } finally {
             core.lock.unlock();
         }

@@ -185,8 +185,9 @@ final class UnpooledPath {
     }
 
     /**
-     * Fetcher {@code w} will fetch nothing: a close took it out, or its thread could not start. Settles its count,
-     * unless its own thread or an earlier call did (no-op for any other worker). Lock held.
+     * Fetcher {@code w} will fetch nothing: a close took it out, its thread could not start, or its thread ended
+     * abnormally before it looked. Settles its count, unless its own thread or an earlier call did (no-op for any other
+     * worker). Lock held.
      */
     void fetcherGoneLocked(Worker w) {
         if (w.fetchPending) {

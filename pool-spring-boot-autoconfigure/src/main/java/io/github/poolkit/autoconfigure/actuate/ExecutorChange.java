@@ -47,7 +47,8 @@ public final class ExecutorChange {
      * Applies the change.
      *
      * @param executor the executor's adapter
-     * @throws InvalidSettingException naming the field, when the change cannot be made; nothing is changed then
+     * @throws InvalidSettingException naming the field, when the change cannot be made; nothing is changed then, but
+     *                                 where its message says that undoing a first change failed
      */
     public void applyTo(ExecutorAdapter executor) {
         synchronized (CHANGES) {
@@ -140,10 +141,11 @@ public final class ExecutorChange {
                 }
                 catch (InvalidSettingException undoFailed) {
                     String refusal = ex.getMessage().substring(ex.field().length() + 2); // without "field: "
+                    Integer now = ExecutorDescriptor.read(capacityFirst ? executor::capacity : executor::coreSize);
                     InvalidSettingException halfDone = new InvalidSettingException(ex.field(), refusal
                             + "; undoing the first change failed too, so the " + type + "'s " + firstField + " is now "
-                            + first + ", not " + firstBefore + " (" + undoFailed.getMessage()
-                            + "); check the executor and write " + firstField + " again");
+                            + ((now != null) ? now : "unknown") + ", not " + firstBefore + " ("
+                            + undoFailed.getMessage() + "); check the executor and write " + firstField + " again");
                     halfDone.addSuppressed(undoFailed);
                     throw halfDone;
                 }

@@ -533,7 +533,6 @@ class ExecutorsEndpointTests {
         }
     }
 
-    /** A pool whose activity getters throw, and whose core size setter refuses anything above 1. */
     /** A pool whose core size never grows and whose maximum never shrinks. */
     static final class OneWayPool extends ThreadPoolExecutor {
 
@@ -558,6 +557,7 @@ class ExecutorsEndpointTests {
         }
     }
 
+    /** A pool whose activity getters throw, and whose core size setter refuses anything above 1. */
     static final class FailingPool extends ThreadPoolExecutor {
 
         FailingPool() {
