@@ -189,17 +189,19 @@ public final class PoolEngine {
         // Counted as a waiter in the step that closes the pool, under the lock: no reboot until it returns (none can
         // come in between), while a call that finds the pool closed already is no waiter, not even for an instant.
         boolean closed = core.lifecycle.transitionTo(PoolCore.State.SHUTDOWN, true) != null;
-        core.lifecycle.retireFinishedWorkers(); // as release() does
-        if (!closed) {
-            throw new PoolClosedException("pool '" + name + "' is already closed");
-        }
         try {
+            core.lifecycle.retireFinishedWorkers(); // as release() does
+            if (!closed) {
+                throw new PoolClosedException("pool '" + name + "' is already closed");
+            }
             if (!core.termination.await(Durations.toNanosSaturated(timeout), TimeUnit.NANOSECONDS)) {
                 throw new TimeoutException("pool '" + name + "' still has " + core.running() + " workers running and "
                         + core.queuedCount() + " tasks queued after " + timeout);
             }
         } finally {
-            core.lifecycle.waiting(-1);
+            if (closed) {
+                core.lifecycle.waiting(-1); // counted by the close above, and only then
+            }
         }
     }
 
