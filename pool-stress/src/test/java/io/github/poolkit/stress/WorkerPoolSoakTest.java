@@ -179,14 +179,19 @@ class WorkerPoolSoakTest {
 
     private static PoolOptions.Builder mode(int mode, ThreadLocalRandom rnd, PoolOptions.Builder b) {
         return switch (mode) {
-            case 0 -> b;                                             // blocking, no queue (ants)
+            case 0 -> maybeMaxWait(rnd, b);                          // blocking, no queue (ants)
             case 1 -> b.nonblocking(true);
             case 2 -> b.queueCapacity(1 + rnd.nextInt(32)).maxBlockingTasks(1 + rnd.nextInt(3));
             case 3 -> b.queueCapacity(-1);
             case 4 -> b.threadFactory(Thread.ofVirtual().name(b.build().name() + "-", 1).factory());
-            case 5 -> b.virtualThreads(true);                        // unpooled: a fresh virtual thread per task
-            default -> b.virtualThreads(true).queueCapacity(1 + rnd.nextInt(32));
+            case 5 -> maybeMaxWait(rnd, b.virtualThreads(true));     // unpooled: a fresh virtual thread per task
+            default -> maybeMaxWait(rnd, b.virtualThreads(true).queueCapacity(1 + rnd.nextInt(32)));
         };
+    }
+
+    /** Half the time, a blocked caller waits at most 0 to 2 ms: the timed wait's give-up races the grants. */
+    private static PoolOptions.Builder maybeMaxWait(ThreadLocalRandom rnd, PoolOptions.Builder b) {
+        return rnd.nextBoolean() ? b.maxWait(Duration.ofMillis(rnd.nextInt(3))) : b;
     }
 
     /**
