@@ -390,9 +390,6 @@ final class PoolCore {
             if (w.retired) {
                 return;
             }
-            if (unpooled != null) {
-                unpooled.fetcherGoneLocked(w); // a fetcher that died before it looked: it never will
-            }
             retire(w);
             replacement = reserveForQueue();
         } finally {
@@ -411,8 +408,15 @@ final class PoolCore {
         toWake.addAll(claimed);
     }
 
-    /** Stops counting a worker (its task counts are kept) and wakes whoever may now proceed. Lock held. */
+    /**
+     * Stops counting a worker (its task counts are kept) and wakes whoever may now proceed; an unpooled fetcher
+     * retired before it looked (a close took it out, its thread could not start or ended abnormally) never will, so
+     * its count of fetchers is settled too ({@link UnpooledPath#fetcherGoneLocked}). Lock held.
+     */
     void retire(Worker w) {
+        if (w.fetchPending) {
+            unpooled.fetcherGoneLocked(w);
+        }
         w.retired = true;
         running.decrement();
         workers.remove(w);

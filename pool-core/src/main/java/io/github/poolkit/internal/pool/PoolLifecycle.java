@@ -204,12 +204,7 @@ final class PoolLifecycle {
                     done.add(w);
                 }
             });
-            for (Worker w : done) { // not while walking the set, which retiring changes
-                if (core.unpooled != null) {
-                    core.unpooled.fetcherGoneLocked(w); // a fetcher that had not begun: it never will
-                }
-                core.retire(w);
-            }
+            done.forEach(core::retire); // not while walking the set, which retiring changes
             Thread self = Thread.currentThread();
             boolean[] busy = {false};
             core.workers.forEach(w -> {

@@ -39,12 +39,13 @@ final class UnpooledPath {
      * worker's {@code DONE}: its own thread as it begins to fetch ({@link Worker#mayTakeWork}, in {@link #fetchTask}),
      * or, under the lock, a close that takes it out before it has begun ({@link Worker#takeOutIfDone},
      * {@code PoolLifecycle#takeOutDoneWorkers}), a failed start of its thread ({@link WorkerLaunch}), or an abnormal
-     * end of that thread before it looked ({@link PoolCore#workerExited}); the last three call
-     * {@link #fetcherGoneLocked}. So a close that finds nothing queued retires a fetcher that has not looked yet
-     * on its behalf (it takes nothing then), instead of finding it busy: a caller who saw the last future done finds
-     * the pool terminated when {@code release()} returns, as with pooled workers. The flag is written by one party
-     * at a time: a closer reads it only after its own {@link Worker#takeOutIfDone} won, the worker clears it only
-     * after its own {@link Worker#mayTakeWork} won, and a failed start runs before the worker could.
+     * end of that thread before it looked ({@link PoolCore#workerExited}); the last three retire it, and
+     * {@link PoolCore#retire} calls {@link #fetcherGoneLocked}. So a close that finds nothing queued retires a fetcher
+     * that has not looked yet on its behalf (it takes nothing then), instead of finding it busy: a caller who saw the
+     * last future done finds the pool terminated when {@code release()} returns, as with pooled workers. The flag is
+     * written by one party at a time: a closer reads it only after its own {@link Worker#takeOutIfDone} won, the
+     * worker clears it only after its own {@link Worker#mayTakeWork} won (and reads it, when it ends abnormally, on its
+     * own thread), and a failed start runs before the worker could.
      */
     private final AtomicInteger fetchers = new AtomicInteger();
     /** {@link #giveBackPlace}, made once rather than per task. */
@@ -185,9 +186,9 @@ final class UnpooledPath {
     }
 
     /**
-     * Fetcher {@code w} will fetch nothing: a close took it out, its thread could not start, or its thread ended
-     * abnormally before it looked. Settles its count, unless its own thread or an earlier call did (no-op for any other
-     * worker). Lock held.
+     * Fetcher {@code w} will fetch nothing: it is retired before it looked (a close took it out, its thread could not
+     * start, or it ended abnormally; {@link PoolCore#retire}). Settles its count, unless its own thread or an earlier
+     * call did (no-op for any other worker). Lock held.
      */
     void fetcherGoneLocked(Worker w) {
         if (w.fetchPending) {

@@ -82,9 +82,6 @@ final class WorkerLaunch {
             Worker replacement;
             pool.lock.lock();
             try {
-                if (pool.unpooled != null) {
-                    pool.unpooled.fetcherGoneLocked(w); // no-op if a close took it out (and settled it) first
-                }
                 w.firstTask = null;
                 if (!w.retired) { // a close may have taken out a worker started for the queue (Worker#takeOutIfDone)
                     pool.retire(w);

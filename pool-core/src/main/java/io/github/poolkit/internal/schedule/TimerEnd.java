@@ -52,8 +52,11 @@ final class TimerEnd {
      */
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         long nanos = Math.max(0, unit.toNanos(timeout)); // a negative timeout is spent: no deadline that wraps round
-        if (isTerminated() || nanos == 0) { // the latch's await would throw on an interrupt status before looking
-            return isTerminated();
+        if (isTerminated()) { // before the latch, whose await throws on an interrupt status before it looks
+            return true;
+        }
+        if (nanos == 0) {
+            return false;
         }
         long deadline = System.nanoTime() + nanos;
         return done.await(nanos, TimeUnit.NANOSECONDS)

@@ -140,9 +140,8 @@ public final class ExecutorChange {
                     set(executor, type, firstField, firstBefore);
                 }
                 catch (InvalidSettingException undoFailed) {
-                    String refusal = ex.getMessage().substring(ex.field().length() + 2); // without "field: "
                     Integer now = ExecutorDescriptor.read(capacityFirst ? executor::capacity : executor::coreSize);
-                    InvalidSettingException halfDone = new InvalidSettingException(ex.field(), refusal
+                    InvalidSettingException halfDone = new InvalidSettingException(ex.field(), ex.detail()
                             + "; undoing the first change failed too, so the " + type + "'s " + firstField + " is now "
                             + ((now != null) ? now : "unknown") + ", not " + firstBefore + " ("
                             + undoFailed.getMessage() + "); check the executor and write " + firstField + " again");

@@ -13,6 +13,9 @@ public final class InvalidSettingException extends RuntimeException {
     /** The setting's name as a write spells it. */
     private final String field;
 
+    /** What is wrong and what to do instead. */
+    private final String detail;
+
     /**
      * Creates the exception.
      *
@@ -22,10 +25,16 @@ public final class InvalidSettingException extends RuntimeException {
     public InvalidSettingException(String field, String detail) {
         super(field + ": " + detail);
         this.field = field;
+        this.detail = detail;
     }
 
     /** {@return the setting's name as a write spells it, e.g. {@code "maxWait"}} */
     public String field() {
         return field;
+    }
+
+    /** {@return what is wrong and what to do instead, without the field's name} */
+    public String detail() {
+        return detail;
     }
 }
