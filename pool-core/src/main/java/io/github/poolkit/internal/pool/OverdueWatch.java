@@ -7,6 +7,7 @@ import io.github.poolkit.internal.Durations;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Finds a pool's overdue tasks ({@code runTimeout}, {@code queueTimeout}); run by the shared {@link OverdueChecker}
@@ -31,10 +32,17 @@ import java.util.concurrent.Executor;
  *
  * <p>Timing: a check runs every {@code max(timeout / 8, 50ms)} of the shorter timeout, half the slack allowed, so a
  * task is reported no later than {@code timeout + max(timeout / 4, 100ms)} unless the checking thread is starved.
+ *
+ * <p>Backlog: at most {@value #MAX_WAITING_REPORTS} reports wait for the listener ({@link #tell}). Each holds its
+ * task and a stack, so a listener that hangs (a log appender blocked on a full disk) must not let them pile up for
+ * the pool's life; reports found beyond that are dropped, still counted in {@link #reported()}, and logged.
  */
 final class OverdueWatch {
 
+    private static final System.Logger LOG = System.getLogger("io.github.poolkit");
     private static final long MIN_PERIOD_NANOS = 50_000_000L;
+    /** The most reports handed to the reporting thread and not yet told to the listener. */
+    static final int MAX_WAITING_REPORTS = 4096;
 
     private final PoolCore pool;
     private final TaskRunner runner;
@@ -48,6 +56,15 @@ final class OverdueWatch {
     private long queueScanFrom;
     /** Tasks reported so far; written by the checker only. */
     private volatile long reported;
+    /**
+     * Reports handed to the reporting thread and not yet told. Invariant: never below the number it holds, so never
+     * above {@link #MAX_WAITING_REPORTS} either: the checker raises it before it hands reports on (and only it
+     * raises it, so the room it reads can only grow until it hands them), the reporting thread lowers it after each
+     * report is told.
+     */
+    private final AtomicInteger waitingReports = new AtomicInteger();
+    /** Reports dropped since the listener last kept up (0 while it keeps up); the checker's only. */
+    private long droppedSinceBehind;
 
     private OverdueWatch(PoolCore pool, TaskRunner runner, PoolOptions options) {
         this.pool = pool;
@@ -108,8 +125,43 @@ final class OverdueWatch {
         }
         reported += found.size();
         if (runner.hasListener()) {
-            reporter.execute(() -> found.forEach(
-                    f -> runner.overdue(f.kind(), f.task(), f.thread(), f.elapsedNanos(), f.stack())));
+            tell(found);
+        }
+    }
+
+    /**
+     * Hands the reports to the pool's reporting thread, as many as the backlog has room for (the oldest first); the
+     * rest are dropped. Logs when the listener falls behind and, once it has room again, how many were dropped.
+     */
+    private void tell(List<Found> found) {
+        int room = Math.max(0, MAX_WAITING_REPORTS - waitingReports.get());
+        List<Found> told = found.size() <= room ? found : new ArrayList<>(found.subList(0, room));
+        int dropped = found.size() - told.size();
+        if (dropped > 0 && droppedSinceBehind == 0) {
+            LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + pool.name() + "' has fallen "
+                    + MAX_WAITING_REPORTS + " overdue reports behind: overdue tasks found from now until it catches up"
+                    + " are counted (stats().overdue()) but not reported");
+        } else if (dropped == 0 && droppedSinceBehind > 0) {
+            LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + pool.name() + "' has caught up; "
+                    + droppedSinceBehind + " overdue reports were dropped meanwhile");
+            droppedSinceBehind = 0;
+        }
+        droppedSinceBehind += dropped;
+        if (told.isEmpty()) {
+            return;
+        }
+        waitingReports.addAndGet(told.size());
+        try {
+            reporter.execute(() -> told.forEach(f -> {
+                try {
+                    runner.overdue(f.kind(), f.task(), f.thread(), f.elapsedNanos(), f.stack());
+                } finally {
+                    waitingReports.decrementAndGet();
+                }
+            }));
+        } catch (RuntimeException | Error e) { // no thread could be started for them: they were never handed on
+            waitingReports.addAndGet(-told.size());
+            throw e;
         }
     }
 
