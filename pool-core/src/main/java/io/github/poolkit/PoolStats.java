@@ -19,7 +19,8 @@ package io.github.poolkit;
  *                  worker thread that could not be started
  * @param closed    whether the pool is released
  * @param overdue   tasks reported overdue since the pool was created ({@link PoolListener#taskOverdue}), each once
- *                  per kind: run too long, or waited too long to start
+ *                  per kind: run too long, or waited too long to start (counted also when a listener that had
+ *                  fallen behind was not told)
  */
 public record PoolStats(int capacity, int running, int busy, int queued, int blocked,
                         long completed, long failed, long rejected, boolean closed, long overdue) {
