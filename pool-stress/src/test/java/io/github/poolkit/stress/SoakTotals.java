@@ -17,6 +17,7 @@ final class SoakTotals {
     final AtomicLong thrown = new AtomicLong();
     final AtomicLong tunes = new AtomicLong();
     final AtomicLong reboots = new AtomicLong();
+    final AtomicLong reconfigures = new AtomicLong();
     final AtomicLong shutdownNows = new AtomicLong();
     final AtomicLong interruptedTasks = new AtomicLong();
 
@@ -36,6 +37,7 @@ final class SoakTotals {
                 + " handedBack=" + handedBack + " rejected(closed)=" + closedRejections
                 + " rejected(overload)=" + overloadRejections + " rejected(interrupted)=" + interruptedSubmits
                 + " thrown=" + thrown + " panics=" + panics + " interruptedTasks=" + interruptedTasks
-                + " tunes=" + tunes + " releaseReboots=" + reboots + " shutdownNows=" + shutdownNows;
+                + " tunes=" + tunes + " reconfigures=" + reconfigures + " releaseReboots=" + reboots
+                + " shutdownNows=" + shutdownNows;
     }
 }

@@ -44,8 +44,10 @@ import static org.awaitility.Awaitility.await;
  *   <li>{@value #SUBMITTERS} submitter threads that {@code execute} tasks as fast as they can: quick ones, ones that
  *       simulate a little work, ones that throw, ones that interrupt their own thread, and ones that sleep
  *       (interruptibly) for a millisecond;</li>
- *   <li>a chaos thread that tunes the capacity up and down, releases and at once reboots the pool, interrupts
- *       submitters (possibly while they are blocked in {@code execute}), and checks the metrics' bounds.</li>
+ *   <li>a chaos thread that tunes the capacity up and down, changes the live options ({@code reconfigure}:
+ *       {@code nonblocking}, {@code maxWait}, {@code maxBlockingTasks}) while callers block under the old ones,
+ *       releases and at once reboots the pool, interrupts submitters (possibly while they are blocked in
+ *       {@code execute}), and checks the metrics' bounds.</li>
  * </ul>
  * The chaos thread ends the round with {@code release()} or {@code shutdownNow()} (in turn) while the
  * submitters are still submitting (so some are woken from a blocked {@code execute} by the close); after
@@ -255,6 +257,8 @@ class WorkerPoolSoakTest {
                     totals.reboots.incrementAndGet();
                 } else if (action < 60) {
                     submitters.get(rnd.nextInt(submitters.size())).interrupt();
+                } else if (action < 63) {
+                    reconfigure(pool, rnd);
                 }
                 Check.between("running()", pool.running(), 0, MAX_CAPACITY);
                 Check.between("waiting()", pool.waiting(), 0, Integer.MAX_VALUE);
@@ -275,6 +279,24 @@ class WorkerPoolSoakTest {
             }
             state.finished = true;
         }
+    }
+
+    /**
+     * Changes every live option at random (callers blocked meanwhile keep the rules they entered with) and checks that
+     * {@code options()} answers what was set; the books must balance whatever rules each caller met.
+     */
+    private void reconfigure(WorkerPool pool, ThreadLocalRandom rnd) {
+        PoolOptions.Builder changed = pool.options().toBuilder()
+                .nonblocking(rnd.nextInt(8) == 0) // mostly blocking rules: the blocked paths are where races are
+                .maxBlockingTasks(rnd.nextInt(4) == 0 ? 1 + rnd.nextInt(3) : 0);
+        PoolOptions wanted = (rnd.nextInt(3) == 0 ? changed.maxWait(Duration.ofMillis(rnd.nextInt(3)))
+                : changed.maxWait(null)).build();
+        pool.reconfigure(wanted);
+        PoolOptions now = pool.options();
+        assertThat(List.of(now.nonblocking(), String.valueOf(now.maxWait()), now.maxBlockingTasks()))
+                .as("options() after reconfigure").containsExactly(wanted.nonblocking(),
+                        String.valueOf(wanted.maxWait()), wanted.maxBlockingTasks());
+        totals.reconfigures.incrementAndGet();
     }
 
     private static List<String> liveThreads(String prefix) {
