@@ -48,7 +48,9 @@ import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
  * </ul>
  *
  * <p>The beans are looked up at each call, so a bean created after start-up is listed as soon as it exists. Each pool
- * or scheduler entry comes from one {@link Pool#stats()} snapshot, so its figures belong together.
+ * or scheduler entry comes from one {@link Pool#stats()} snapshot, so its figures belong together. A pool or semaphore
+ * whose read throws (a {@code Pool} class of the application's own, a cluster semaphore whose store is down) is
+ * listed with the {@code error} and no figure it did not give; the other entries are answered all the same.
  */
 @Endpoint(id = "pools", defaultAccess = Access.READ_ONLY)
 public class PoolsEndpoint {
@@ -293,7 +295,9 @@ public class PoolsEndpoint {
     }
 
     /**
-     * A pool's state, from one {@link PoolStats} snapshot, and the settings that can change at run time.
+     * A pool's state, from one {@link PoolStats} snapshot, and the settings that can change at run time. When the pool
+     * cannot be read (a method of a {@code Pool} class of the application's own throws), every figure and setting is
+     * {@code null}, left out of the JSON rather than invented, and {@code error} says why.
      *
      * @param capacity         the most workers, -1 when unlimited; with an adaptive capacity, the limit now
      * @param adaptive         the adaptive limit the capacity follows ({@code algorithm}, {@code min},
@@ -318,11 +322,14 @@ public class PoolsEndpoint {
      * @param nonblocking      whether the pool refuses at once instead of making callers wait; {@code null} when the
      *                         pool does not expose its options
      * @param recentOverdue    the latest overdue tasks, newest first (at most {@value PoolOverdueLog#RECENT})
+     * @param error            why the pool could not be read, or {@code null}
      */
-    public record PoolDescriptor(int capacity, @Nullable AdaptiveSettings adaptive, int running, int busy, int waiting,
-            int queued, int blocked, int free, boolean closed, long completed, long failed, long rejected, long overdue,
-            @Nullable String maxWait, @Nullable Integer maxBlockingTasks, @Nullable Boolean nonblocking,
-            List<PoolOverdueLog.Entry> recentOverdue) implements Entry {
+    public record PoolDescriptor(@Nullable Integer capacity, @Nullable AdaptiveSettings adaptive,
+            @Nullable Integer running, @Nullable Integer busy, @Nullable Integer waiting, @Nullable Integer queued,
+            @Nullable Integer blocked, @Nullable Integer free, @Nullable Boolean closed, @Nullable Long completed,
+            @Nullable Long failed, @Nullable Long rejected, @Nullable Long overdue, @Nullable String maxWait,
+            @Nullable Integer maxBlockingTasks, @Nullable Boolean nonblocking, List<PoolOverdueLog.Entry> recentOverdue,
+            @Nullable String error) implements Entry {
 
         /**
          * Reads a pool's state, without overdue entries.
@@ -339,17 +346,26 @@ public class PoolsEndpoint {
          *
          * @param pool          a pool
          * @param recentOverdue its latest overdue tasks, newest first
-         * @return its state now
+         * @return its state now; when a read of the pool throws, no figure and the error
          */
         public static PoolDescriptor of(Pool pool, List<PoolOverdueLog.Entry> recentOverdue) {
-            PoolStats s = pool.stats();
-            PoolOptions options = ExposedOptions.of(pool); // null: the waiting rules are unknown, and shown so
-            Duration maxWait = (options != null) ? options.maxWait() : null;
-            return new PoolDescriptor(s.capacity(), AdaptiveSettings.of(pool), s.running(), s.busy(), s.waiting(),
-                    s.queued(), s.blocked(), s.free(), s.closed(), s.completed(), s.failed(), s.rejected(), s.overdue(),
-                    (maxWait != null) ? shown(maxWait) : null,
-                    (options != null) ? options.maxBlockingTasks() : null,
-                    (options != null) ? options.nonblocking() : null, recentOverdue);
+            // Any method of a pool of the application's own may throw. Every read of the pool is in this try, so
+            // that one broken pool costs its own entry only (never the list, nor the health check), and a figure is
+            // either the pool's or absent: none is made up, not even -1, which reads as "unlimited" here.
+            try {
+                PoolStats s = pool.stats();
+                PoolOptions options = ExposedOptions.of(pool); // null: the waiting rules are unknown, and shown so
+                Duration maxWait = (options != null) ? options.maxWait() : null;
+                return new PoolDescriptor(s.capacity(), AdaptiveSettings.of(pool), s.running(), s.busy(), s.waiting(),
+                        s.queued(), s.blocked(), s.free(), s.closed(), s.completed(), s.failed(), s.rejected(),
+                        s.overdue(), (maxWait != null) ? shown(maxWait) : null,
+                        (options != null) ? options.maxBlockingTasks() : null,
+                        (options != null) ? options.nonblocking() : null, recentOverdue, null);
+            }
+            catch (RuntimeException ex) {
+                return new PoolDescriptor(null, null, null, null, null, null, null, null, null, null, null, null, null,
+                        null, null, null, recentOverdue, String.valueOf(ex));
+            }
         }
 
         /**
@@ -419,8 +435,9 @@ public class PoolsEndpoint {
     }
 
     /**
-     * A semaphore's state. When its figures cannot be read (a cluster-wide semaphore whose store is unreachable), the
-     * numbers are -1 and {@code error} says why.
+     * A semaphore's state. When its figures cannot be read (a cluster-wide semaphore whose store is unreachable, a
+     * {@code PermitSemaphore} class of the application's own that throws), the numbers are -1 and {@code error} says
+     * why.
      *
      * @param size      the total weight; with an adaptive size, the limit now
      * @param adaptive  the adaptive limit the size follows ({@code algorithm}, {@code min}, {@code max}), or
@@ -429,11 +446,12 @@ public class PoolsEndpoint {
      * @param waiting   requests waiting in line
      * @param available {@code size - used}
      * @param scope     {@link PermitSemaphore#scope()}: {@code "local"} for a {@link WeightedSemaphore} in this JVM,
-     *                  {@code "cluster"} for one shared by several instances
+     *                  {@code "cluster"} for one shared by several instances; {@code null} when {@code scope()}
+     *                  itself throws
      * @param error     why the figures could not be read, or {@code null}
      */
     public record SemaphoreDescriptor(long size, @Nullable AdaptiveSettings adaptive, long used, int waiting,
-            long available, String scope, @Nullable String error) implements Entry {
+            long available, @Nullable String scope, @Nullable String error) implements Entry {
 
         /**
          * Reads a semaphore's state.
@@ -442,8 +460,12 @@ public class PoolsEndpoint {
          * @return its state now
          */
         public static SemaphoreDescriptor of(PermitSemaphore semaphore) {
-            String scope = semaphore.scope();
+            // Every read of the semaphore is in this try, as in PoolDescriptor.of: one that throws costs this entry
+            // only. One that escaped would fail the whole list and the health check (read on a reader thread of
+            // SemaphoreReads, it would surface there as resultNow's IllegalStateException).
+            @Nullable String scope = null; // kept when only the figures fail
             try {
+                scope = semaphore.scope();
                 SemaphoreStats stats = semaphore.stats(); // one read: one script run for a cluster semaphore
                 return new SemaphoreDescriptor(stats.size(), AdaptiveSettings.of(semaphore), stats.used(),
                         stats.waiting(), stats.available(), scope, null);
@@ -451,11 +473,6 @@ public class PoolsEndpoint {
             catch (RuntimeException ex) {
                 return new SemaphoreDescriptor(-1, null, -1, -1, -1, scope, String.valueOf(ex));
             }
-        }
-
-        /** @return whether the figures could be read */
-        boolean readable() {
-            return error == null;
         }
     }
 }

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.function.BiFunction;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 import org.jspecify.annotations.Nullable;
@@ -17,9 +17,10 @@ import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SchedulerDescriptor
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.SemaphoreDescriptor;
 
 /**
- * Health contributor {@code pools}: UP while every pool and scheduler bean is open and every semaphore's figures can
- * be read; DOWN once a pool or scheduler is closed (detail {@code closed}: their names) or a semaphore cannot be read,
- * such as a cluster-wide semaphore whose store is unreachable (detail {@code unreadable}: name to error).
+ * Health contributor {@code pools}: UP while every pool and scheduler bean is open and every pool's and semaphore's
+ * figures can be read; DOWN once a pool or scheduler is closed (detail {@code closed}: their names) or a pool or
+ * semaphore cannot be read, such as a cluster-wide semaphore whose store is unreachable or a {@code Pool} class of the
+ * application's own whose {@code stats()} throws (detail {@code unreadable}: name to error).
  *
  * <p>Details {@code pools}, {@code schedulers} and {@code semaphores} hold the same entries as the {@code pools}
  * endpoint, each pool or scheduler from one stats snapshot. The beans are looked up at each check.
@@ -51,36 +52,44 @@ public class PoolsHealthIndicator extends AbstractHealthIndicator {
         this.overdueLog = overdueLog;
     }
 
-    /** Describes each bean, adding the names of the closed ones to {@code closed}. */
-    private static <B, D> Map<String, D> describe(Map<String, B> beans, BiFunction<String, B, D> describer,
-            Predicate<D> isClosed, List<String> closed) {
+    /** @return each bean's entry, by bean name */
+    private static <B, D> Map<String, D> describe(Map<String, B> beans, Function<B, D> describer) {
         Map<String, D> entries = new TreeMap<>();
-        beans.forEach((name, bean) -> {
-            D entry = describer.apply(name, bean);
-            entries.put(name, entry);
-            if (isClosed.test(entry)) {
+        beans.forEach((name, bean) -> entries.put(name, describer.apply(bean)));
+        return entries;
+    }
+
+    /**
+     * Adds the name of each closed entry to {@code closed}, and each unreadable one's error to {@code unreadable}.
+     * An unreadable entry is never taken for open or closed: it tells neither.
+     */
+    private static <D> void check(Map<String, D> entries, Predicate<D> isClosed, Function<D, @Nullable String> error,
+            List<String> closed, Map<String, String> unreadable) {
+        entries.forEach((name, entry) -> {
+            String why = error.apply(entry);
+            if (why != null) {
+                unreadable.put(name, why);
+            }
+            else if (isClosed.test(entry)) {
                 closed.add(name);
             }
         });
-        return entries;
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
-        List<String> closed = new ArrayList<>();
+        // Each entry is read so that a bean that throws gives an entry with its error (PoolDescriptor.of,
+        // SemaphoreDescriptor.of): one broken bean makes the check DOWN naming it, never hides the others' details.
         Map<String, PoolDescriptor> pools = describe(beans.pools(),
-                (name, pool) -> PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, pool)),
-                PoolDescriptor::closed, closed);
+                pool -> PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, pool)));
         Map<String, SchedulerDescriptor> schedulers = describe(beans.schedulers(),
-                (name, scheduler) -> SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, scheduler)),
-                SchedulerDescriptor::closed, closed);
+                scheduler -> SchedulerDescriptor.of(scheduler, PoolOverdueLog.recentOf(overdueLog, scheduler)));
         Map<String, SemaphoreDescriptor> semaphores = SemaphoreReads.readAll(beans.semaphores());
+        List<String> closed = new ArrayList<>();
         Map<String, String> unreadable = new TreeMap<>();
-        semaphores.forEach((name, entry) -> {
-            if (!entry.readable()) {
-                unreadable.put(name, entry.error());
-            }
-        });
+        check(pools, pool -> Boolean.TRUE.equals(pool.closed()), PoolDescriptor::error, closed, unreadable);
+        check(schedulers, SchedulerDescriptor::closed, scheduler -> null, closed, unreadable);
+        check(semaphores, semaphore -> false, SemaphoreDescriptor::error, closed, unreadable);
         builder.withDetail("pools", pools).withDetail("schedulers", schedulers).withDetail("semaphores", semaphores);
         if (closed.isEmpty() && unreadable.isEmpty()) {
             builder.up();

@@ -43,8 +43,8 @@ class ApplicationPoolBeanTests {
             assertThat(context).hasNotFailed();
             PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
             assertThat(endpoint.pools().pools()).containsKey("ownPool");
-            assertThat(endpoint.pool("ownPool")).isEqualTo(new PoolDescriptor(4, null, 1, 1, 0, 0, 0, 3, false, 7, 2,
-                    0, 0, null, null, null, List.of()));
+            assertThat(endpoint.pool("ownPool")).isEqualTo(new PoolDescriptor(4, null, 1, 1, 0, 0, 0, 3, false, 7L,
+                    2L, 0L, 0L, null, null, null, List.of(), null));
         });
     }
 

@@ -59,8 +59,8 @@ class PoolsEndpointTests {
             assertThat(all.pools()).containsOnlyKeys("workerPool", "reports", "funcPool", "multiPool");
             assertThat(all.schedulers()).containsOnlyKeys("delayScheduler", "ownScheduler");
             assertThat(all.semaphores()).containsOnlyKeys("ownSemaphore");
-            assertThat(all.pools().get("reports")).isEqualTo(
-                    new PoolDescriptor(4, null, 0, 0, 0, 0, 0, 4, false, 0, 0, 0, 0, null, 2, false, List.of()));
+            assertThat(all.pools().get("reports")).isEqualTo(new PoolDescriptor(4, null, 0, 0, 0, 0, 0, 4, false, 0L,
+                    0L, 0L, 0L, null, 2, false, List.of(), null));
             assertThat(all.pools().get("workerPool").capacity()).isEqualTo(-1);
             assertThat(all.pools().get("workerPool").free()).isEqualTo(-1);
             assertThat(all.pools().get("funcPool").capacity()).isEqualTo(3);
