@@ -90,7 +90,7 @@ final class BatchedRelease {
         } catch (SemaphoreUnavailableException e) {
             whole.forEach(leases::add); // maybe not applied: renewed again, so that release(n) again can apply it
             if (e instanceof ClosedSemaphoreException) {
-                throw e; // not sent at all: "was closed"
+                throw e; // not sent at all: closed, or paused
             }
             throw new SemaphoreUnavailableException("Cluster semaphore '" + instance.name() + "': release(" + n
                     + ") got no answer from Redis within " + instance.commandTimeout().toMillis() + " ms (command"

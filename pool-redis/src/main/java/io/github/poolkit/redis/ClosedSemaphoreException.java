@@ -1,8 +1,9 @@
 package io.github.poolkit.redis;
 
 /**
- * The semaphore was closed: the call was not sent to Redis at all, or, a request waiting in line, was withdrawn from
- * it. Unlike a call Redis did not answer, nothing of it took effect there (nothing is held, nothing was released).
+ * The semaphore was closed, or is paused: the call was not sent to Redis at all, or, a request waiting in line, was
+ * withdrawn from it. Unlike a call Redis did not answer, nothing of it took effect there (nothing is held, nothing was
+ * released).
  */
 final class ClosedSemaphoreException extends SemaphoreUnavailableException {
 
@@ -11,5 +12,13 @@ final class ClosedSemaphoreException extends SemaphoreUnavailableException {
     /** @param message what was not sent, naming the semaphore */
     ClosedSemaphoreException(String message) {
         super(message, null);
+    }
+
+    /**
+     * @param semaphore the semaphore's name
+     * @param why       what became of it ("was closed")
+     */
+    ClosedSemaphoreException(String semaphore, String why) {
+        this("Cluster semaphore '" + semaphore + "' " + why);
     }
 }

@@ -11,8 +11,10 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -27,6 +29,21 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 record Connections(StatefulConnection<String, String> commands, RedisScriptingAsyncCommands<String, String> scripting,
         StatefulRedisPubSubConnection<String, String> grants) {
+
+    /**
+     * {@return the Lettuce client that a Spring Data Redis connection factory has at each call} (a factory stopped and
+     * started again makes a new one); checks now that the factory is Lettuce's and started.
+     */
+    static Supplier<AbstractRedisClient> lettuceClients(RedisConnectionFactory connectionFactory, String name) {
+        lettuceClient(connectionFactory, name);
+        return () -> lettuceClient(connectionFactory, name);
+    }
+
+    /** {@return {@code client} at each call} */
+    static Supplier<AbstractRedisClient> always(AbstractRedisClient client) {
+        Objects.requireNonNull(client, "client");
+        return () -> client;
+    }
 
     /** {@return the Lettuce client of a Spring Data Redis connection factory} */
     static AbstractRedisClient lettuceClient(RedisConnectionFactory connectionFactory, String name) {

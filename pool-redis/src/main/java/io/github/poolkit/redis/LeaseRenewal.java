@@ -64,6 +64,11 @@ final class LeaseRenewal {
         heartbeat.shutdownNow();
     }
 
+    /** Runs one more tick at once, on the heartbeat's thread: a resumed semaphore renews what it still holds now. */
+    void beatNow() {
+        heartbeat.execute(this::tick);
+    }
+
     /**
      * First tells the holders of leases and the waiters whose renewals Redis has not confirmed for longer than the
      * lease time that they lost them, then sends one heartbeat unless the last one is still unanswered.

@@ -13,7 +13,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -107,21 +107,10 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     /** The shortest lease time: renewals run every third of it. */
     public static final Duration MIN_LEASE_TIME = Duration.ofMillis(30);
 
-    /*
-     * Redis holds the truth (semaphore.lua). This class is the public face; each job is one package-private class:
-     * Requests (the request table, until each result settles), Leases (the grants held; closing a Permit's; telling a
-     * holder of a loss), LeaseRenewal (the heartbeat), GrantMessages (grants told by pub/sub), WaitingChecks (grants
-     * found by renewals and re-subscriptions), BatchedRelease (release(n)), Instance (what they share), SemaphoreScript
-     * (one script run), SemaphoreParts (connecting them). Invariant kept here: close() stops the heartbeat before it
-     * withdraws the requests, so nothing renews a request being withdrawn.
-     */
-
     private final Instance instance;
-    private final Connections connections;
     private final Requests requests;
     private final BatchedRelease batchedRelease;
-    private final LeaseRenewal renewal;
-    private final AtomicBoolean closed = new AtomicBoolean();
+    private final RedisLink link;
 
     /**
      * Connects and stores the size if Redis has none.
@@ -129,13 +118,12 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      * @param link wraps the calls of the script on their way to Redis ({@link UnaryOperator#identity()}: none)
      */
     RedisPermitSemaphore(Builder builder, UnaryOperator<ScriptCalls> link) {
-        SemaphoreParts parts = SemaphoreParts.connect(builder.client, builder.keys, builder.size, builder.leaseTime,
-                builder.commandTimeout, builder.completions, builder.listener, link);
+        SemaphoreParts parts = SemaphoreParts.connect(builder.client.get(), builder.keys, builder.size,
+                builder.leaseTime, builder.commandTimeout, builder.completions, builder.listener, link);
         this.instance = parts.instance();
-        this.connections = parts.connections();
         this.requests = parts.requests();
         this.batchedRelease = parts.batchedRelease();
-        this.renewal = parts.renewal();
+        this.link = new RedisLink(builder.client, link, parts);
     }
 
     /**
@@ -143,14 +131,14 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      *
      * @param connectionFactory a started
      *                          {@link org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory}
-     *                          (Spring Boot's, from {@code spring.data.redis.*}); its Lettuce client opens this
-     *                          semaphore's two connections
+     *                          (Spring Boot's, from {@code spring.data.redis.*}); its Lettuce client of the moment
+     *                          opens this semaphore's two connections, here and on each {@link #resume()}
      * @param name              the semaphore's name: every instance using this name on this Redis shares its permits
      * @return the builder
      * @throws IllegalArgumentException if the factory is not Lettuce's
      */
     public static Builder builder(RedisConnectionFactory connectionFactory, String name) {
-        return new Builder(Connections.lettuceClient(connectionFactory, name), name);
+        return new Builder(Connections.lettuceClients(connectionFactory, name), name);
     }
 
     /**
@@ -161,12 +149,12 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      * @return the builder
      */
     public static Builder builder(AbstractRedisClient client, String name) {
-        return new Builder(Objects.requireNonNull(client, "client"), name);
+        return new Builder(Connections.always(client), name);
     }
 
     /** Options of a {@link RedisPermitSemaphore}; {@link #build()} connects. */
     public static final class Builder {
-        private final AbstractRedisClient client;
+        private final Supplier<AbstractRedisClient> client;
         private final SemaphoreKeys keys;
         private final String name;
         private long size = 1;
@@ -175,7 +163,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
         private SemaphoreListener listener;
         private Executor completions = ForkJoinPool.commonPool();
 
-        private Builder(AbstractRedisClient client, String name) {
+        private Builder(Supplier<AbstractRedisClient> client, String name) {
             this.client = client;
             this.keys = new SemaphoreKeys(name);
             this.name = name;
@@ -331,7 +319,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      * one instant, as Redis's script runs one at a time.
      *
      * @return the snapshot
-     * @throws SemaphoreUnavailableException if Redis does not answer within the command timeout, or after close
+     * @throws SemaphoreUnavailableException if Redis does not answer within the command timeout, or paused or closed
      */
     @Override
     public SemaphoreStats stats() {
@@ -377,6 +365,24 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
     }
 
     /**
+     * Disconnects until {@link #resume()}, withdrawing waiting requests as {@link #close()} does; calls fail at once
+     * meanwhile ("is paused"). Held leases are not renewed: a {@link Permit} unrenewed for a lease time is lost.
+     */
+    public void pause() {
+        link.pause();
+    }
+
+    /**
+     * Connects again after {@link #pause()} (on the factory's client of now), renewing what is held; else does nothing.
+     *
+     * @throws SemaphoreUnavailableException if Redis cannot be reached (it stays paused)
+     * @throws IllegalStateException         if its connection factory is not started
+     */
+    public void resume() {
+        link.resume();
+    }
+
+    /**
      * Stops renewing, withdraws the requests still waiting (they fail with {@link SemaphoreUnavailableException}; one
      * being sent now is withdrawn once Redis has answered it) and closes the connections; later calls fail at once
      * ("was closed"). Leases still held are not released: they expire after the lease time, unreported (nothing
@@ -384,13 +390,7 @@ public final class RedisPermitSemaphore implements PermitSemaphore, AutoCloseabl
      */
     @Override
     public void close() {
-        if (closed.getAndSet(true)) {
-            return;
-        }
-        renewal.stop();
-        requests.withdrawAll(); // within twice the command timeout
-        instance.script().close(); // later calls fail at once, saying so
-        connections.close();
+        link.close();
     }
 
     @Override

@@ -48,11 +48,11 @@ final class Requests {
     private final ConcurrentHashMap<String, Request> table = new ConcurrentHashMap<>();
     private final WaitingChecks checks;
     /**
-     * Set by {@link #withdrawAll} before it walks the table. A Dekker pair with {@link #send}, which puts its request
-     * in the table, then reads this: a request sent while the semaphore closes is either failed by the walk or fails
-     * itself unsent, never left waiting for a grant that no closed connection or stopped heartbeat would tell.
+     * Why requests are refused, or null: set by {@link #withdrawAll} before it walks the table. A Dekker pair with
+     * {@link #send}, which puts its request in the table, then reads this: a request sent during a close is failed by
+     * the walk or fails unsent, never left waiting for a grant that no closed connection or stopped heartbeat tells.
      */
-    private volatile boolean closed;
+    private volatile String refusal;
 
     Requests(Instance instance, Leases leases, SemaphoreListener listener) {
         this.instance = instance;
@@ -86,9 +86,10 @@ final class Requests {
         request.subscriptionsAtSend = checks.subscriptions();
         table.put(request.id, request);
         request.result.whenComplete((permit, failure) -> settled(request, permit, failure));
-        if (closed) {
+        String refused = refusal;
+        if (refused != null) {
             request.nothingHeld = true; // never sent: nothing to cancel
-            giveUp(request, closedFailure());
+            giveUp(request, new ClosedSemaphoreException(instance.name(), refused));
             request.answered.complete(null);
             return request;
         }
@@ -182,18 +183,17 @@ final class Requests {
     }
 
     /**
-     * On close: fails every unsettled request with {@link SemaphoreUnavailableException}, then waits, at most the
-     * command timeout each, for the answers of their acquires (one sent while the semaphore closed may reach Redis
-     * after its request's cancel: its answer sends the cancel again, see {@link #answered}), then for Redis to
-     * confirm their withdrawals. So once it returns, Redis holds nothing for them unless it did not answer in time.
-     * An interrupt ends the waits (the interrupt status is kept).
+     * On close or pause: fails every unsettled request, and refuses new ones, saying {@code why}; then waits, at most
+     * the command timeout each, for the answers of their acquires (one sent during a close may reach Redis after its
+     * cancel: its answer sends the cancel again, see {@link #answered}), then for Redis to confirm their withdrawals.
+     * So once it returns, Redis holds nothing for them unless it did not answer in time. An interrupt ends the waits.
      */
-    void withdrawAll() {
-        closed = true;
+    void withdrawAll(String why) {
+        refusal = why;
         List<Request> open = new ArrayList<>(table.values());
         for (Request request : open) {
             // here, on the closing thread (not through the executor): its withdrawal must be sent before the wait
-            request.result.completeExceptionally(closedFailure());
+            request.result.completeExceptionally(new ClosedSemaphoreException(instance.name(), why));
         }
         if (awaitAll(open.stream().map(request -> request.answered), "answers of acquires")) {
             awaitAll(open.stream().<CompletableFuture<?>>map(request -> request.withdrawal).filter(Objects::nonNull),
@@ -324,8 +324,9 @@ final class Requests {
         }
     }
 
-    private SemaphoreUnavailableException closedFailure() {
-        return new ClosedSemaphoreException("Cluster semaphore '" + instance.name() + "' was closed");
+    /** Takes requests again after {@link #withdrawAll}: the semaphore resumed, its script sending again. */
+    void reopen() {
+        refusal = null;
     }
 
     /** {@return the failure of a request for more permits than the size} */

@@ -11,19 +11,28 @@ import java.util.function.UnaryOperator;
 
 /**
  * The parts of one {@link RedisPermitSemaphore} instance, connected: its two connections, what the parts share
- * ({@link Instance}), the request table, the batched release and the heartbeat. {@link #connect} is how an instance
+ * ({@link Instance}), the leases held, the request table, the batched release and the heartbeat (later ones, and later
+ * connections, come from {@link RedisLink} as the instance pauses and resumes). {@link #connect} is how an instance
  * starts: it opens the connections, listens for grants, and runs the script once (which stores the size if Redis has
  * none) before the heartbeat starts. Invariant: if any of that fails, the connections are closed again, so a semaphore
  * that could not be built holds nothing.
  *
+ * <p>Redis holds the truth (semaphore.lua); {@link RedisPermitSemaphore} is the public face of parts that do one job
+ * each: Requests (the request table, until each result settles), Leases (the grants held; closing a Permit's; telling a
+ * holder of a loss), LeaseRenewal (the heartbeat), GrantMessages (grants told by pub/sub), WaitingChecks (grants found
+ * by renewals and re-subscriptions), BatchedRelease (release(n)), Instance (what they share), SemaphoreScript (one
+ * script run), this class (connecting them) and RedisLink (the connections and the heartbeat as the semaphore pauses,
+ * resumes and closes, with the invariants of those moves).
+ *
  * @param instance       what the parts share
  * @param connections    the scripts' and the grant messages' connections
+ * @param leases         the grants held
  * @param requests       the request table
  * @param batchedRelease {@code release(n)}
  * @param renewal        the heartbeat, started
  */
-record SemaphoreParts(Instance instance, Connections connections, Requests requests, BatchedRelease batchedRelease,
-        LeaseRenewal renewal) {
+record SemaphoreParts(Instance instance, Connections connections, Leases leases, Requests requests,
+        BatchedRelease batchedRelease, LeaseRenewal renewal) {
 
     /**
      * Connects the parts of a semaphore, as {@link RedisPermitSemaphore.Builder#build()} describes.
@@ -52,7 +61,7 @@ record SemaphoreParts(Instance instance, Connections connections, Requests reque
             throw new SemaphoreUnavailableException("Cluster semaphore '" + keys.name()
                     + "' could not reach Redis within " + timeout.toMillis() + " ms", SemaphoreScript.unwrap(e));
         }
-        return new SemaphoreParts(instance, connections, requests, batchedRelease,
+        return new SemaphoreParts(instance, connections, leases, requests, batchedRelease,
                 new LeaseRenewal(instance, leases, requests));
     }
 }

@@ -24,16 +24,18 @@ import java.util.concurrent.TimeoutException;
  * round trip: {@code EVALSHA}, and {@code EVAL} only when Redis has lost the script (after a restart). Every call is
  * asynchronous and ends within the command timeout, with a {@link SemaphoreUnavailableException} if Redis is silent.
  *
- * <p>All calls go through one connection, so Redis runs them in the order they were made, with one exception: a call
- * sent again as {@code EVAL} after Redis refused it for a lost script runs after the calls made meanwhile. (A cancel
- * that may have overtaken its acquire that way is sent once more after the acquire's answer.)
+ * <p>All calls go through one connection (a new one once a paused semaphore resumes), so Redis runs them in the order
+ * they were made, with one exception: a call sent again as {@code EVAL} after Redis refused it for a lost script runs
+ * after the calls made meanwhile. (A cancel that may have overtaken its acquire that way is sent once more after the
+ * acquire's answer.)
  */
 final class SemaphoreScript {
 
     private static final String SOURCE = load();
     private static final String SHA = sha1(SOURCE);
 
-    private final ScriptCalls calls;
+    /** The calls of the connection now in use; replaced when a paused semaphore resumes ({@link #reconnect}). */
+    private volatile ScriptCalls calls;
     private final SemaphoreKeys semaphoreKeys;
     private final String[] keys;
     private final String[] head; // ARGV 2..3: default size, lease ms
@@ -44,9 +46,13 @@ final class SemaphoreScript {
      */
     private final String[] operationHead;
     private final Duration timeout;
-    private final Timer timer;
-    /** Set once the semaphore closes its connections: from then on a call fails at once, and nothing is sent. */
-    private volatile boolean closed;
+    private volatile Timer timer;
+    /**
+     * Why calls are refused, or null while they are sent: set once the semaphore pauses or closes its connections.
+     * From then on a call fails at once, naming it, and nothing is sent; {@link #reconnect} clears it (after a pause).
+     * Written after {@code calls} and {@code timer}, and read before them, so a call it lets through uses the new ones.
+     */
+    private volatile String refusal;
 
     /**
      * @param timer Lettuce's own timer (a hashed wheel): scheduling a timeout there wakes no thread, unlike
@@ -99,15 +105,33 @@ final class SemaphoreScript {
 
     /** From now on every call fails at once, naming the close (the semaphore is closing its connections). */
     void close() {
-        closed = true;
+        refuse("was closed");
+    }
+
+    /**
+     * From now on every call fails at once, naming {@code why} (the semaphore pauses or closes its connections).
+     *
+     * @param why what the failures say after the semaphore's name ("was closed")
+     */
+    void refuse(String why) {
+        refusal = why;
+    }
+
+    /** Sends through {@code calls}, with {@code timer} for the timeouts, from now on: a paused semaphore resumed. */
+    void reconnect(ScriptCalls calls, Timer timer) {
+        this.calls = calls;
+        this.timer = timer;
+        refusal = null;
     }
 
     private CompletableFuture<List<Object>> run(String[] keys, String[] head, String op,
             Consumer<List<Object>> late, String... args) {
-        if (closed) {
+        String refused = refusal;
+        if (refused != null) {
             return CompletableFuture.failedFuture(new ClosedSemaphoreException("Cluster semaphore '"
-                    + semaphoreKeys.name() + "' was closed, so nothing was sent to Redis for this " + op));
+                    + semaphoreKeys.name() + "' " + refused + ", so nothing was sent to Redis for this " + op));
         }
+        ScriptCalls via = calls; // one connection for the call and its EVAL, should Redis have lost the script
         String[] argv = new String[1 + head.length + args.length];
         argv[0] = op;
         System.arraycopy(head, 0, argv, 1, head.length);
@@ -126,9 +150,9 @@ final class SemaphoreScript {
         }
         CompletableFuture<List<Object>> reply;
         try {
-            reply = calls.evalsha(SHA, keys, argv).toCompletableFuture()
+            reply = via.evalsha(SHA, keys, argv).toCompletableFuture()
                     .exceptionallyCompose(e -> unwrap(e) instanceof RedisNoScriptException
-                            ? calls.eval(SOURCE, keys, argv).toCompletableFuture()
+                            ? via.eval(SOURCE, keys, argv).toCompletableFuture()
                             : CompletableFuture.failedFuture(e));
         } catch (RuntimeException e) { // refused before it was sent
             reply = CompletableFuture.failedFuture(e);

@@ -71,8 +71,13 @@ final class SemaphoreInstances implements BeforeEachCallback, AfterEachCallback 
 
     /** Unsubscribes an instance's grant channel: Redis's grant messages no longer reach it (only its renewals tell). */
     static void unsubscribeGrants(RedisPermitSemaphore semaphore) throws ReflectiveOperationException {
-        Field field = RedisPermitSemaphore.class.getDeclaredField("connections");
-        field.setAccessible(true);
-        ((Connections) field.get(semaphore)).grants().sync().unsubscribe();
+        Field link = RedisPermitSemaphore.class.getDeclaredField("link");
+        link.setAccessible(true);
+        Field connections = RedisLink.class.getDeclaredField("connections");
+        connections.setAccessible(true);
+        Object open = link.get(semaphore);
+        synchronized (open) { // the link's lock guards its connections
+            ((Connections) connections.get(open)).grants().sync().unsubscribe();
+        }
     }
 }

@@ -15,7 +15,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 /**
  * Guarantee: a request sent while the Redis semaphore closes is never left waiting for a grant that no closed
  * connection or stopped heartbeat would tell. {@code Requests.send} puts the request in the table, then reads
- * {@code closed}; {@code withdrawAll} sets {@code closed}, then walks the table (a Dekker pair): the request either
+ * {@code refusal}; {@code withdrawAll} sets {@code refusal}, then walks the table (a Dekker pair): the request either
  * fails unsent, or is failed by the walk and withdrawn from Redis's line by a cancel. Redis (a fake) answers the
  * acquire "queued" at once, so a request both actors miss stays pending for good.
  *
@@ -47,7 +47,7 @@ public class RedisRequestSendVsClose {
     /** The semaphore's close (after its heartbeat stopped): fails and withdraws every request in the table. */
     @Actor
     public void close() {
-        redis.requests.withdrawAll();
+        redis.requests.withdrawAll(RedisLink.CLOSED);
     }
 
     /** Reads how the request ended and what Redis was sent. */

@@ -6,11 +6,18 @@ import io.github.poolkit.autoconfigure.PoolkitProperties;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.NoSuchBeanDefinitionException;
 import org.springframework.beans.factory.NoUniqueBeanDefinitionException;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.ApplicationContext;
+import org.springframework.context.ApplicationContextAware;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -25,15 +32,39 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * factory's phase is below {@link PoolkitLifecycle#PHASE} (a higher phase stops earlier), and it depends on the
  * connection factory, whose stop therefore stops it first.
  *
- * <p>A context {@code stop()} closes them too, and a later {@code start()} does not reopen them (their connection
- * factory makes a new Lettuce client then): a cluster semaphore is for a context that runs until it is closed.
+ * <p>A context {@code stop()} or {@code pause()} outside a close pauses them instead
+ * ({@link RedisPermitSemaphore#pause()}), in the same place of the stop: their waiting requests are withdrawn and
+ * their connections closed before the connection factory shuts its Lettuce client down; the leases they hold are kept
+ * but not renewed (a holder is told of a loss once its lease has gone unrenewed for the lease time). {@code start()}
+ * resumes them ({@link RedisPermitSemaphore#resume()}) on the client that the connection factory, started before them
+ * (a dependency, in a lower phase), has made anew, and they renew what is still held at once: the beans of a context
+ * stopped and started (a checkpoint and its restore) work again, as poolkit's pools do.
+ *
+ * <p>A semaphore whose Redis cannot be reached at {@code start()} stays paused (its calls fail, saying so) and the
+ * start goes on, so that the pools and the web server, which start after this factory, come back all the same; it is
+ * tried again in the background (after 1 s, then twice as long each time, at most every 30 s) until it resumes or
+ * the context stops again. Each failure is logged.
+ *
+ * <p>Invariants: a close is told from a stop by the context's {@code isClosed()}, which is set before a close stops
+ * any lifecycle bean (a refresh that fails stops them before that, so they are paused there, and closed by their
+ * destroy methods). A start resumes what the last {@code stop()} paused ({@link #paused}; a semaphore the
+ * application closed stays closed). A resume runs only while this factory is running, checked under its lock, which
+ * {@code stop()} takes to mark it stopped: so no background retry resumes a semaphore once a later stop began.
  */
-public class ClusterSemaphoreFactory implements SmartLifecycle {
+public class ClusterSemaphoreFactory implements SmartLifecycle, ApplicationContextAware {
+
+    private static final Log LOG = LogFactory.getLog(ClusterSemaphoreFactory.class);
+    private static final Duration RETRY_FIRST = Duration.ofSeconds(1);
+    private static final Duration RETRY_MAX = Duration.ofSeconds(30);
 
     private final PoolkitProperties properties;
     private final ConfigurableListableBeanFactory beans;
     private final SemaphoreListeners semaphoreListeners;
     private final List<RedisPermitSemaphore> created = new CopyOnWriteArrayList<>();
+    /** The semaphores the last {@code stop()} paused and no start has resumed yet; guarded by {@code this}. */
+    private final List<RedisPermitSemaphore> paused = new ArrayList<>();
+    private ApplicationContext context;
+    /** Written under {@code this}. */
     private volatile boolean running;
 
     ClusterSemaphoreFactory(PoolkitProperties properties, ConfigurableListableBeanFactory beans,
@@ -94,15 +125,89 @@ public class ClusterSemaphoreFactory implements SmartLifecycle {
     }
 
     @Override
-    public void start() {
-        running = true;
+    public void setApplicationContext(ApplicationContext context) {
+        this.context = context;
     }
 
-    /** Closes every semaphore made here (a second close, by the bean's destroy method, does nothing). */
+    /**
+     * Resumes the semaphores that the last {@code stop()} paused (one the application closed stays closed). One
+     * whose Redis cannot be reached stays paused and is tried again in the background (see the class documentation);
+     * the start goes on.
+     */
+    @Override
+    public void start() {
+        synchronized (this) {
+            running = true;
+            resumePaused();
+            if (paused.isEmpty()) {
+                return;
+            }
+        }
+        Thread.ofVirtual().name("poolkit-semaphore-resume").start(this::retryResumes);
+    }
+
+    /** Resumes what is paused, forgetting each one resumed; logs each failure. Lock held, factory running. */
+    private void resumePaused() {
+        for (Iterator<RedisPermitSemaphore> it = paused.iterator(); it.hasNext(); ) {
+            RedisPermitSemaphore semaphore = it.next();
+            try {
+                semaphore.resume();
+                it.remove();
+            }
+            catch (RuntimeException ex) {
+                LOG.warn("Cluster semaphore '" + semaphore.name() + "' could not resume after the context's start;"
+                        + " it stays paused (its calls fail) and is tried again", ex);
+            }
+        }
+    }
+
+    /** Tries the paused semaphores again, at growing intervals, until all resumed or the factory stopped. */
+    private void retryResumes() {
+        for (Duration wait = RETRY_FIRST; ; wait = min(wait.multipliedBy(2), RETRY_MAX)) {
+            try {
+                Thread.sleep(wait);
+            }
+            catch (InterruptedException ex) {
+                return;
+            }
+            synchronized (this) {
+                if (!running || paused.isEmpty()) {
+                    return; // stopped again (the next start retries), or nothing left
+                }
+                resumePaused();
+                if (paused.isEmpty()) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private static Duration min(Duration a, Duration b) {
+        return a.compareTo(b) <= 0 ? a : b;
+    }
+
+    /**
+     * On a context close, closes every semaphore made here (a second close, by the bean's destroy method, does
+     * nothing); on a plain stop or pause, pauses them, for {@link #start()} to resume.
+     */
     @Override
     public void stop() {
-        running = false;
-        created.forEach(RedisPermitSemaphore::close);
+        boolean closing = context instanceof ConfigurableApplicationContext configurable && configurable.isClosed();
+        synchronized (this) { // waits for a retry's resume under way: none comes after this
+            running = false;
+            paused.clear();
+            if (!closing) {
+                paused.addAll(created);
+            }
+        }
+        for (RedisPermitSemaphore semaphore : created) {
+            if (closing) {
+                semaphore.close();
+            }
+            else {
+                semaphore.pause();
+            }
+        }
     }
 
     @Override
