@@ -39,13 +39,14 @@ public interface PoolListener {
 
     /**
      * A task is overdue: it has run longer than {@link PoolOptions#runTimeout()}, or waited to start longer than
-     * {@link PoolOptions#queueTimeout()}. Called once per task and kind, on a thread of the pool's own (never the
-     * worker's; named {@code poolkit-overdue-<pool>-<n>}), soon after the task was found overdue while it still ran or
-     * waited (by the time the listener hears of it, it may have ended); a slow listener delays
-     * this pool's later reports, not other pools'. At most 4096 reports wait for a listener that has fallen behind:
+     * {@link PoolOptions#queueTimeout()}. Called once per task and kind, on a thread of the pool's own (never
+     * the worker's; named {@code poolkit-overdue-<pool>-<n>}), soon after the task was found overdue while it
+     * still ran or waited (by the time the listener hears of it, it may have ended); a slow listener delays this
+     * pool's later reports, not other pools'. At most 4096 reports wait for a listener that has fallen behind:
      * tasks found overdue beyond that are counted ({@link PoolStats#overdue()}) but not reported, and a
-     * {@code WARNING} is logged through {@code System.Logger} {@code io.github.poolkit}. Each pool reports on its own thread, so a listener given to several
-     * pools (or to a {@code MultiPool}, whose pools each report) may be called by several threads at once.
+     * {@code WARNING} is logged through {@code System.Logger} {@code io.github.poolkit}. Each pool reports on its own
+     * thread, so a listener given to several pools (or to a {@code MultiPool}, whose pools each report) may be
+     * called by several threads at once.
      *
      * @param task the pool, the kind, the task, its worker, how long it has run or waited, and the worker's stack
      */

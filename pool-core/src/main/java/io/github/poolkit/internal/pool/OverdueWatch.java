@@ -63,7 +63,12 @@ final class OverdueWatch {
      * report is told.
      */
     private final AtomicInteger waitingReports = new AtomicInteger();
-    /** Reports dropped since the listener last kept up (0 while it keeps up); the checker's only. */
+    /**
+     * Reports dropped since the listener fell behind; 0 while it keeps up. The checker's only. It falls behind when a
+     * report is dropped, and has caught up only once every report handed on has been told (none waiting), not merely
+     * when a batch fits again: so a slow listener gets one warning as it falls behind and one when it has caught up,
+     * not a pair per check.
+     */
     private long droppedSinceBehind;
 
     private OverdueWatch(PoolCore pool, TaskRunner runner, PoolOptions options) {
@@ -106,6 +111,11 @@ final class OverdueWatch {
 
     /** Finds the overdue tasks (on the checker's thread), counts them and hands them to the pool's reporting thread. */
     void check() {
+        if (droppedSinceBehind > 0 && waitingReports.get() == 0) {
+            LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + pool.name() + "' has caught up; "
+                    + droppedSinceBehind + " overdue reports were dropped meanwhile");
+            droppedSinceBehind = 0;
+        }
         // Stamps come from the coarse clock: older than the timeout by the clock's lag, so that none is early.
         long now = System.nanoTime() - CoarseClock.lagBound(System.nanoTime());
         List<Found> found = new ArrayList<>(0);
@@ -131,7 +141,7 @@ final class OverdueWatch {
 
     /**
      * Hands the reports to the pool's reporting thread, as many as the backlog has room for (the oldest first); the
-     * rest are dropped. Logs when the listener falls behind and, once it has room again, how many were dropped.
+     * rest are dropped. Logs when the listener falls behind ({@link #check} logs when it has caught up).
      */
     private void tell(List<Found> found) {
         int room = Math.max(0, MAX_WAITING_REPORTS - waitingReports.get());
@@ -141,10 +151,6 @@ final class OverdueWatch {
             LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + pool.name() + "' has fallen "
                     + MAX_WAITING_REPORTS + " overdue reports behind: overdue tasks found from now until it catches up"
                     + " are counted (stats().overdue()) but not reported");
-        } else if (dropped == 0 && droppedSinceBehind > 0) {
-            LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + pool.name() + "' has caught up; "
-                    + droppedSinceBehind + " overdue reports were dropped meanwhile");
-            droppedSinceBehind = 0;
         }
         droppedSinceBehind += dropped;
         if (told.isEmpty()) {

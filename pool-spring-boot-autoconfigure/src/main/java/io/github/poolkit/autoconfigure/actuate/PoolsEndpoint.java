@@ -48,9 +48,10 @@ import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
  * </ul>
  *
  * <p>The beans are looked up at each call, so a bean created after start-up is listed as soon as it exists. Each pool
- * or scheduler entry comes from one {@link Pool#stats()} snapshot, so its figures belong together. A pool or semaphore
- * whose read throws (a {@code Pool} class of the application's own, a cluster semaphore whose store is down) is
- * listed with the {@code error} and no figure it did not give; the other entries are answered all the same.
+ * or scheduler entry comes from one {@link Pool#stats()} snapshot, so its figures belong together. A pool whose read
+ * throws (a {@code Pool} class of the application's own) is listed with the {@code error} and no figure it did not
+ * give, a semaphore whose read throws (a cluster semaphore whose store is down) with the {@code error} and figures of
+ * -1; the other entries are answered all the same.
  */
 @Endpoint(id = "pools", defaultAccess = Access.READ_ONLY)
 public class PoolsEndpoint {

@@ -7,7 +7,6 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
 import io.github.poolkit.redis.RedisPermitSemaphore;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.commons.logging.Log;
@@ -42,14 +41,16 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  *
  * <p>A semaphore whose Redis cannot be reached at {@code start()} stays paused (its calls fail, saying so) and the
  * start goes on, so that the pools and the web server, which start after this factory, come back all the same; it is
- * tried again in the background (after 1 s, then twice as long each time, at most every 30 s) until it resumes or
- * the context stops again. Each failure is logged.
+ * tried again in the background, on a daemon thread (after 1 s, then twice as long each time, at most every 30 s),
+ * until it resumes or the context stops or starts again. The start tries until the first failure (the semaphores
+ * share one Redis), so it is held up by one connect timeout at most. Each failure is logged.
  *
  * <p>Invariants: a close is told from a stop by the context's {@code isClosed()}, which is set before a close stops
  * any lifecycle bean (a refresh that fails stops them before that, so they are paused there, and closed by their
  * destroy methods). A start resumes what the last {@code stop()} paused ({@link #paused}; a semaphore the
- * application closed stays closed). A resume runs only while this factory is running, checked under its lock, which
- * {@code stop()} takes to mark it stopped: so no background retry resumes a semaphore once a later stop began.
+ * application closed stays closed). A resume runs only within the start it is for ({@link #generation}), checked
+ * under this factory's lock, held for one resume at a time, which {@code stop()} takes to mark it stopped: so no
+ * retry resumes a semaphore once a later stop began, and a stop waits for one resume at most.
  */
 public class ClusterSemaphoreFactory implements SmartLifecycle, ApplicationContextAware {
 
@@ -66,6 +67,8 @@ public class ClusterSemaphoreFactory implements SmartLifecycle, ApplicationConte
     private ApplicationContext context;
     /** Written under {@code this}. */
     private volatile boolean running;
+    /** Counts starts and stops: a resume, and a background retry, goes on only within its own. Guarded by this. */
+    private long generation;
 
     ClusterSemaphoreFactory(PoolkitProperties properties, ConfigurableListableBeanFactory beans,
             SemaphoreListeners semaphoreListeners) {
@@ -136,33 +139,52 @@ public class ClusterSemaphoreFactory implements SmartLifecycle, ApplicationConte
      */
     @Override
     public void start() {
+        long started;
         synchronized (this) {
             running = true;
-            resumePaused();
-            if (paused.isEmpty()) {
-                return;
-            }
+            started = ++generation;
         }
-        Thread.ofVirtual().name("poolkit-semaphore-resume").start(this::retryResumes);
-    }
-
-    /** Resumes what is paused, forgetting each one resumed; logs each failure. Lock held, factory running. */
-    private void resumePaused() {
-        for (Iterator<RedisPermitSemaphore> it = paused.iterator(); it.hasNext(); ) {
-            RedisPermitSemaphore semaphore = it.next();
-            try {
-                semaphore.resume();
-                it.remove();
-            }
-            catch (RuntimeException ex) {
-                LOG.warn("Cluster semaphore '" + semaphore.name() + "' could not resume after the context's start;"
-                        + " it stays paused (its calls fail) and is tried again", ex);
-            }
+        if (resumePaused(started)) {
+            Thread.ofPlatform().daemon().name("poolkit-semaphore-resume").start(() -> retryResumes(started));
         }
     }
 
-    /** Tries the paused semaphores again, at growing intervals, until all resumed or the factory stopped. */
-    private void retryResumes() {
+    /**
+     * Resumes what is paused, one semaphore at a time under the lock (so that a stop waits for one resume at most),
+     * forgetting each one resumed. At the first failure, which is logged, it leaves the rest for later: they share the
+     * same Redis, and each attempt may cost a connect timeout.
+     *
+     * @param started the generation of the start this is for
+     * @return whether some are left paused for a retry of this generation (false too once a later stop or start came)
+     */
+    private boolean resumePaused(long started) {
+        List<RedisPermitSemaphore> toResume;
+        synchronized (this) {
+            toResume = List.copyOf(paused);
+        }
+        for (RedisPermitSemaphore semaphore : toResume) {
+            synchronized (this) {
+                if (generation != started) {
+                    return false;
+                }
+                try {
+                    semaphore.resume();
+                    paused.remove(semaphore);
+                }
+                catch (RuntimeException ex) {
+                    LOG.warn("Cluster semaphore '" + semaphore.name() + "' could not resume after the context's"
+                            + " start: it stays paused (its calls fail) and is tried again in the background", ex);
+                    break;
+                }
+            }
+        }
+        synchronized (this) {
+            return generation == started && !paused.isEmpty();
+        }
+    }
+
+    /** Tries the paused semaphores again, at growing intervals, until all resumed or a later stop or start came. */
+    private void retryResumes(long started) {
         for (Duration wait = RETRY_FIRST; ; wait = min(wait.multipliedBy(2), RETRY_MAX)) {
             try {
                 Thread.sleep(wait);
@@ -170,14 +192,13 @@ public class ClusterSemaphoreFactory implements SmartLifecycle, ApplicationConte
             catch (InterruptedException ex) {
                 return;
             }
-            synchronized (this) {
-                if (!running || paused.isEmpty()) {
-                    return; // stopped again (the next start retries), or nothing left
+            if (!resumePaused(started)) {
+                synchronized (this) {
+                    if (generation == started) {
+                        LOG.info("Cluster semaphores resumed after the context's start: Redis is reachable again");
+                    }
                 }
-                resumePaused();
-                if (paused.isEmpty()) {
-                    return;
-                }
+                return;
             }
         }
     }
@@ -195,6 +216,7 @@ public class ClusterSemaphoreFactory implements SmartLifecycle, ApplicationConte
         boolean closing = context instanceof ConfigurableApplicationContext configurable && configurable.isClosed();
         synchronized (this) { // waits for a retry's resume under way: none comes after this
             running = false;
+            generation++;
             paused.clear();
             if (!closing) {
                 paused.addAll(created);
