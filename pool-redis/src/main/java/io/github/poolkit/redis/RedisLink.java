@@ -10,8 +10,14 @@ import java.util.function.UnaryOperator;
  * from either to closed, for good. The rest of the instance (its owner id, the leases held, the request table) lives
  * on across a pause, so a {@code Permit} taken before it is renewed, and closed, after it.
  *
- * <p>Invariants, all kept under this object's lock:
+ * <p>Invariants, the state kept under this object's lock:
  * <ul>
+ *   <li>The withdrawal of the waiting requests runs outside the lock: it fails their futures on the thread that pauses
+ *       or closes, so the application's stages run there, and one that takes a lock of the application's own while
+ *       another thread holding that lock closes the semaphore must not deadlock. So a pause marks the state
+ *       {@code PAUSING} first: a close meanwhile (on any thread) takes over and the pause then does nothing more; a
+ *       resume on another thread waits until the pause is done (a bounded wait: a withdrawal lasts at most twice the
+ *       command timeout), and one asked for on the pausing thread itself, by a waiter's stage, does nothing.</li>
  *   <li>A pause or a close stops the heartbeat before it withdraws the requests, so nothing renews a request being
  *       withdrawn, and withdraws them while the connections are open, so that Redis drops their places at once, not
  *       after the lease time; then the script refuses calls, and only then do the connections close.</li>
@@ -33,7 +39,7 @@ final class RedisLink {
     /** What calls made once closed fail with, after the semaphore's name. */
     static final String CLOSED = "was closed";
 
-    /** PAUSING: a pause is under way (on the thread holding the lock); a resume waits for PAUSED. */
+    /** PAUSING: a pause is under way, withdrawing the requests ({@link #pausing}); a resume waits for PAUSED. */
     private enum State { OPEN, PAUSING, PAUSED, CLOSED }
 
     private final Supplier<AbstractRedisClient> client;
@@ -46,6 +52,8 @@ final class RedisLink {
     private boolean connected = true;
     private LeaseRenewal renewal;
     private State state = State.OPEN;
+    /** The thread whose pause is withdrawing the requests, while {@code PAUSING}. */
+    private Thread pausing;
 
     /**
      * @param client where the connections come from, asked again on each resume (a Spring connection factory that was
@@ -64,21 +72,30 @@ final class RedisLink {
     }
 
     /** Withdraws the waiting requests and closes the connections until {@link #resume()}; only when open. */
-    synchronized void pause() {
-        if (state != State.OPEN) {
-            return;
+    void pause() {
+        synchronized (this) {
+            if (state != State.OPEN) {
+                return;
+            }
+            state = State.PAUSING;
+            pausing = Thread.currentThread();
+            renewal.stop();
         }
-        state = State.PAUSING;
-        renewal.stop();
-        requests.withdrawAll(PAUSED); // within twice the command timeout
-        if (state != State.PAUSING) {
-            return; // closed meanwhile, on this thread, by a waiter's own failure handling: nothing is left to do
+        try {
+            requests.withdrawAll(PAUSED); // within twice the command timeout; the waiters' stages run here
+        } finally {
+            synchronized (this) {
+                pausing = null;
+                if (state == State.PAUSING) { // else closed meanwhile: the close did the rest
+                    instance.script().refuse(PAUSED);
+                    connections.close();
+                    connected = false;
+                    renewal = new LeaseRenewal(instance, leases, requests); // tells holders of leases it cannot renew
+                    state = State.PAUSED;
+                }
+                notifyAll();
+            }
         }
-        instance.script().refuse(PAUSED);
-        connections.close();
-        connected = false;
-        renewal = new LeaseRenewal(instance, leases, requests); // tells holders of the leases it cannot renew now
-        state = State.PAUSED;
     }
 
     /**
@@ -90,6 +107,7 @@ final class RedisLink {
      * @throws SemaphoreUnavailableException if Redis cannot be reached: it stays paused
      */
     synchronized void resume() {
+        awaitPause();
         if (state != State.PAUSED) {
             return;
         }
@@ -104,18 +122,40 @@ final class RedisLink {
         state = State.OPEN;
     }
 
-    /** Closes for good: as a pause, when open, then every call fails at once ("was closed"); only the first counts. */
-    synchronized void close() {
-        if (state == State.CLOSED) {
-            return;
+    /** Waits, uninterruptibly (the interrupt status is kept), for a pause under way on another thread. Lock held. */
+    private void awaitPause() {
+        boolean interrupted = false;
+        while (state == State.PAUSING && pausing != Thread.currentThread()) {
+            try {
+                wait();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
         }
-        state = State.CLOSED;
-        renewal.stop();
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Closes for good: as a pause, when open, then every call fails at once ("was closed"); only the first counts, and
+     * a second returns at once. A close during a pause takes it over.
+     */
+    void close() {
+        synchronized (this) {
+            if (state == State.CLOSED) {
+                return;
+            }
+            state = State.CLOSED;
+            renewal.stop();
+        }
         requests.withdrawAll(CLOSED); // within twice the command timeout; nothing waits any more when paused
-        instance.script().close(); // later calls fail at once, saying so
-        if (connected) {
-            connections.close();
-            connected = false;
+        synchronized (this) {
+            instance.script().close(); // later calls fail at once, saying so
+            if (connected) {
+                connections.close();
+                connected = false;
+            }
         }
     }
 }

@@ -10,7 +10,9 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -200,6 +202,53 @@ class PauseResumeTest {
         assertState(semaphore, 1, 0, 0);
         // one heartbeat each (the two instances share the name): the pause's own stopped heartbeat has ended
         await().atMost(Duration.ofSeconds(10)).until(() -> heartbeats(semaphore) == 2);
+    }
+
+    /**
+     * The pause fails the waiters' futures on its own thread, where their stages run; a stage that takes a lock of the
+     * application's while another thread holding that lock closes the semaphore must not deadlock: the close does not
+     * wait for the pause's withdrawal, it takes it over.
+     */
+    @Test
+    void aCloseByAThreadThatAWaitersStageWaitsForDoesNotDeadlockThePause() throws Exception {
+        RedisPermitSemaphore other = open(1, Duration.ofSeconds(30));
+        // built here, not by the extension, whose cleanup would hang on a deadlocked semaphore (the test closes it)
+        RedisPermitSemaphore semaphore = RedisPermitSemaphore.builder(redis.client(), semaphores.name()).size(1)
+                .completions(Runnable::run).build();
+        Permit held = other.acquirePermit(1);
+        CompletableFuture<Permit> waiting = semaphore.acquireAsync(1);
+        await().atMost(Duration.ofSeconds(10)).until(() -> other.waiting() == 1);
+        ReentrantLock applicationLock = new ReentrantLock();
+        CountDownLatch inStage = new CountDownLatch(1);
+        waiting.handle((permit, failure) -> {
+            inStage.countDown();
+            applicationLock.lock(); // held by the closer until its close returns
+            applicationLock.unlock();
+            return null;
+        });
+        CompletableFuture<Void> closed = CompletableFuture.runAsync(() -> {
+            applicationLock.lock();
+            try {
+                if (!inStage.await(20, TimeUnit.SECONDS)) {
+                    throw new AssertionError("the waiter's stage did not run");
+                }
+                semaphore.close();
+            } catch (InterruptedException e) {
+                throw new AssertionError(e);
+            } finally {
+                applicationLock.unlock();
+            }
+        }, runnable -> Thread.ofPlatform().daemon().name("closer").start(runnable));
+
+        CompletableFuture<Void> paused = CompletableFuture.runAsync(semaphore::pause,
+                runnable -> Thread.ofPlatform().daemon().name("pauser").start(runnable));
+        assertThat(closed).succeedsWithin(Duration.ofSeconds(20));
+        assertThat(paused).succeedsWithin(Duration.ofSeconds(20));
+        assertThatThrownBy(() -> semaphore.tryAcquire(1)).isInstanceOf(SemaphoreUnavailableException.class)
+                .hasMessageContaining("was closed");
+        assertThat(other.waiting()).as("withdrawn from Redis's line").isZero();
+        held.close();
+        await().atMost(Duration.ofSeconds(10)).until(() -> heartbeats(semaphore) == 1); // the other's only
     }
 
     /** {@return the heartbeat threads of {@code semaphore} alive now} */
