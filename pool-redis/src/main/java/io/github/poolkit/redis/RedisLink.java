@@ -1,6 +1,7 @@
 package io.github.poolkit.redis;
 
 import io.lettuce.core.AbstractRedisClient;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
@@ -10,14 +11,14 @@ import java.util.function.UnaryOperator;
  * from either to closed, for good. The rest of the instance (its owner id, the leases held, the request table) lives
  * on across a pause, so a {@code Permit} taken before it is renewed, and closed, after it.
  *
- * <p>Invariants, the state kept under this object's lock:
+ * <p>Invariants, all kept under this object's lock:
  * <ul>
- *   <li>The withdrawal of the waiting requests runs outside the lock: it fails their futures on the thread that pauses
- *       or closes, so the application's stages run there, and one that takes a lock of the application's own while
- *       another thread holding that lock closes the semaphore must not deadlock. So a pause marks the state
- *       {@code PAUSING} first: a close meanwhile (on any thread) takes over and the pause then does nothing more; a
- *       resume on another thread waits until the pause is done (a bounded wait: a withdrawal lasts at most twice the
- *       command timeout), and one asked for on the pausing thread itself, by a waiter's stage, does nothing.</li>
+ *   <li>One move at a time: a pause, a resume and a close each run whole under the lock. A pause and a close fail the
+ *       waiting requests' futures on their own thread, so the application's stages of those futures run under the
+ *       lock: a stage that calls back (a resume or a close, on that thread) finds the move under way and does nothing
+ *       more ({@code PAUSING}, {@code CLOSED}); a stage must not wait for another thread that pauses, resumes or
+ *       closes this semaphore meanwhile (that thread waits for the lock: they would wait for each other). A close
+ *       after the first returns at once, without the lock, as before pauses existed.</li>
  *   <li>A pause or a close stops the heartbeat before it withdraws the requests, so nothing renews a request being
  *       withdrawn, and withdraws them while the connections are open, so that Redis drops their places at once, not
  *       after the lease time; then the script refuses calls, and only then do the connections close.</li>
@@ -39,7 +40,7 @@ final class RedisLink {
     /** What calls made once closed fail with, after the semaphore's name. */
     static final String CLOSED = "was closed";
 
-    /** PAUSING: a pause is under way, withdrawing the requests ({@link #pausing}); a resume waits for PAUSED. */
+    /** PAUSING: a pause is under way, on the thread holding the lock (a resume there, by a stage, does nothing). */
     private enum State { OPEN, PAUSING, PAUSED, CLOSED }
 
     private final Supplier<AbstractRedisClient> client;
@@ -52,8 +53,8 @@ final class RedisLink {
     private boolean connected = true;
     private LeaseRenewal renewal;
     private State state = State.OPEN;
-    /** The thread whose pause is withdrawing the requests, while {@code PAUSING}. */
-    private Thread pausing;
+    /** Set by the first {@link #close()}, before it takes the lock. */
+    private final AtomicBoolean closeAsked = new AtomicBoolean();
 
     /**
      * @param client where the connections come from, asked again on each resume (a Spring connection factory that was
@@ -72,28 +73,21 @@ final class RedisLink {
     }
 
     /** Withdraws the waiting requests and closes the connections until {@link #resume()}; only when open. */
-    void pause() {
-        synchronized (this) {
-            if (state != State.OPEN) {
-                return;
-            }
-            state = State.PAUSING;
-            pausing = Thread.currentThread();
-            renewal.stop();
+    synchronized void pause() {
+        if (state != State.OPEN) {
+            return;
         }
+        state = State.PAUSING;
+        renewal.stop();
         try {
-            requests.withdrawAll(PAUSED); // within twice the command timeout; the waiters' stages run here
+            requests.withdrawAll(PAUSED); // within twice the command timeout, plus the waiters' stages, run here
         } finally {
-            synchronized (this) {
-                pausing = null;
-                if (state == State.PAUSING) { // else closed meanwhile: the close did the rest
-                    instance.script().refuse(PAUSED);
-                    connections.close();
-                    connected = false;
-                    renewal = new LeaseRenewal(instance, leases, requests); // tells holders of leases it cannot renew
-                    state = State.PAUSED;
-                }
-                notifyAll();
+            if (state == State.PAUSING) { // else closed meanwhile, on this thread, by a waiter's failure handling
+                instance.script().refuse(PAUSED);
+                connections.close();
+                connected = false;
+                renewal = new LeaseRenewal(instance, leases, requests); // tells holders of leases it cannot renew
+                state = State.PAUSED;
             }
         }
     }
@@ -107,14 +101,20 @@ final class RedisLink {
      * @throws SemaphoreUnavailableException if Redis cannot be reached: it stays paused
      */
     synchronized void resume() {
-        awaitPause();
         if (state != State.PAUSED) {
             return;
         }
         AbstractRedisClient redis = client.get();
         Connections opened = Connections.open(redis, instance.keys());
-        new GrantMessages(requests).listen(opened, instance); // closes them if it fails
-        instance.script().reconnect(link.apply(ScriptCalls.of(opened.scripting())), redis.getResources().timer());
+        ScriptCalls calls;
+        try {
+            new GrantMessages(requests).listen(opened, instance);
+            calls = link.apply(ScriptCalls.of(opened.scripting()));
+        } catch (RuntimeException | Error e) { // it stays paused, holding no connection
+            opened.close();
+            throw e;
+        }
+        instance.script().reconnect(calls, redis.getResources().timer());
         connections = opened;
         connected = true;
         requests.reopen();
@@ -122,40 +122,28 @@ final class RedisLink {
         state = State.OPEN;
     }
 
-    /** Waits, uninterruptibly (the interrupt status is kept), for a pause under way on another thread. Lock held. */
-    private void awaitPause() {
-        boolean interrupted = false;
-        while (state == State.PAUSING && pausing != Thread.currentThread()) {
-            try {
-                wait();
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
     /**
-     * Closes for good: as a pause, when open, then every call fails at once ("was closed"); only the first counts, and
-     * a second returns at once. A close during a pause takes it over.
+     * Closes for good: as a pause, when open, then every call fails at once ("was closed"). Only the first call counts;
+     * a later one returns at once, without the lock, also while the first is still withdrawing the requests.
      */
     void close() {
-        synchronized (this) {
-            if (state == State.CLOSED) {
-                return;
-            }
-            state = State.CLOSED;
-            renewal.stop();
+        if (closeAsked.getAndSet(true)) {
+            return;
         }
+        closeLocked();
+    }
+
+    private synchronized void closeLocked() {
+        if (state == State.CLOSED) {
+            return;
+        }
+        state = State.CLOSED;
+        renewal.stop();
         requests.withdrawAll(CLOSED); // within twice the command timeout; nothing waits any more when paused
-        synchronized (this) {
-            instance.script().close(); // later calls fail at once, saying so
-            if (connected) {
-                connections.close();
-                connected = false;
-            }
+        instance.script().close(); // later calls fail at once, saying so
+        if (connected) {
+            connections.close();
+            connected = false;
         }
     }
 }

@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -205,45 +204,39 @@ class PauseResumeTest {
     }
 
     /**
-     * The pause fails the waiters' futures on its own thread, where their stages run; a stage that takes a lock of the
-     * application's while another thread holding that lock closes the semaphore must not deadlock: the close does not
-     * wait for the pause's withdrawal, it takes it over.
+     * A close fails the waiters' futures on its own thread, where their stages run; a second close meanwhile, on
+     * another thread, returns at once (as before pauses existed) rather than waiting for the first close's stages, so
+     * that a stage that waits for that other thread cannot deadlock the two.
      */
     @Test
-    void aCloseByAThreadThatAWaitersStageWaitsForDoesNotDeadlockThePause() throws Exception {
+    void aSecondCloseReturnsAtOnceWhileTheFirstRunsTheWaitersStages() throws Exception {
         RedisPermitSemaphore other = open(1, Duration.ofSeconds(30));
-        // built here, not by the extension, whose cleanup would hang on a deadlocked semaphore (the test closes it)
+        // built here, not by the extension, whose cleanup would hang on a deadlocked semaphore
         RedisPermitSemaphore semaphore = RedisPermitSemaphore.builder(redis.client(), semaphores.name()).size(1)
                 .completions(Runnable::run).build();
         Permit held = other.acquirePermit(1);
         CompletableFuture<Permit> waiting = semaphore.acquireAsync(1);
         await().atMost(Duration.ofSeconds(10)).until(() -> other.waiting() == 1);
-        ReentrantLock applicationLock = new ReentrantLock();
         CountDownLatch inStage = new CountDownLatch(1);
+        CountDownLatch secondClosed = new CountDownLatch(1);
         waiting.handle((permit, failure) -> {
             inStage.countDown();
-            applicationLock.lock(); // held by the closer until its close returns
-            applicationLock.unlock();
-            return null;
-        });
-        CompletableFuture<Void> closed = CompletableFuture.runAsync(() -> {
-            applicationLock.lock();
             try {
-                if (!inStage.await(20, TimeUnit.SECONDS)) {
-                    throw new AssertionError("the waiter's stage did not run");
-                }
-                semaphore.close();
+                return secondClosed.await(20, TimeUnit.SECONDS); // waits for the other thread's close to return
             } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            } finally {
-                applicationLock.unlock();
+                Thread.currentThread().interrupt();
+                return false;
             }
-        }, runnable -> Thread.ofPlatform().daemon().name("closer").start(runnable));
-
-        CompletableFuture<Void> paused = CompletableFuture.runAsync(semaphore::pause,
-                runnable -> Thread.ofPlatform().daemon().name("pauser").start(runnable));
-        assertThat(closed).succeedsWithin(Duration.ofSeconds(20));
-        assertThat(paused).succeedsWithin(Duration.ofSeconds(20));
+        });
+        CompletableFuture<Void> first = CompletableFuture.runAsync(semaphore::close,
+                runnable -> Thread.ofPlatform().daemon().name("first-closer").start(runnable));
+        assertThat(inStage.await(20, TimeUnit.SECONDS)).as("the waiter's stage runs within the first close").isTrue();
+        CompletableFuture<Void> second = CompletableFuture.runAsync(() -> {
+            semaphore.close();
+            secondClosed.countDown();
+        }, runnable -> Thread.ofPlatform().daemon().name("second-closer").start(runnable));
+        assertThat(second).succeedsWithin(Duration.ofSeconds(10));
+        assertThat(first).succeedsWithin(Duration.ofSeconds(20));
         assertThatThrownBy(() -> semaphore.tryAcquire(1)).isInstanceOf(SemaphoreUnavailableException.class)
                 .hasMessageContaining("was closed");
         assertThat(other.waiting()).as("withdrawn from Redis's line").isZero();

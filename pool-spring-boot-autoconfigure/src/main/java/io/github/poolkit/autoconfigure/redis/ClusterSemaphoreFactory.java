@@ -43,7 +43,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * start goes on, so that the pools and the web server, which start after this factory, come back all the same; it is
  * tried again in the background, on a daemon thread (after 1 s, then twice as long each time, at most every 30 s),
  * until it resumes or the context stops or starts again. The start tries until the first failure (the semaphores
- * share one Redis), so it is held up by one connect timeout at most. Each failure is logged.
+ * share one Redis), so a Redis that is down holds it up by one failed connection (a connect timeout, plus a command
+ * timeout at most). Each failure is logged.
  *
  * <p>Invariants: a close is told from a stop by the context's {@code isClosed()}, which is set before a close stops
  * any lifecycle bean (a refresh that fails stops them before that, so they are paused there, and closed by their
