@@ -70,6 +70,11 @@ public class ClusterSemaphoreFactory implements SmartLifecycle, ApplicationConte
     private volatile boolean running;
     /** Counts starts and stops: a resume, and a background retry, goes on only within its own. Guarded by this. */
     private long generation;
+    /**
+     * Held by {@code start()} and {@code stop()} throughout, so that one called on another thread meanwhile waits
+     * for the other to end (a start never runs between a stop's pauses); the background retry never takes it.
+     */
+    private final Object moves = new Object();
 
     ClusterSemaphoreFactory(PoolkitProperties properties, ConfigurableListableBeanFactory beans,
             SemaphoreListeners semaphoreListeners) {
@@ -140,13 +145,15 @@ public class ClusterSemaphoreFactory implements SmartLifecycle, ApplicationConte
      */
     @Override
     public void start() {
-        long started;
-        synchronized (this) {
-            running = true;
-            started = ++generation;
-        }
-        if (resumePaused(started)) {
-            Thread.ofPlatform().daemon().name("poolkit-semaphore-resume").start(() -> retryResumes(started));
+        synchronized (moves) {
+            long started;
+            synchronized (this) {
+                running = true;
+                started = ++generation;
+            }
+            if (resumePaused(started)) {
+                Thread.ofPlatform().daemon().name("poolkit-semaphore-resume").start(() -> retryResumes(started));
+            }
         }
     }
 
@@ -215,20 +222,22 @@ public class ClusterSemaphoreFactory implements SmartLifecycle, ApplicationConte
     @Override
     public void stop() {
         boolean closing = context instanceof ConfigurableApplicationContext configurable && configurable.isClosed();
-        synchronized (this) { // waits for a retry's resume under way: none comes after this
-            running = false;
-            generation++;
-            paused.clear();
-            if (!closing) {
-                paused.addAll(created);
+        synchronized (moves) {
+            synchronized (this) { // waits for a retry's resume under way: none comes after this
+                running = false;
+                generation++;
+                paused.clear();
+                if (!closing) {
+                    paused.addAll(created);
+                }
             }
-        }
-        for (RedisPermitSemaphore semaphore : created) {
-            if (closing) {
-                semaphore.close();
-            }
-            else {
-                semaphore.pause();
+            for (RedisPermitSemaphore semaphore : created) {
+                if (closing) {
+                    semaphore.close();
+                }
+                else {
+                    semaphore.pause();
+                }
             }
         }
     }
