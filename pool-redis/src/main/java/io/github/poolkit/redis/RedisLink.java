@@ -15,8 +15,9 @@ import java.util.function.UnaryOperator;
  * <ul>
  *   <li>One move at a time: a pause, a resume and a close each run whole under the lock. A pause and a close fail the
  *       waiting requests' futures on their own thread, so the application's stages of those futures run under the
- *       lock: a stage that calls back (a resume or a close, on that thread) finds the move under way and does nothing
- *       more ({@code PAUSING}, {@code CLOSED}); a stage must not wait for another thread that pauses, resumes or
+ *       lock: a stage that calls back on that thread finds the move under way: a resume does nothing during a pause
+ *       ({@code PAUSING}), a close there closes for good (the pause then does nothing more), and a pause or a close
+ *       does nothing during a close ({@code CLOSED}); a stage must not wait for another thread that pauses, resumes or
  *       closes this semaphore meanwhile (that thread waits for the lock: they would wait for each other). A close
  *       after the first returns at once, without the lock, as before pauses existed.</li>
  *   <li>A pause or a close stops the heartbeat before it withdraws the requests, so nothing renews a request being

@@ -112,8 +112,8 @@ final class OverdueWatch {
     /** Finds the overdue tasks (on the checker's thread), counts them and hands them to the pool's reporting thread. */
     void check() {
         if (droppedSinceBehind > 0 && waitingReports.get() == 0) {
-            LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + pool.name() + "' has caught up; "
-                    + droppedSinceBehind + " overdue reports were dropped meanwhile");
+            warn("the listener of pool '" + pool.name() + "' has caught up; " + droppedSinceBehind
+                    + " overdue reports were dropped meanwhile");
             droppedSinceBehind = 0;
         }
         // Stamps come from the coarse clock: older than the timeout by the clock's lag, so that none is early.
@@ -148,9 +148,9 @@ final class OverdueWatch {
         List<Found> told = found.size() <= room ? found : new ArrayList<>(found.subList(0, room));
         int dropped = found.size() - told.size();
         if (dropped > 0 && droppedSinceBehind == 0) {
-            LOG.log(System.Logger.Level.WARNING, "the listener of pool '" + pool.name() + "' has fallen "
-                    + MAX_WAITING_REPORTS + " overdue reports behind: overdue tasks found from now until it catches up"
-                    + " are counted (stats().overdue()) but not reported");
+            warn("the listener of pool '" + pool.name() + "' has fallen " + MAX_WAITING_REPORTS + " overdue reports"
+                    + " behind: overdue tasks found from now until it catches up are counted (stats().overdue()) but"
+                    + " not reported");
         }
         droppedSinceBehind += dropped;
         if (told.isEmpty()) {
@@ -169,6 +169,15 @@ final class OverdueWatch {
             waitingReports.addAndGet(-told.size());
             throw e;
         }
+    }
+
+    /**
+     * Logs a warning on a thread of its own, never on the shared checking thread: a listener falls behind when its
+     * output hangs (a log appender on a full disk), and the log may be that same output; the checks of every pool must
+     * go on. One per falling behind and catching up, so they stay few.
+     */
+    private static void warn(String message) {
+        Thread.ofVirtual().name("poolkit-overdue-warning").start(() -> LOG.log(System.Logger.Level.WARNING, message));
     }
 
     private void checkRuns(long now, List<Found> found) {

@@ -51,7 +51,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * destroy methods). A start resumes what the last {@code stop()} paused ({@link #paused}; a semaphore the
  * application closed stays closed). A resume runs only within the start it is for ({@link #generation}), checked
  * under this factory's lock, held for one resume at a time, which {@code stop()} takes to mark it stopped: so no
- * retry resumes a semaphore once a later stop began, and a stop waits for one resume at most.
+ * retry resumes a semaphore once a later stop began, and a stop waits for one resume of the retry at most. A
+ * {@code start()} and a {@code stop()} on different threads run one after the other ({@link #moves}): a stop that
+ * comes during a start waits for it (its resumes, and one failed connection at most).
  */
 public class ClusterSemaphoreFactory implements SmartLifecycle, ApplicationContextAware {
 
