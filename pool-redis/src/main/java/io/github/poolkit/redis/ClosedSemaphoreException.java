@@ -9,16 +9,11 @@ final class ClosedSemaphoreException extends SemaphoreUnavailableException {
 
     private static final long serialVersionUID = 1L;
 
-    /** @param message what was not sent, naming the semaphore */
-    ClosedSemaphoreException(String message) {
-        super(message, null);
-    }
-
     /**
      * @param semaphore the semaphore's name
-     * @param why       what became of it ("was closed")
+     * @param why       what became of it, and of the call ("was closed")
      */
     ClosedSemaphoreException(String semaphore, String why) {
-        this("Cluster semaphore '" + semaphore + "' " + why);
+        super("Cluster semaphore '" + semaphore + "' " + why, null);
     }
 }

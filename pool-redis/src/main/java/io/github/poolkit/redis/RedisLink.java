@@ -141,7 +141,7 @@ final class RedisLink {
         state = State.CLOSED;
         renewal.stop();
         requests.withdrawAll(CLOSED); // within twice the command timeout; nothing waits any more when paused
-        instance.script().close(); // later calls fail at once, saying so
+        instance.script().refuse(CLOSED); // later calls fail at once, saying so
         if (connected) {
             connections.close();
             connected = false;

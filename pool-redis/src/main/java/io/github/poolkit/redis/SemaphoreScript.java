@@ -103,11 +103,6 @@ final class SemaphoreScript {
         return run(semaphoreKeys.scriptKeys(operation), operationHead, op, null, args);
     }
 
-    /** From now on every call fails at once, naming the close (the semaphore is closing its connections). */
-    void close() {
-        refuse("was closed");
-    }
-
     /**
      * From now on every call fails at once, naming {@code why} (the semaphore pauses or closes its connections).
      *
@@ -128,8 +123,8 @@ final class SemaphoreScript {
             Consumer<List<Object>> late, String... args) {
         String refused = refusal;
         if (refused != null) {
-            return CompletableFuture.failedFuture(new ClosedSemaphoreException("Cluster semaphore '"
-                    + semaphoreKeys.name() + "' " + refused + ", so nothing was sent to Redis for this " + op));
+            return CompletableFuture.failedFuture(new ClosedSemaphoreException(semaphoreKeys.name(),
+                    refused + ", so nothing was sent to Redis for this " + op));
         }
         ScriptCalls via = calls; // one connection for the call and its EVAL, should Redis have lost the script
         String[] argv = new String[1 + head.length + args.length];
