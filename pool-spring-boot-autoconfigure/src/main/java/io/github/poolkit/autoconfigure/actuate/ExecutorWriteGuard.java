@@ -17,7 +17,7 @@ import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
 final class ExecutorWriteGuard extends PoolsWriteCheck<ExecutorAdapter> {
 
     ExecutorWriteGuard(ApplicationExecutors executors) {
-        super(executors::find);
+        super(executors::find, executors::beanName);
     }
 
     @Override

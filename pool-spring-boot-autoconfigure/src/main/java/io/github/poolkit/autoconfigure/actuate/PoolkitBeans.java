@@ -9,6 +9,8 @@ import java.util.function.Function;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.core.SimpleAliasRegistry;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.PermitSemaphore;
@@ -72,6 +74,30 @@ public final class PoolkitBeans {
         SortedMap<String, T> result = new TreeMap<>();
         chosen.forEach((bean, beanName) -> result.put(beanName, bean));
         return result;
+    }
+
+    /**
+     * Tells which bean a name stands for: a bean's own name, or an alias of it ({@code @Bean(name = {"reports",
+     * "reportsExecutor"})}, {@code registerAlias}), which the maps here do not hold.
+     *
+     * @param name a bean name or an alias
+     * @return the bean's own name for an alias, else {@code name} as it is
+     */
+    public String beanName(String name) {
+        return beanName(beanFactory, name);
+    }
+
+    /**
+     * Tells which bean a name stands for in a bean factory, as {@link #beanName(String)}.
+     *
+     * @param beanFactory where the bean and its aliases are defined (an application context: its bean factory)
+     * @param name        a bean name or an alias
+     * @return the bean's own name for an alias, else {@code name} as it is
+     */
+    public static String beanName(ListableBeanFactory beanFactory, String name) {
+        ListableBeanFactory factory = (beanFactory instanceof ConfigurableApplicationContext context)
+                ? context.getBeanFactory() : beanFactory;
+        return (factory instanceof SimpleAliasRegistry aliases) ? aliases.canonicalName(name) : name;
     }
 
     /** {@return every {@link Pool} bean by bean name} */

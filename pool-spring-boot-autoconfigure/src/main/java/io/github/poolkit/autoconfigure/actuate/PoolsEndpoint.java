@@ -116,8 +116,9 @@ public class PoolsEndpoint {
      * Reads one pool, scheduler, semaphore or other executor. The bean is always the one the path names, as for
      * {@link #change}: a {@code ?beanName=} query parameter, which Actuator would lay over the path's variable, is
      * refused with 400 whatever bean it names, and any other query parameter (such as {@code ?name=}) is ignored. The
-     * selector captures the path's remaining segments, as the write's does; a path of more than one segment answers
-     * 404. Both operations share the selector's name, so the discovery page lists one templated link for an entry.
+     * selector captures the rest of the path, as the write's does: the name is all of it, slashes included (a bean
+     * named {@code eu/reports} is read at {@code .../pools/eu/reports}), and an alias stands for its bean. Both
+     * operations share the selector's name, so the discovery page lists one templated link for an entry.
      *
      * @param beanName a bean name, from the path
      * @return the pool, scheduler or semaphore of that name, or {@code null} (HTTP 404) when there is none
@@ -152,8 +153,9 @@ public class PoolsEndpoint {
      * target accepts. The bean is always the one the path names: a {@code name} field in the body is refused like
      * any other, and so is a {@code beanName} field or query parameter, whatever bean it names (Actuator lays the
      * body's fields and the query's parameters over the path's variables, so either would otherwise redirect the
-     * write to another bean). The selector captures the path's remaining segments so that a check can tell the path's
-     * value from one laid over it; a path of more or fewer than one segment answers 404.
+     * write to another bean). The selector captures the rest of the path so that a check can tell the path's value
+     * from one laid over it; the name is all of it, slashes included, an alias stands for its bean, and a path with
+     * no name answers 404.
      *
      * @param beanName         a bean name, from the path
      * @param capacity         a pool's new capacity, positive
@@ -164,7 +166,8 @@ public class PoolsEndpoint {
      * @param coreSize         an executor's new core size, {@code >= 0}
      * @return 200 with the entry's new state (as a read of it answers); 404 when there is no such bean; 400 with an
      *         RFC 9457 problem body naming the field when a value is invalid or does not apply to that bean (nothing
-     *         is changed then)
+     *         is changed then); 503 with such a body when the bean itself fails (a pool of the application's own that
+     *         throws, a cluster semaphore whose store does not answer)
      */
     @WriteOperation
     public WebEndpointResponse<Object> change(@Selector(match = Match.ALL_REMAINING) String beanName,
@@ -205,8 +208,7 @@ public class PoolsEndpoint {
         try {
             Pool pool = beans.pools().get(name);
             if (pool != null) {
-                change.applyTo(pool);
-                return new WebEndpointResponse<>(PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, pool)));
+                return tune(name, pool, change);
             }
             PermitSemaphore semaphore = beans.semaphores().get(name);
             if (semaphore != null) {
@@ -228,6 +230,28 @@ public class PoolsEndpoint {
         catch (InvalidSettingException ex) {
             return EndpointProblem.badRequest(ex);
         }
+    }
+
+    /**
+     * Changes a pool's settings. A pool whose own methods throw while the change is checked or made (a {@code Pool}
+     * class of the application's own whose backend is gone, listed with its {@code error}) gets a {@code 503} naming
+     * the first field and the error, as a semaphore whose store does not answer: its settings may or may not have
+     * changed (a read may have failed before any change, or {@code tune} after {@code reconfigure}).
+     */
+    private WebEndpointResponse<Object> tune(String name, Pool pool, SettingsChange change) {
+        try {
+            change.applyTo(pool);
+        }
+        catch (InvalidSettingException ex) {
+            throw ex;
+        }
+        catch (RuntimeException ex) {
+            return EndpointProblem.unavailable("pool '" + name + "' failed while the change was checked or made (" + ex
+                    + "); its settings may or may not have changed: read it with GET /actuator/pools/" + name
+                    + " (it shows the error while the pool cannot be read) and write them again once it can",
+                    change.firstField());
+        }
+        return new WebEndpointResponse<>(PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, pool)));
     }
 
     /**

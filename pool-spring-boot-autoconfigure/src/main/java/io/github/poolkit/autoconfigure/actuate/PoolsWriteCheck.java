@@ -1,14 +1,19 @@
 package io.github.poolkit.autoconfigure.actuate;
 
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.EndpointId;
+import org.springframework.boot.actuate.endpoint.InvocationContext;
+import org.springframework.boot.actuate.endpoint.OperationArgumentResolver;
 import org.springframework.boot.actuate.endpoint.OperationType;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.actuate.endpoint.invoke.OperationInvoker;
 import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
 import org.springframework.boot.actuate.endpoint.invoke.OperationParameter;
@@ -27,9 +32,15 @@ import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
  * {@code String} (or a list): any other value means the body or the query named the bean, and the write or the read
  * is refused, whatever bean it names. A read's other query parameters are no parameters of it and are ignored.
  *
+ * <p>The name is the whole rest of the path, its segments joined by {@code /}, so that a bean whose name holds a slash
+ * ({@code poolkit.pools.[eu/reports]}, {@code @Bean("jobs/nightly")}), listed like any other, can be read and written
+ * too; and an alias of a bean stands for that bean, as {@code getBean} and {@code @Async} take it. Both are settled
+ * here, before the check and the operation, which then see the bean's name as the list shows it (Actuator would hand
+ * the operation the segments joined by commas).
+ *
  * <p>Invariant: a refused write or read answers 400 with a problem body naming the field (404 when the path names no
- * single bean), and the operation is not invoked, so nothing changes; the read of every entry, and the other
- * endpoints, are left as they are.
+ * bean), and the operation is not invoked, so nothing changes; the read of every entry, and the other endpoints, are
+ * left as they are.
  */
 abstract class PoolsWriteCheck<T> implements OperationInvokerAdvisor {
 
@@ -40,12 +51,16 @@ abstract class PoolsWriteCheck<T> implements OperationInvokerAdvisor {
 
     private final Function<String, @Nullable T> targets;
 
+    private final UnaryOperator<String> beanNames;
+
     /**
-     * @param targets finds what this check knows of the bean a write's path names, or {@code null} for a bean it does
-     *                not guard
+     * @param targets   finds what this check knows of the bean a write's path names, or {@code null} for a bean it
+     *                  does not guard
+     * @param beanNames the bean name a name of the path stands for: the bean's own name for an alias, else the name
      */
-    PoolsWriteCheck(Function<String, @Nullable T> targets) {
+    PoolsWriteCheck(Function<String, @Nullable T> targets, UnaryOperator<String> beanNames) {
         this.targets = targets;
+        this.beanNames = beanNames;
     }
 
     @Override
@@ -66,13 +81,36 @@ abstract class PoolsWriteCheck<T> implements OperationInvokerAdvisor {
                         : "is not a parameter of a read: the path names the bean to read (.../pools/{name}), so leave "
                                 + "it out of the query"));
             }
-            if (segments.length != 1) {
-                return EndpointProblem.notFound("No pool, scheduler or semaphore named '" + String.join("/", segments)
-                        + "'; the path names one bean: .../pools/{name}");
+            if (segments.length == 0) {
+                return EndpointProblem.notFound("The path names no bean: give its name, .../pools/{name}");
             }
-            InvalidSettingException refusal = write ? refusal(segments[0], arguments, known) : null;
-            return (refusal != null) ? EndpointProblem.badRequest(refusal) : invoker.invoke(context);
+            String beanName = beanNames.apply(String.join("/", segments));
+            InvalidSettingException refusal = write ? refusal(beanName, arguments, known) : null;
+            return (refusal != null) ? EndpointProblem.badRequest(refusal) : invoker.invoke(named(context, beanName));
         };
+    }
+
+    /**
+     * @return the invocation with {@code beanName} as the path's one segment, so that the operation (and a check made
+     *         after this one) gets it whole; everything else as it was
+     */
+    private static InvocationContext named(InvocationContext context, String beanName) {
+        Map<String, Object> arguments = new LinkedHashMap<>(context.getArguments());
+        arguments.put(SELECTOR, new String[] { beanName });
+        SecurityContext security = context.resolveArgument(SecurityContext.class);
+        return new InvocationContext((security != null) ? security : SecurityContext.NONE, arguments,
+                new OperationArgumentResolver() {
+
+                    @Override
+                    public boolean canResolve(Class<?> type) {
+                        return context.canResolve(type);
+                    }
+
+                    @Override
+                    public <R> @Nullable R resolve(Class<R> type) {
+                        return context.resolveArgument(type);
+                    }
+                });
     }
 
     /**

@@ -100,7 +100,21 @@ public final class SettingsChange {
             reconfigure(pool, options);
         }
         if (capacity != null) {
+            tune(pool, capacity);
+        }
+    }
+
+    /** Tunes a pool; one of the application's own may refuse the value, or refuse to change at run time at all. */
+    private static void tune(Pool pool, int capacity) {
+        try {
             pool.tune(capacity);
+        }
+        catch (UnsupportedOperationException ex) {
+            throw new InvalidSettingException("capacity",
+                    "this pool cannot change its capacity while it runs (" + ex.getMessage() + "); restart instead");
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidSettingException("capacity", "the pool refused " + capacity + ": " + ex.getMessage());
         }
     }
 

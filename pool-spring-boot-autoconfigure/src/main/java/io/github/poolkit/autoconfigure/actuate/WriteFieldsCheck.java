@@ -28,7 +28,7 @@ import io.github.poolkit.autoconfigure.SchedulerProperties;
 final class WriteFieldsCheck extends PoolsWriteCheck<WriteFieldsCheck.Target> {
 
     WriteFieldsCheck(PoolkitBeans beans) {
-        super(name -> target(beans, name));
+        super(name -> target(beans, name), beans::beanName);
     }
 
     @Override

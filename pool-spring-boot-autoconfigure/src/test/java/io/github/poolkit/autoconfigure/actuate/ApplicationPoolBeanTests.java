@@ -63,6 +63,22 @@ class ApplicationPoolBeanTests {
         });
     }
 
+    /** A capacity its own {@code tune} refuses is the caller's 400 naming the field and the pool's reason. */
+    @Test
+    void aCapacityItsTuneRefusesIsA400() {
+        runner.run(context -> {
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            for (String capacity : new String[] {"65", "99"}) {
+                WebEndpointResponse<Object> refused = endpoint.change("ownPool", capacity, null, null, null, null);
+                assertThat(refused.getStatus()).as(capacity).isEqualTo(400);
+                EndpointProblem problem = (EndpointProblem) refused.getBody();
+                assertThat(problem.field()).isEqualTo("capacity");
+                assertThat(problem.detail()).contains(capacity.equals("65") ? "at most 64" : "restart instead");
+            }
+            assertThat(context.getBean(OwnPool.class).tuned.get()).as("never tuned").isZero();
+        });
+    }
+
     @Test
     void theMetersReadItsStats() {
         runner.run(context -> {
@@ -94,7 +110,17 @@ class ApplicationPoolBeanTests {
         @Override public int free() { return 3; }
         @Override public int waiting() { return 0; }
         @Override public PoolStats stats() { return new PoolStats(4, 1, 1, 0, 0, 7, 2, 0, false, 0); }
-        @Override public void tune(int capacity) { tuned.set(capacity); }
+        @Override
+        public void tune(int capacity) {
+            if (capacity == 99) {
+                throw new UnsupportedOperationException("its size is fixed");
+            }
+            if (capacity > 64) {
+                throw new IllegalArgumentException("at most 64");
+            }
+            tuned.set(capacity);
+        }
+
         @Override public boolean isClosed() { return false; }
         @Override public void release() { }
         @Override public void releaseTimeout(Duration timeout) { }

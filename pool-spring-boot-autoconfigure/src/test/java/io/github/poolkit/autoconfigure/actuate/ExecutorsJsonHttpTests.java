@@ -95,6 +95,23 @@ class ExecutorsJsonHttpTests {
         assertThat(jdk.getMaximumPoolSize()).as("nothing changed").isEqualTo(4);
     }
 
+    /**
+     * An alias of an executor bean stands for it: read and written as under its own name, and a field the executor
+     * cannot take refused as there, nothing changed.
+     */
+    @Test
+    void anAliasStandsForItsExecutor() throws Exception {
+        assertThat(getJson("/actuator/pools/jdkAlias").get("capacity").asInt()).isEqualTo(4);
+        assertProblem(post("/actuator/pools/jdkAlias", "{\"capacity\": 5, \"capasity\": 3}"), "capasity",
+                "ThreadPoolExecutor");
+        assertThat(context.getBean("jdk", ThreadPoolExecutor.class).getMaximumPoolSize()).as("nothing changed")
+                .isEqualTo(4);
+        assertThat(post("/actuator/pools/jdkAlias", "{\"capacity\": 4, \"coreSize\": 2}").statusCode())
+                .isEqualTo(200);
+        assertThat(getJson("/actuator/pools").get("executors").has("jdkAlias")).as("listed under its own name")
+                .isFalse();
+    }
+
     private static List<String> fields(JsonNode node) {
         List<String> names = new ArrayList<>();
         node.propertyNames().forEach(names::add);
@@ -137,7 +154,7 @@ class ExecutorsJsonHttpTests {
             return new TomcatServletWebServerFactory(0);
         }
 
-        @Bean(destroyMethod = "shutdownNow")
+        @Bean(name = { "jdk", "jdkAlias" }, destroyMethod = "shutdownNow")
         ThreadPoolExecutor jdk() {
             ThreadPoolExecutor pool = new ThreadPoolExecutor(2, 4, 1, TimeUnit.MINUTES, new LinkedBlockingQueue<>(6));
             made.add(0, pool);

@@ -9,7 +9,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
+import io.github.poolkit.WeightedSemaphore;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -18,7 +21,9 @@ import tools.jackson.databind.JsonNode;
  * of another kind of target, a field given as {@code null}), is refused with 400 naming it, and nothing changes; so
  * is a {@code beanName} in the body or the query, which would otherwise replace the bean the path names; a
  * malformed body, or a value that is no number, text or boolean, is refused with 400 and changes nothing either.
- * A read of one entry follows the path alone in the same way, and the discovery page links the entry once.
+ * A read of one entry follows the path alone in the same way, and the discovery page links the entry once. The name
+ * is all of the path after {@code pools/}, so a bean whose name holds a slash is reached too, and an alias stands for
+ * its bean ({@link OddNames}).
  */
 @Timeout(60)
 abstract class StrictWriteEdgeCasesHttpTests {
@@ -160,6 +165,35 @@ abstract class StrictWriteEdgeCasesHttpTests {
         }
     }
 
+    /** A bean whose name holds a slash, listed like any other, is read and written at its name's path, and checked. */
+    @Test
+    void aNameWithASlashIsAllOfThePathAfterPools() throws Exception {
+        assertThat(client.getJson("/actuator/pools").get("semaphores").has(OddNames.SLASHED)).isTrue();
+        assertThat(client.getJson("/actuator/pools/eu/gpu").get("size").asLong()).isEqualTo(8);
+        assertRefused("/actuator/pools/eu/gpu", "{\"size\": 9, \"capasity\": 1}", "capasity");
+        HttpResponse<String> ok = client.post("/actuator/pools/eu/gpu", "{\"size\": 9}");
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        assertThat(EndpointClient.json(ok).get("size").asLong()).isEqualTo(9);
+        assertThat(client.post("/actuator/pools/eu/gpu", "{\"size\": 8}").statusCode()).isEqualTo(200);
+        assertUnchanged();
+    }
+
+    /**
+     * An alias stands for its bean, as {@code getBean} and {@code @Async} take it: read, written and checked as the
+     * bean itself (the strict check included), and listed once, under the bean's own name.
+     */
+    @Test
+    void anAliasStandsForItsBean() throws Exception {
+        assertThat(client.getJson("/actuator/pools/" + OddNames.ALIAS).get("size").asLong()).isEqualTo(8);
+        assertRefused("/actuator/pools/" + OddNames.ALIAS, "{\"size\": 9, \"capasity\": 1}", "capasity");
+        HttpResponse<String> ok = client.post("/actuator/pools/" + OddNames.ALIAS, "{\"size\": 9}");
+        assertThat(ok.statusCode()).as(ok.body()).isEqualTo(200);
+        assertThat(client.getJson("/actuator/pools/eu/gpu").get("size").asLong()).isEqualTo(9);
+        assertThat(client.post("/actuator/pools/" + OddNames.ALIAS, "{\"size\": 8}").statusCode()).isEqualTo(200);
+        assertThat(client.getJson("/actuator/pools").get("semaphores").has(OddNames.ALIAS)).isFalse();
+        assertUnchanged();
+    }
+
     @Test
     void theDiscoveryPageLinksTheEndpointAndOneTemplatedLinkForAnEntry() throws Exception {
         JsonNode links = client.getJson("/actuator").get("_links");
@@ -187,5 +221,23 @@ abstract class StrictWriteEdgeCasesHttpTests {
         assertThat(client.getJson("/actuator/pools/reports").get("capacity").asInt()).isEqualTo(4);
         assertThat(client.getJson("/actuator/pools/gpu-memory").get("size").asLong()).isEqualTo(16);
         assertThat(client.getJson("/actuator/pools/delayScheduler").get("capacity").asInt()).isEqualTo(2);
+        assertThat(client.getJson("/actuator/pools").get("semaphores").get(OddNames.SLASHED).get("size").asLong())
+                .isEqualTo(8);
+    }
+
+    /** A semaphore of the application's own whose name holds a slash, and an alias; each stack's application has it. */
+    @Configuration(proxyBeanMethods = false)
+    static class OddNames {
+
+        /** The semaphore's bean name. */
+        static final String SLASHED = "eu/gpu";
+
+        /** Another name of the same bean. */
+        static final String ALIAS = "euGpu";
+
+        @Bean(name = { SLASHED, ALIAS })
+        WeightedSemaphore euGpu() {
+            return new WeightedSemaphore(8);
+        }
     }
 }

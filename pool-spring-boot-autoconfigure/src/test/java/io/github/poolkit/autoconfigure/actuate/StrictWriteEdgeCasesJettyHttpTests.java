@@ -6,6 +6,7 @@ import org.springframework.boot.jetty.servlet.JettyServletWebServerFactory;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 
 /** The edges of a strict write, in Spring MVC on Jetty. */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
@@ -16,6 +17,7 @@ class StrictWriteEdgeCasesJettyHttpTests extends StrictWriteEdgeCasesHttpTests {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
+    @Import(OddNames.class)
     static class JettyApplication {
 
         @Bean

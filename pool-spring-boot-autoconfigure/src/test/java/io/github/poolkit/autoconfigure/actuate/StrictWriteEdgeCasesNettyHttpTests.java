@@ -4,6 +4,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.context.annotation.Import;
 
 /** The edges of a strict write, in WebFlux on Netty. */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
@@ -18,6 +19,7 @@ class StrictWriteEdgeCasesNettyHttpTests extends StrictWriteEdgeCasesHttpTests {
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
+    @Import(OddNames.class)
     static class WebApplication {
     }
 }

@@ -4,6 +4,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.context.annotation.Import;
 
 /** The edges of a strict write, in Spring MVC on Tomcat. */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
@@ -14,6 +15,7 @@ class StrictWriteEdgeCasesTomcatHttpTests extends StrictWriteEdgeCasesHttpTests 
 
     @SpringBootConfiguration
     @EnableAutoConfiguration
+    @Import(OddNames.class)
     static class WebApplication {
     }
 }

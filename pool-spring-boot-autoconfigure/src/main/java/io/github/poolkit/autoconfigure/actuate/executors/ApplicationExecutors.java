@@ -96,6 +96,17 @@ public final class ApplicationExecutors {
         return all().get(name);
     }
 
+    /**
+     * Tells which bean a name stands for, as {@link PoolkitBeans#beanName(String)}: an executor is found by an alias
+     * of its bean too.
+     *
+     * @param name a bean name, an alias, or {@value #WEB_SERVER}
+     * @return the bean's own name for an alias, else {@code name} as it is
+     */
+    public String beanName(String name) {
+        return PoolkitBeans.beanName(beanFactory(), name);
+    }
+
     /** {@return the executor beans poolkit did not create, by bean name, sorted; a lazy one not yet made left out} */
     public SortedMap<String, ExecutorAdapter> beans() {
         return beans(false);
