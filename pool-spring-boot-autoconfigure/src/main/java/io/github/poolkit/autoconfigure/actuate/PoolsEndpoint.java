@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
@@ -208,11 +209,12 @@ public class PoolsEndpoint {
         try {
             Pool pool = beans.pools().get(name);
             if (pool != null) {
-                return tune(name, pool, change);
+                return apply(name, () -> change.applyTo(pool), change.firstField(),
+                        () -> PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, pool)));
             }
             PermitSemaphore semaphore = beans.semaphores().get(name);
             if (semaphore != null) {
-                return resize(name, semaphore, change);
+                return apply(name, () -> change.applyTo(semaphore), "size", () -> SemaphoreDescriptor.of(semaphore));
             }
             if (beans.schedulers().containsKey(name)) {
                 throw new InvalidSettingException(change.firstField(), "'" + name + "' is a scheduler, whose "
@@ -233,44 +235,26 @@ public class PoolsEndpoint {
     }
 
     /**
-     * Changes a pool's settings. A pool whose own methods throw while the change is checked or made (a {@code Pool}
-     * class of the application's own whose backend is gone, listed with its {@code error}) gets a {@code 503} naming
-     * the first field and the error, as a semaphore whose store does not answer: its settings may or may not have
-     * changed (a read may have failed before any change, or {@code tune} after {@code reconfigure}).
+     * Makes a change and answers the bean's figures after it. A bean that fails while the change is checked or made (a
+     * {@code Pool} class of the application's own whose backend is gone, listed with its {@code error}; a semaphore
+     * shared through a store that does not answer) gets a {@code 503} naming the field and the error: its settings may
+     * or may not have changed (a read may fail before any change, a pool's {@code tune} after its
+     * {@code reconfigure}, a store may run the change and lose the answer).
      */
-    private WebEndpointResponse<Object> tune(String name, Pool pool, SettingsChange change) {
+    private static WebEndpointResponse<Object> apply(String name, Runnable change, String field,
+            Supplier<Object> after) {
         try {
-            change.applyTo(pool);
+            change.run();
         }
         catch (InvalidSettingException ex) {
             throw ex;
         }
         catch (RuntimeException ex) {
-            return EndpointProblem.unavailable("pool '" + name + "' failed while the change was checked or made (" + ex
-                    + "); its settings may or may not have changed: read it with GET /actuator/pools/" + name
-                    + " (it shows the error while the pool cannot be read) and write them again once it can",
-                    change.firstField());
+            return EndpointProblem.unavailable("'" + name + "' failed while the change was made (" + ex + "); its "
+                    + "settings may or may not have changed: read it with GET /actuator/pools/" + name + " and write "
+                    + "them again if needed", field);
         }
-        return new WebEndpointResponse<>(PoolDescriptor.of(pool, PoolOverdueLog.recentOf(overdueLog, pool)));
-    }
-
-    /**
-     * Resizes a semaphore; one shared through a store that does not answer gets a {@code 503} that says the size may
-     * or may not have changed (the store may have run the resize before the answer was lost).
-     */
-    private static WebEndpointResponse<Object> resize(String name, PermitSemaphore semaphore, SettingsChange change) {
-        try {
-            change.applyTo(semaphore);
-        }
-        catch (InvalidSettingException ex) {
-            throw ex;
-        }
-        catch (RuntimeException ex) {
-            return EndpointProblem.unavailable("semaphore '" + name + "' did not confirm the change (" + ex.getMessage()
-                    + "); its size may or may not have changed: read it with GET /actuator/pools/" + name
-                    + " and write it again if needed", "size");
-        }
-        return new WebEndpointResponse<>(SemaphoreDescriptor.of(semaphore));
+        return new WebEndpointResponse<>(after.get());
     }
 
     /** @return the write's fields by name, in the operation's order (a {@code null} value: not given) */
