@@ -30,8 +30,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it moves into the queue. A RUN report takes the worker's stack, then checks that the worker still runs the same
  * task (same task, same start), so the stack is never another task's.
  *
- * <p>Timing: a check runs every {@code max(timeout / 8, 50ms)} of the shorter timeout, half the slack allowed, so a
- * task is reported no later than {@code timeout + max(timeout / 4, 100ms)} unless the checking thread is starved.
+ * <p>Timing: a check runs every {@code max(timeout / 8, 25ms)} of the shorter timeout, at most half the slack allowed
+ * (a quarter for timeouts under 400 ms, whose slack of 100 ms a loaded machine's scheduling delays eat into most), so
+ * a task is reported no later than {@code timeout + max(timeout / 4, 100ms)} unless the checking thread is starved.
  *
  * <p>Backlog: at most {@value #MAX_WAITING_REPORTS} reports wait for the listener ({@link #tell}). Each holds its
  * task and a stack, so a listener that hangs (a log appender blocked on a full disk) must not let them pile up for
@@ -40,7 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class OverdueWatch {
 
     private static final System.Logger LOG = System.getLogger("io.github.poolkit");
-    private static final long MIN_PERIOD_NANOS = 50_000_000L;
+    private static final long MIN_PERIOD_NANOS = 25_000_000L;
     /** The most reports handed to the reporting thread and not yet told to the listener. */
     static final int MAX_WAITING_REPORTS = 4096;
 
@@ -92,7 +93,7 @@ final class OverdueWatch {
         return queueTimeoutNanos > 0;
     }
 
-    /** {@return how often to check: {@code max(shorter timeout / 8, 50ms)}} */
+    /** {@return how often to check: {@code max(shorter timeout / 8, 25ms)}} */
     long periodNanos() {
         long shorter = runTimeoutNanos < 0 ? queueTimeoutNanos
                 : queueTimeoutNanos < 0 ? runTimeoutNanos : Math.min(runTimeoutNanos, queueTimeoutNanos);
