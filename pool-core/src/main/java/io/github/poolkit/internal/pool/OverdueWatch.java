@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * task (same task, same start), so the stack is never another task's.
  *
  * <p>Timing: a check runs every {@code max(timeout / 8, 25ms)} of the shorter timeout, at most half the slack allowed
- * (a quarter for timeouts under 400 ms, whose slack of 100 ms a loaded machine's scheduling delays eat into most), so
+ * (a quarter for timeouts under 200 ms, whose slack of 100 ms a loaded machine's scheduling delays eat into most), so
  * a task is reported no later than {@code timeout + max(timeout / 4, 100ms)} unless the checking thread is starved.
  *
  * <p>Backlog: at most {@value #MAX_WAITING_REPORTS} reports wait for the listener ({@link #tell}). Each holds its

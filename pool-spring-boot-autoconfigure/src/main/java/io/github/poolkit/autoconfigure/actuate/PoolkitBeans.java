@@ -4,6 +4,7 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
 import java.util.function.Function;
 
 import org.springframework.beans.BeansException;
@@ -88,16 +89,21 @@ public final class PoolkitBeans {
     }
 
     /**
-     * Tells which bean a name stands for in a bean factory, as {@link #beanName(String)}.
+     * Tells which bean a name stands for in a bean factory, as {@link #beanName(String)}. Only an alias of a bean the
+     * endpoint lists (an executor, a pool, a semaphore) is resolved: an alias of any other bean leaves the name as it
+     * is, so that it cannot hide an entry of that name ({@code webServer}, the web server's pool).
      *
      * @param beanFactory where the bean and its aliases are defined (an application context: its bean factory)
      * @param name        a bean name or an alias
-     * @return the bean's own name for an alias, else {@code name} as it is
+     * @return the bean's own name for an alias of a listed bean, else {@code name} as it is
      */
     public static String beanName(ListableBeanFactory beanFactory, String name) {
         ListableBeanFactory factory = (beanFactory instanceof ConfigurableApplicationContext context)
                 ? context.getBeanFactory() : beanFactory;
-        return (factory instanceof SimpleAliasRegistry aliases) ? aliases.canonicalName(name) : name;
+        String own = (factory instanceof SimpleAliasRegistry aliases) ? aliases.canonicalName(name) : name;
+        boolean listed = !own.equals(name) && factory.containsBean(own) && (factory.isTypeMatch(own, Executor.class)
+                || factory.isTypeMatch(own, Pool.class) || factory.isTypeMatch(own, PermitSemaphore.class));
+        return listed ? own : name;
     }
 
     /** {@return every {@link Pool} bean by bean name} */

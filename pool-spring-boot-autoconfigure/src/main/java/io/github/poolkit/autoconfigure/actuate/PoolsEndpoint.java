@@ -9,6 +9,8 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -56,6 +58,8 @@ import io.github.poolkit.autoconfigure.actuate.executors.ExecutorAdapter;
  */
 @Endpoint(id = "pools", defaultAccess = Access.READ_ONLY)
 public class PoolsEndpoint {
+
+    private static final Log logger = LogFactory.getLog(PoolsEndpoint.class);
 
     private final PoolkitBeans beans;
 
@@ -117,8 +121,9 @@ public class PoolsEndpoint {
      * Reads one pool, scheduler, semaphore or other executor. The bean is always the one the path names, as for
      * {@link #change}: a {@code ?beanName=} query parameter, which Actuator would lay over the path's variable, is
      * refused with 400 whatever bean it names, and any other query parameter (such as {@code ?name=}) is ignored. The
-     * selector captures the rest of the path, as the write's does: the name is all of it, slashes included (a bean
-     * named {@code eu/reports} is read at {@code .../pools/eu/reports}), and an alias stands for its bean. Both
+     * selector captures the rest of the path, as the write's does: the name is its non-empty segments joined by
+     * {@code /} (a bean named {@code eu/reports} is read at {@code .../pools/eu/reports}), and an alias stands for its
+     * bean. Both
      * operations share the selector's name, so the discovery page lists one templated link for an entry.
      *
      * @param beanName a bean name, from the path
@@ -155,8 +160,8 @@ public class PoolsEndpoint {
      * any other, and so is a {@code beanName} field or query parameter, whatever bean it names (Actuator lays the
      * body's fields and the query's parameters over the path's variables, so either would otherwise redirect the
      * write to another bean). The selector captures the rest of the path so that a check can tell the path's value
-     * from one laid over it; the name is all of it, slashes included, an alias stands for its bean, and a path with
-     * no name answers 404.
+     * from one laid over it; the name is its non-empty segments joined by {@code /}, an alias stands for its bean,
+     * and a path with no name answers 404.
      *
      * @param beanName         a bean name, from the path
      * @param capacity         a pool's new capacity, positive
@@ -237,9 +242,9 @@ public class PoolsEndpoint {
     /**
      * Makes a change and answers the bean's figures after it. A bean that fails while the change is checked or made (a
      * {@code Pool} class of the application's own whose backend is gone, listed with its {@code error}; a semaphore
-     * shared through a store that does not answer) gets a {@code 503} naming the field and the error: its settings may
-     * or may not have changed (a read may fail before any change, a pool's {@code tune} after its
-     * {@code reconfigure}, a store may run the change and lose the answer).
+     * shared through a store that does not answer) gets a {@code 503} naming the field and the error, which is also
+     * logged with its stack: its settings may or may not have changed (a read may fail before any change, a pool's
+     * {@code tune} after its {@code reconfigure}, a store may run the change and lose the answer).
      */
     private static WebEndpointResponse<Object> apply(String name, Runnable change, String field,
             Supplier<Object> after) {
@@ -250,9 +255,10 @@ public class PoolsEndpoint {
             throw ex;
         }
         catch (RuntimeException ex) {
-            return EndpointProblem.unavailable("'" + name + "' failed while the change was made (" + ex + "); its "
-                    + "settings may or may not have changed: read it with GET /actuator/pools/" + name + " and write "
-                    + "them again if needed", field);
+            String detail = "'" + name + "' failed while the change was made (" + ex + "); its settings may or may not"
+                    + " have changed: read it with GET /actuator/pools/" + name + " and write them again if needed";
+            logger.warn(detail, ex);
+            return EndpointProblem.unavailable(detail, field);
         }
         return new WebEndpointResponse<>(after.get());
     }

@@ -32,11 +32,11 @@ import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
  * {@code String} (or a list): any other value means the body or the query named the bean, and the write or the read
  * is refused, whatever bean it names. A read's other query parameters are no parameters of it and are ignored.
  *
- * <p>The name is the whole rest of the path, its segments joined by {@code /}, so that a bean whose name holds a slash
- * ({@code poolkit.pools.[eu/reports]}, {@code @Bean("jobs/nightly")}), listed like any other, can be read and written
- * too; and an alias of a bean stands for that bean, as {@code getBean} and {@code @Async} take it. Both are settled
- * here, before the check and the operation, which then see the bean's name as the list shows it (Actuator would hand
- * the operation the segments joined by commas).
+ * <p>The name is the rest of the path, its non-empty segments joined by {@code /}, so that a bean whose name holds a
+ * slash ({@code poolkit.pools.[eu/reports]}, {@code @Bean("jobs/nightly")}), listed like any other, can be read and
+ * written too; and an alias of a listed bean stands for that bean, as {@code getBean} and {@code @Async} take it. Both
+ * are settled here, before the check and the operation, which then see the bean's name as the list shows it (Actuator
+ * would hand the operation the segments joined by commas).
  *
  * <p>Invariant: a refused write or read answers 400 with a problem body naming the field (404 when the path names no
  * bean), and the operation is not invoked, so nothing changes; the read of every entry, and the other endpoints, are

@@ -28,8 +28,9 @@ import io.github.poolkit.autoconfigure.ExposedOptions;
  * semaphore takes {@code size} ({@code >= 0}). A field left out keeps its value.
  *
  * <p>Rule: every value is parsed and the pool's new options are built (which applies {@link PoolOptions}' own checks)
- * before the first change, and the one call that can still refuse ({@link Pool#reconfigure}) comes before
- * {@link Pool#tune(int)}, which never fails; so an {@link InvalidSettingException} always means nothing changed.
+ * before the first change, and {@link Pool#reconfigure} comes before {@link Pool#tune(int)}, which never fails on
+ * poolkit's pools; a pool of the application's own whose {@code tune} refuses has its options put back; so an
+ * {@link InvalidSettingException} always means nothing changed.
  */
 public final class SettingsChange {
 
@@ -100,7 +101,15 @@ public final class SettingsChange {
             reconfigure(pool, options);
         }
         if (capacity != null) {
-            tune(pool, capacity);
+            try {
+                tune(pool, capacity);
+            }
+            catch (InvalidSettingException ex) {
+                if (options != null && current != null) {
+                    pool.reconfigure(current); // a refused write changes nothing: put the options back
+                }
+                throw ex;
+            }
         }
     }
 

@@ -17,6 +17,7 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.S
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import io.github.poolkit.Pool;
+import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolStats;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.PoolDescriptor;
@@ -79,6 +80,22 @@ class ApplicationPoolBeanTests {
         });
     }
 
+    /** A pool that exposes its options and whose {@code tune} refuses: a refused write changes none of them. */
+    @Test
+    void aRefusedCapacityPutsBackTheOptionsChangedBeforeIt() {
+        runner.withBean("optionsPool", OptionsPool.class, OptionsPool::new).run(context -> {
+            PoolsEndpoint endpoint = context.getBean(PoolsEndpoint.class);
+            OptionsPool pool = context.getBean(OptionsPool.class);
+            WebEndpointResponse<Object> refused = endpoint.change("optionsPool", "65", "1s", "3", null, null);
+            assertThat(refused.getStatus()).isEqualTo(400);
+            assertThat(((EndpointProblem) refused.getBody()).detail()).contains("at most 64");
+            assertThat(pool.options().maxWait()).as("put back").isNull();
+            assertThat(pool.options().maxBlockingTasks()).as("put back").isZero();
+            assertThat(endpoint.change("optionsPool", "8", "1s", null, null, null).getStatus()).isEqualTo(200);
+            assertThat(pool.options().maxWait()).isEqualTo(Duration.ofSeconds(1));
+        });
+    }
+
     @Test
     void theMetersReadItsStats() {
         runner.run(context -> {
@@ -97,6 +114,33 @@ class ApplicationPoolBeanTests {
                 assertThat(registry.find(meter).tag("name", "ownPool").meters()).as(meter).isEmpty();
             }
         });
+    }
+
+    /** Exposes and changes its options; its {@code tune} refuses more than 64. */
+    static final class OptionsPool implements Pool {
+
+        private volatile PoolOptions options = PoolOptions.builder().name("optionsPool").build();
+
+        @Override public String name() { return "optionsPool"; }
+        @Override public int capacity() { return 4; }
+        @Override public int running() { return 0; }
+        @Override public int free() { return 4; }
+        @Override public int waiting() { return 0; }
+        @Override public PoolStats stats() { return new PoolStats(4, 0, 0, 0, 0, 0, 0, 0, false, 0); }
+        @Override public PoolOptions options() { return options; }
+        @Override public void reconfigure(PoolOptions options) { this.options = options; }
+        @Override public boolean isClosed() { return false; }
+        @Override public void release() { }
+        @Override public void releaseTimeout(Duration timeout) { }
+        @Override public void reboot() { }
+        @Override public void close() { }
+
+        @Override
+        public void tune(int capacity) {
+            if (capacity > 64) {
+                throw new IllegalArgumentException("at most 64");
+            }
+        }
     }
 
     /** Implements the shared methods of {@link Pool} only. */

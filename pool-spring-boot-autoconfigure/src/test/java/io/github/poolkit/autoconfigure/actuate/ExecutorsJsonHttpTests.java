@@ -110,6 +110,9 @@ class ExecutorsJsonHttpTests {
                 .isEqualTo(200);
         assertThat(getJson("/actuator/pools").get("executors").has("jdkAlias")).as("listed under its own name")
                 .isFalse();
+        // an alias of a bean the endpoint does not list stands for nothing: webServer is still the server's pool
+        assertThat(getJson("/actuator/pools").get("executors").has("webServer")).isTrue();
+        assertThat(getJson("/actuator/pools/webServer").get("capacity").asInt()).isPositive();
     }
 
     private static List<String> fields(JsonNode node) {
@@ -142,6 +145,10 @@ class ExecutorsJsonHttpTests {
         }
     }
 
+    /** Any bean that is no executor, pool or semaphore. */
+    record Note(String text) {
+    }
+
     @SpringBootConfiguration
     @EnableAutoConfiguration
     static class Application {
@@ -152,6 +159,12 @@ class ExecutorsJsonHttpTests {
         @Bean
         TomcatServletWebServerFactory tomcat() {
             return new TomcatServletWebServerFactory(0);
+        }
+
+        /** A bean no section lists, with the alias {@code webServer}, the web server pool's entry name. */
+        @Bean(name = { "note", "webServer" })
+        Note note() {
+            return new Note("not an executor");
         }
 
         @Bean(name = { "jdk", "jdkAlias" }, destroyMethod = "shutdownNow")
