@@ -34,9 +34,13 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * ready-made executor dashboards work) and poolkit's own {@code poolkit.*} meters. {@code docs/spring-boot.md} lists
  * them all with their meaning.
  *
- * <p>A pool's (or a semaphore's) gauges and counters share one {@link StatsSnapshot}: a scrape reads each once.
- * Micrometer holds a gauge's object weakly, so this binder keeps the snapshots (and the semaphores' readers) for as
- * long as it lives (the context); a registry that outlives the context does not keep the beans alive, since no gauge
+ * <p>A pool's, a scheduler's and a local semaphore's gauges and counters read its {@code stats()} when sampled, so
+ * each shows the bean as it is at that moment, also right after a change ({@code tune}, a task started or ended): a
+ * local read takes the pool's lock for a moment, which a scrape can afford once per meter. The semaphores shared
+ * through a store (cluster semaphores) are read all at once and that read serves their gauges for
+ * {@link #SNAPSHOT_AGE} ({@link StatsSnapshot}): each read is a round trip, and with the store down a scrape waits one
+ * timeout, not one per gauge. Micrometer holds a gauge's object weakly, so this binder keeps the readers for as long
+ * as it lives (the context); a registry that outlives the context does not keep the beans alive, since no gauge
  * function holds a bean either. The beans are looked up when the registry is bound, after every singleton exists (lazy
  * ones are created then); a bean registered later ({@code registerSingleton} on a running context) gets no meters.
  * Timers and the {@code poolkit.pool.tasks} counter need events: the pool's task meters ({@link PoolTaskMeters}) are
@@ -49,13 +53,16 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  */
 public class PoolMetrics implements MeterBinder {
 
-    /** How long one read of a pool serves its meters: long enough for one scrape, far shorter than between two. */
+    /**
+     * How long one read of the cluster semaphores serves their meters: long enough for one scrape, far shorter than
+     * between two.
+     */
     static final Duration SNAPSHOT_AGE = Duration.ofMillis(100);
 
     private final PoolkitBeans beans;
     private final PoolBeanListeners poolListeners;
     private final SemaphoreListeners semaphoreListeners;
-    /** What the gauges read, held here: the snapshots, and each semaphore's reader of its figures. */
+    /** What the gauges read, held here: each bean's reader of its figures, and the cluster semaphores' snapshot. */
     private final List<Object> snapshots = new CopyOnWriteArrayList<>();
 
     /**
@@ -95,9 +102,7 @@ public class PoolMetrics implements MeterBinder {
                 bindSemaphore(registry, name, () -> sharedReads.get().get(name).get());
             }
             else {
-                StatsSnapshot<SemaphoreStats> stats = new StatsSnapshot<>(semaphore::stats, SNAPSHOT_AGE);
-                snapshots.add(stats);
-                bindSemaphore(registry, name, stats::get);
+                bindSemaphore(registry, name, semaphore::stats);
             }
             if (semaphoreListeners.isReporting(name)) {
                 semaphoreListeners.attach(name, new SemaphoreAcquireMeters(registry, name));
@@ -110,14 +115,14 @@ public class PoolMetrics implements MeterBinder {
     }
 
     private void bindPool(MeterRegistry registry, String name, Pool pool) {
-        StatsSnapshot<PoolStats> stats = snapshot(pool::stats);
+        Supplier<PoolStats> stats = reader(pool::stats);
         // read once (a queue's capacity is fixed when the pool is made), so that no gauge function holds the pool
         double queueBound = queueBound(pool);
         bindExecutor(registry, name, pool, pool.stats(), stats, s -> queueRoom(queueBound, s));
     }
 
     private void bindScheduler(MeterRegistry registry, String name, DelayScheduler scheduler) {
-        StatsSnapshot<PoolStats> stats = snapshot(scheduler::stats);
+        Supplier<PoolStats> stats = reader(scheduler::stats);
         bindExecutor(registry, name, scheduler, scheduler.stats(), stats, s -> Integer.MAX_VALUE);
         Gauge.builder("poolkit.scheduler.pending", scheduler, DelayScheduler::pending)
                 .description("Jobs whose time has not yet come").tag("name", name).baseUnit(BaseUnits.TASKS)
@@ -127,10 +132,10 @@ public class PoolMetrics implements MeterBinder {
                 .baseUnit(BaseUnits.TASKS).register(registry);
     }
 
-    private StatsSnapshot<PoolStats> snapshot(Supplier<PoolStats> source) {
-        StatsSnapshot<PoolStats> snapshot = new StatsSnapshot<>(source, SNAPSHOT_AGE);
-        snapshots.add(snapshot);
-        return snapshot;
+    /** {@return {@code source}, kept for as long as this binder: the gauges' object, which they hold weakly} */
+    private Supplier<PoolStats> reader(Supplier<PoolStats> source) {
+        snapshots.add(source);
+        return source;
     }
 
     /**
@@ -139,7 +144,7 @@ public class PoolMetrics implements MeterBinder {
      * @param totals the pool's figures now, before its task meters are attached
      */
     private void bindExecutor(MeterRegistry registry, String name, Object bean, PoolStats totals,
-            StatsSnapshot<PoolStats> stats, ToDoubleFunction<PoolStats> queueRoom) {
+            Supplier<PoolStats> stats, ToDoubleFunction<PoolStats> queueRoom) {
         executorGauge(registry, "executor.active", "Workers running a task now", BaseUnits.THREADS, name, stats,
                 PoolStats::busy);
         executorGauge(registry, "executor.pool.size", "Workers alive: busy plus idle", BaseUnits.THREADS, name,
@@ -177,7 +182,7 @@ public class PoolMetrics implements MeterBinder {
         }
     }
 
-    /** A semaphore's gauges share one {@link PermitSemaphore#stats()} per scrape: one script run for a cluster one. */
+    /** A semaphore's gauges: each reads {@code stats} (for a cluster one, the shared read of {@link #bindTo}). */
     private void bindSemaphore(MeterRegistry registry, String name, Supplier<SemaphoreStats> stats) {
         snapshots.add(stats); // the gauges' object, held weakly by them
         semaphoreGauge(registry, "poolkit.semaphore.used", "Weight held", name, stats, SemaphoreStats::used);
@@ -216,18 +221,18 @@ public class PoolMetrics implements MeterBinder {
     }
 
     private static void executorGauge(MeterRegistry registry, String meter, String description, String baseUnit,
-            String name, StatsSnapshot<PoolStats> stats, ToDoubleFunction<PoolStats> value) {
+            String name, Supplier<PoolStats> stats, ToDoubleFunction<PoolStats> value) {
         Gauge.builder(meter, stats, s -> value.applyAsDouble(s.get())).description(description).baseUnit(baseUnit)
                 .tag("name", name).register(registry);
     }
 
     private static void gauge(MeterRegistry registry, String meter, String description, String name,
-            StatsSnapshot<PoolStats> stats, ToDoubleFunction<PoolStats> value) {
+            Supplier<PoolStats> stats, ToDoubleFunction<PoolStats> value) {
         Gauge.builder(meter, stats, s -> value.applyAsDouble(s.get())).description(description).tag("name", name)
                 .register(registry);
     }
 
-    private static void tasks(MeterRegistry registry, String name, StatsSnapshot<PoolStats> stats, String outcome,
+    private static void tasks(MeterRegistry registry, String name, Supplier<PoolStats> stats, String outcome,
             ToDoubleFunction<PoolStats> value) {
         FunctionCounter.builder("poolkit.pool.tasks", stats, s -> value.applyAsDouble(s.get()))
                 .description("Tasks a pool finished or refused since it was created, by outcome")

@@ -5,15 +5,14 @@ import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 
-import io.github.poolkit.PoolStats;
 import io.github.poolkit.SemaphoreStats;
 
 /**
- * One pool's {@link PoolStats} (or one semaphore's {@link SemaphoreStats}), read once and shared by all of its meters
- * during a scrape. A registry samples its gauges one by one; without this, each gauge would read the pool at a
- * different instant, and a scrape would cost one {@code stats()} per gauge (for a cluster semaphore, one script run
- * in Redis per gauge). A snapshot younger than {@code maxAge} is reused, so every meter
- * of one scrape shows the same instant (scrapes are seconds apart; a scrape takes milliseconds).
+ * A read of figures kept in a store (the cluster semaphores' {@link SemaphoreStats}), made once and shared by all of
+ * their meters during a scrape. A registry samples its gauges one by one; without this, a scrape would cost one round
+ * trip (one script run in Redis) per gauge. A snapshot younger than {@code maxAge} is reused, so every meter of one
+ * scrape shows the same instant (scrapes are seconds apart; a scrape takes milliseconds). Local pools and semaphores
+ * do not need it: their gauges read them when sampled, as fresh as can be.
  *
  * <p>A read that fails (a cluster semaphore whose Redis does not answer, after its command timeout) is kept as well,
  * and rethrown to the other meters of that scrape: without it, each gauge would wait out the timeout again. A

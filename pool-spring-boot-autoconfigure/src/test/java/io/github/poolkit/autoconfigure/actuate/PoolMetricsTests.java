@@ -106,6 +106,51 @@ class PoolMetricsTests {
     }
 
     /**
+     * A gauge read right after a change shows it, however soon after an earlier read: a test, a dashboard refresh or
+     * a second scrape never sees the figures from before a {@code tune}, a task start or end, or an acquire.
+     */
+    @Test
+    void metersShowAChangeAtOnce() throws Exception {
+        runner.withPropertyValues("poolkit.semaphores.gpu.size=10").run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            WorkerPool reports = context.getBean("reports", WorkerPool.class);
+            assertThat(value(registry, "poolkit.pool.capacity", "reports")).isEqualTo(4);
+            reports.tune(6);
+            assertThat(value(registry, "poolkit.pool.capacity", "reports")).isEqualTo(6);
+            assertThat(value(registry, "executor.pool.max", "reports")).isEqualTo(6);
+            assertThat(value(registry, "executor.active", "reports")).isZero();
+            CountDownLatch started = new CountDownLatch(1);
+            CountDownLatch release = new CountDownLatch(1);
+            reports.execute(() -> {
+                started.countDown();
+                awaitQuietly(release);
+            });
+            assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(value(registry, "executor.active", "reports")).isOne();
+            assertThat(value(registry, "poolkit.pool.busy", "reports")).isOne();
+            double finished = registry.get("executor.completed").tag("name", "reports").functionCounter().count();
+            release.countDown();
+            reports.submit(() -> { }).get(10, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(10)).until(() -> reports.stats().completed() == finished + 2);
+            assertThat(registry.get("executor.completed").tag("name", "reports").functionCounter().count())
+                    .isEqualTo(finished + 2);
+            WeightedSemaphore gpu = context.getBean("gpu", WeightedSemaphore.class);
+            assertThat(value(registry, "poolkit.semaphore.used", "gpu")).isZero();
+            gpu.acquire(4);
+            assertThat(value(registry, "poolkit.semaphore.used", "gpu")).isEqualTo(4);
+        });
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        }
+        catch (InterruptedException ex) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
      * One pool under two bean names (the application's {@code @Bean} handing poolkit's pool on as an
      * {@code Executor}) is metered once, under its own name, although the other one comes first in alphabetical
      * order: meters under both names counted each task twice in a sum over {@code name}.
