@@ -18,6 +18,7 @@ import org.springframework.boot.actuate.endpoint.invoke.OperationInvoker;
 import org.springframework.boot.actuate.endpoint.invoke.OperationInvokerAdvisor;
 import org.springframework.boot.actuate.endpoint.invoke.OperationParameter;
 import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
+import org.springframework.boot.actuate.endpoint.web.WebServerNamespace;
 
 /**
  * A check of each write to the {@code pools} endpoint, made on the write's whole body before the operation is invoked:
@@ -37,6 +38,10 @@ import org.springframework.boot.actuate.endpoint.invoke.OperationParameters;
  * written too; and an alias of a listed bean stands for that bean, as {@code getBean} and {@code @Async} take it. Both
  * are settled here, before the check and the operation, which then see the bean's name as the list shows it (Actuator
  * would hand the operation the segments joined by commas).
+ *
+ * <p>Over JMX (no web server namespace to resolve) an operation's arguments are its parameters, one each, and none
+ * can be laid over another: the name is the selector's value as given (an alias resolved as above), and a parameter
+ * left out is {@code null}, so nothing here refuses a JMX call; the operation checks its values as for any write.
  *
  * <p>Invariant: a refused write or read answers 400 with a problem body naming the field (404 when the path names no
  * bean), and the operation is not invoked, so nothing changes; the read of every entry, and the other endpoints, are
@@ -74,6 +79,10 @@ abstract class PoolsWriteCheck<T> implements OperationInvokerAdvisor {
         boolean write = operationType == OperationType.WRITE;
         return context -> {
             Map<String, Object> arguments = context.getArguments();
+            if (!context.canResolve(WebServerNamespace.class)) { // JMX: each parameter is an argument, nothing else
+                return (arguments.get(SELECTOR) instanceof String name)
+                        ? invoker.invoke(named(context, beanNames.apply(name))) : invoker.invoke(context);
+            }
             if (!(arguments.get(SELECTOR) instanceof String[] segments)) {
                 return EndpointProblem.badRequest(new InvalidSettingException(SELECTOR, write
                         ? "is not a setting: the path names the bean to change (.../pools/{name}), so leave it out of "
