@@ -123,8 +123,7 @@ public class PoolsEndpoint {
      * refused with 400 whatever bean it names, and any other query parameter (such as {@code ?name=}) is ignored. The
      * selector captures the rest of the path, as the write's does: the name is its non-empty segments joined by
      * {@code /} (a bean named {@code eu/reports} is read at {@code .../pools/eu/reports}), and an alias stands for its
-     * bean. Both
-     * operations share the selector's name, so the discovery page lists one templated link for an entry.
+     * bean. Both operations share the selector's name, so the discovery page lists one templated link for an entry.
      *
      * @param beanName a bean name, from the path
      * @return the pool, scheduler or semaphore of that name, or {@code null} (HTTP 404) when there is none
