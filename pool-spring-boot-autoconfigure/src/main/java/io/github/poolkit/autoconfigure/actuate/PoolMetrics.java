@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
 
 import io.github.poolkit.DelayScheduler;
+import io.github.poolkit.FuncPool;
 import io.github.poolkit.MultiPool;
 import io.github.poolkit.PermitSemaphore;
 import io.github.poolkit.Pool;
@@ -24,6 +25,7 @@ import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolStats;
 import io.github.poolkit.SemaphoreStats;
 import io.github.poolkit.WeightedSemaphore;
+import io.github.poolkit.WorkerPool;
 import io.github.poolkit.autoconfigure.ExposedOptions;
 import io.github.poolkit.autoconfigure.PoolBeanListeners;
 import io.github.poolkit.autoconfigure.SemaphoreListeners;
@@ -34,12 +36,15 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * ready-made executor dashboards work) and poolkit's own {@code poolkit.*} meters. {@code docs/spring-boot.md} lists
  * them all with their meaning.
  *
- * <p>A pool's, a scheduler's and a local semaphore's gauges and counters read its {@code stats()} when sampled, so
- * each shows the bean as it is at that moment, also right after a change ({@code tune}, a task started or ended): a
- * local read takes the pool's lock for a moment, which a scrape can afford once per meter. The semaphores shared
- * through a store (cluster semaphores) are read all at once and that read serves their gauges for
- * {@link #SNAPSHOT_AGE} ({@link StatsSnapshot}): each read is a round trip, and with the store down a scrape waits one
- * timeout, not one per gauge. Micrometer holds a gauge's object weakly, so this binder keeps the readers for as long
+ * <p>The gauges and counters of poolkit's pools, schedulers and local semaphores read the bean's {@code stats()} when
+ * sampled, so each shows it as it is at that moment, also right after a change ({@code tune}, a task started or
+ * ended); the meters of one scrape are then read at instants microseconds apart, not at one. Such a read takes the
+ * pool's lock while it counts the workers, which a scrape seconds apart can afford once per meter. A {@code Pool}
+ * class of the application's own (whose {@code stats()} may be slow) and the semaphores shared through a store
+ * (cluster semaphores, read all at once: a round trip each, and with the store down one timeout per scrape, not one
+ * per gauge) are read once and that read serves their meters for {@link #SNAPSHOT_AGE} ({@link StatsSnapshot}). A
+ * function counter whose read throws shows its last total (a counter that throws would fail a whole Prometheus
+ * scrape); a gauge shows {@code NaN}. Micrometer holds a gauge's object weakly, so this binder keeps the readers for as long
  * as it lives (the context); a registry that outlives the context does not keep the beans alive, since no gauge
  * function holds a bean either. The beans are looked up when the registry is bound, after every singleton exists (lazy
  * ones are created then); a bean registered later ({@code registerSingleton} on a running context) gets no meters.
@@ -54,16 +59,16 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
 public class PoolMetrics implements MeterBinder {
 
     /**
-     * How long one read of the cluster semaphores serves their meters: long enough for one scrape, far shorter than
-     * between two.
+     * How long one read of the cluster semaphores, or of a {@code Pool} class of the application's own, serves their
+     * meters: long enough for one scrape, far shorter than between two.
      */
     static final Duration SNAPSHOT_AGE = Duration.ofMillis(100);
 
     private final PoolkitBeans beans;
     private final PoolBeanListeners poolListeners;
     private final SemaphoreListeners semaphoreListeners;
-    /** What the gauges read, held here: each bean's reader of its figures, and the cluster semaphores' snapshot. */
-    private final List<Object> snapshots = new CopyOnWriteArrayList<>();
+    /** What the meters read, held here (they hold it weakly): each bean's reader of its figures, and the totals. */
+    private final List<Object> readers = new CopyOnWriteArrayList<>();
 
     /**
      * Creates the meter binder.
@@ -90,7 +95,7 @@ public class PoolMetrics implements MeterBinder {
         // samples the gauges name by name: used of each, then waiting of each...) waits one timeout, not one per gauge
         StatsSnapshot<Map<String, Supplier<SemaphoreStats>>> sharedReads = new StatsSnapshot<>(
                 () -> SemaphoreReads.statsOf(shared), SNAPSHOT_AGE);
-        snapshots.add(sharedReads);
+        readers.add(sharedReads);
         Set<PermitSemaphore> timed = Collections.newSetFromMap(new IdentityHashMap<>());
         semaphores.forEach((name, semaphore) -> { // poolkit's own are timed by the listener they were made with
             if (semaphoreListeners.isReporting(name)) {
@@ -115,7 +120,8 @@ public class PoolMetrics implements MeterBinder {
     }
 
     private void bindPool(MeterRegistry registry, String name, Pool pool) {
-        Supplier<PoolStats> stats = reader(pool::stats);
+        Supplier<PoolStats> stats = reader((pool instanceof WorkerPool || pool instanceof FuncPool<?>
+                || pool instanceof MultiPool) ? pool::stats : new StatsSnapshot<>(pool::stats, SNAPSHOT_AGE)::get);
         // read once (a queue's capacity is fixed when the pool is made), so that no gauge function holds the pool
         double queueBound = queueBound(pool);
         bindExecutor(registry, name, pool, pool.stats(), stats, s -> queueRoom(queueBound, s));
@@ -132,9 +138,42 @@ public class PoolMetrics implements MeterBinder {
                 .baseUnit(BaseUnits.TASKS).register(registry);
     }
 
+    /** {@return a function counter's reader of {@code value}, kept for as long as this binder (see {@link Total})} */
+    private Total total(Supplier<PoolStats> stats, ToDoubleFunction<PoolStats> value) {
+        Total total = new Total(stats, value);
+        readers.add(total);
+        return total;
+    }
+
+    /**
+     * A function counter's reading that never throws: the latest total read, kept while a read fails (a pool of the
+     * application's own that throws), since a counter that throws fails a whole Prometheus scrape.
+     */
+    private static final class Total {
+
+        private final Supplier<PoolStats> stats;
+        private final ToDoubleFunction<PoolStats> value;
+        private volatile double last;
+
+        Total(Supplier<PoolStats> stats, ToDoubleFunction<PoolStats> value) {
+            this.stats = stats;
+            this.value = value;
+        }
+
+        double read() {
+            try {
+                last = value.applyAsDouble(stats.get());
+            }
+            catch (RuntimeException ex) {
+                // keep the last total: the gauges of the same read show NaN, and the endpoint the error
+            }
+            return last;
+        }
+    }
+
     /** {@return {@code source}, kept for as long as this binder: the gauges' object, which they hold weakly} */
     private Supplier<PoolStats> reader(Supplier<PoolStats> source) {
-        snapshots.add(source);
+        readers.add(source);
         return source;
     }
 
@@ -156,7 +195,7 @@ public class PoolMetrics implements MeterBinder {
         executorGauge(registry, "executor.queue.remaining",
                 "Room left in the queue; 0 without one, Integer.MAX_VALUE when unbounded", BaseUnits.TASKS, name,
                 stats, queueRoom);
-        FunctionCounter.builder("executor.completed", stats, s -> finished(s.get()))
+        FunctionCounter.builder("executor.completed", total(stats, PoolMetrics::finished), Total::read)
                 .description("Tasks that finished running, normally or by throwing").baseUnit(BaseUnits.TASKS)
                 .tag("name", name).register(registry);
 
@@ -184,7 +223,7 @@ public class PoolMetrics implements MeterBinder {
 
     /** A semaphore's gauges: each reads {@code stats} (for a cluster one, the shared read of {@link #bindTo}). */
     private void bindSemaphore(MeterRegistry registry, String name, Supplier<SemaphoreStats> stats) {
-        snapshots.add(stats); // the gauges' object, held weakly by them
+        readers.add(stats); // the gauges' object, held weakly by them
         semaphoreGauge(registry, "poolkit.semaphore.used", "Weight held", name, stats, SemaphoreStats::used);
         semaphoreGauge(registry, "poolkit.semaphore.waiting", "Requests waiting in line", name, stats,
                 SemaphoreStats::waiting);
@@ -232,9 +271,9 @@ public class PoolMetrics implements MeterBinder {
                 .register(registry);
     }
 
-    private static void tasks(MeterRegistry registry, String name, Supplier<PoolStats> stats, String outcome,
+    private void tasks(MeterRegistry registry, String name, Supplier<PoolStats> stats, String outcome,
             ToDoubleFunction<PoolStats> value) {
-        FunctionCounter.builder("poolkit.pool.tasks", stats, s -> value.applyAsDouble(s.get()))
+        FunctionCounter.builder("poolkit.pool.tasks", total(stats, value), Total::read)
                 .description("Tasks a pool finished or refused since it was created, by outcome")
                 .baseUnit(BaseUnits.TASKS).tag("name", name).tag("outcome", outcome).register(registry);
     }

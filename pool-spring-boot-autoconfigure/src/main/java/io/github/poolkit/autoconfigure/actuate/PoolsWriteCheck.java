@@ -39,9 +39,10 @@ import org.springframework.boot.actuate.endpoint.web.WebServerNamespace;
  * are settled here, before the check and the operation, which then see the bean's name as the list shows it (Actuator
  * would hand the operation the segments joined by commas).
  *
- * <p>Over JMX (no web server namespace to resolve) an operation's arguments are its parameters, one each, and none
- * can be laid over another: the name is the selector's value as given (an alias resolved as above), and a parameter
- * left out is {@code null}, so nothing here refuses a JMX call; the operation checks its values as for any write.
+ * <p>Over JMX (no web server namespace to resolve, and exactly the operation's parameters as arguments, each one given,
+ * {@code null} when left out) none can be laid over another: the name is the selector's value as given (an alias
+ * resolved as above), so nothing here refuses a JMX call; the operation checks its values as for any write. Any other
+ * invocation is checked as a web one.
  *
  * <p>Invariant: a refused write or read answers 400 with a problem body naming the field (404 when the path names no
  * bean), and the operation is not invoked, so nothing changes; the read of every entry, and the other endpoints, are
@@ -79,7 +80,7 @@ abstract class PoolsWriteCheck<T> implements OperationInvokerAdvisor {
         boolean write = operationType == OperationType.WRITE;
         return context -> {
             Map<String, Object> arguments = context.getArguments();
-            if (!context.canResolve(WebServerNamespace.class)) { // JMX: each parameter is an argument, nothing else
+            if (!context.canResolve(WebServerNamespace.class) && arguments.keySet().equals(known)) { // JMX
                 return (arguments.get(SELECTOR) instanceof String name)
                         ? invoker.invoke(named(context, beanNames.apply(name))) : invoker.invoke(context);
             }

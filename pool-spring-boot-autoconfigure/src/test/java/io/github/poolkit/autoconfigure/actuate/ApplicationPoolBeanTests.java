@@ -1,6 +1,7 @@
 package io.github.poolkit.autoconfigure.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.List;
@@ -21,6 +22,7 @@ import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolStats;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.PoolDescriptor;
+import io.github.poolkit.autoconfigure.actuate.UnreadablePoolBeanTests.BreakingPool;
 
 /**
  * A pool bean of the application's own that implements only the methods every {@link Pool} shares (its
@@ -93,6 +95,24 @@ class ApplicationPoolBeanTests {
             assertThat(pool.options().maxBlockingTasks()).as("put back").isZero();
             assertThat(endpoint.change("optionsPool", "8", "1s", null, null, null).getStatus()).isEqualTo(200);
             assertThat(pool.options().maxWait()).isEqualTo(Duration.ofSeconds(1));
+        });
+    }
+
+    /**
+     * A pool of the application's own whose {@code stats()} throws: its gauges show {@code NaN} and its counters keep
+     * their last total (a counter that threw would fail a whole Prometheus scrape).
+     */
+    @Test
+    void aPoolWhoseReadsThrowKeepsItsCountersTotals() {
+        runner.withBean("broken", BreakingPool.class, BreakingPool::new).run(context -> {
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get("executor.pool.max").tag("name", "broken").gauge().value()).isEqualTo(4);
+            context.getBean(BreakingPool.class).breakDown();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> Double.isNaN(registry.get("executor.pool.max").tag("name", "broken").gauge().value()));
+            assertThat(registry.get("executor.completed").tag("name", "broken").functionCounter().count()).isZero();
+            assertThat(registry.get("poolkit.pool.tasks").tag("name", "broken").tag("outcome", "failed")
+                    .functionCounter().count()).isZero();
         });
     }
 

@@ -99,7 +99,7 @@ class PoolMetricsTests {
             assertThat(registry.get("executor.completed").tag("name", "reports").functionCounter().getId()
                     .getType()).isEqualTo(Meter.Type.COUNTER);
             System.gc();
-            assertThat(value(registry, "executor.pool.max", "reports")).as("snapshot survives GC").isEqualTo(4);
+            assertThat(value(registry, "executor.pool.max", "reports")).as("its reader survives GC").isEqualTo(4);
             assertThat(registry.get("executor.completed").tag("name", "reports").functionCounter().count())
                     .isNotNaN();
         });
