@@ -44,9 +44,10 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * (cluster semaphores, read all at once: a round trip each, and with the store down one timeout per scrape, not one
  * per gauge) are read once and that read serves their meters for {@link #SNAPSHOT_AGE} ({@link StatsSnapshot}). A
  * function counter whose read throws shows its last total (a counter that throws would fail a whole Prometheus
- * scrape); a gauge shows {@code NaN}. Micrometer holds a gauge's object weakly, so this binder keeps the readers for as long
- * as it lives (the context); a registry that outlives the context does not keep the beans alive, since no gauge
- * function holds a bean either. The beans are looked up when the registry is bound, after every singleton exists (lazy
+ * scrape); a gauge shows {@code NaN}.
+ *
+ * <p>Micrometer holds a gauge's object weakly, so this binder keeps the readers for as long as it lives (the context);
+ * a registry that outlives the context does not keep the beans alive, since no gauge function holds a bean either. The beans are looked up when the registry is bound, after every singleton exists (lazy
  * ones are created then); a bean registered later ({@code registerSingleton} on a running context) gets no meters.
  * Timers and the {@code poolkit.pool.tasks} counter need events: the pool's task meters ({@link PoolTaskMeters}) are
  * attached through {@link PoolBeanListeners} to every pool and scheduler, whoever made it (one the application made
