@@ -47,8 +47,9 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * scrape); a gauge shows {@code NaN}.
  *
  * <p>Micrometer holds a gauge's object weakly, so this binder keeps the readers for as long as it lives (the context);
- * a registry that outlives the context does not keep the beans alive, since no gauge function holds a bean either. The beans are looked up when the registry is bound, after every singleton exists (lazy
- * ones are created then); a bean registered later ({@code registerSingleton} on a running context) gets no meters.
+ * a registry that outlives the context does not keep the beans alive, since no gauge function holds a bean either.
+ * The beans are looked up when the registry is bound, after every singleton exists (lazy ones are created then); a
+ * bean registered later ({@code registerSingleton} on a running context) gets no meters.
  * Timers and the {@code poolkit.pool.tasks} counter need events: the pool's task meters ({@link PoolTaskMeters}) are
  * attached through {@link PoolBeanListeners} to every pool and scheduler, whoever made it (one the application made
  * reports the tasks it accepts from then on); the counter starts from the pool's totals at that moment. A {@code Pool}
