@@ -15,6 +15,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.BaseUnits;
 import io.micrometer.core.instrument.binder.MeterBinder;
+import org.springframework.aop.framework.AopProxyUtils;
 
 import io.github.poolkit.DelayScheduler;
 import io.github.poolkit.FuncPool;
@@ -53,10 +54,10 @@ import io.github.poolkit.autoconfigure.SemaphoreListeners;
  * Timers and the {@code poolkit.pool.tasks} counter need events: the pool's task meters ({@link PoolTaskMeters}) are
  * attached through {@link PoolBeanListeners} to every pool and scheduler, whoever made it (one the application made
  * reports the tasks it accepts from then on); the counter starts from the pool's totals at that moment. A {@code Pool}
- * of the application's own kind that cannot take a listener has gauges only; its {@code poolkit.pool.tasks} is a
- * function counter over its {@code stats()}. The acquire timer is attached to the semaphores poolkit created, and added
- * ({@link WeightedSemaphore#addListener}) to a {@code WeightedSemaphore} the application made, once under the first of
- * its names (a cluster semaphore it made has gauges only).
+ * of the application's own kind that cannot take a listener has gauges and function counters only: its
+ * {@code poolkit.pool.tasks} is a function counter over its {@code stats()}. The acquire timer is attached to the
+ * semaphores poolkit created, and added ({@link WeightedSemaphore#addListener}) to a {@code WeightedSemaphore} the
+ * application made, once under the first of its names (a cluster semaphore it made has gauges only).
  */
 public class PoolMetrics implements MeterBinder {
 
@@ -65,6 +66,9 @@ public class PoolMetrics implements MeterBinder {
      * meters: long enough for one scrape, far shorter than between two.
      */
     static final Duration SNAPSHOT_AGE = Duration.ofMillis(100);
+
+    /** The totals of a pool that could not be read when its meters were bound: its counters start from zero. */
+    private static final PoolStats NO_TOTALS = new PoolStats(0, 0, 0, 0, 0, 0, 0, 0, false, 0);
 
     private final PoolkitBeans beans;
     private final PoolBeanListeners poolListeners;
@@ -122,11 +126,28 @@ public class PoolMetrics implements MeterBinder {
     }
 
     private void bindPool(MeterRegistry registry, String name, Pool pool) {
-        Supplier<PoolStats> stats = reader((pool instanceof WorkerPool || pool instanceof FuncPool<?>
-                || pool instanceof MultiPool) ? pool::stats : new StatsSnapshot<>(pool::stats, SNAPSHOT_AGE)::get);
-        // read once (a queue's capacity is fixed when the pool is made), so that no gauge function holds the pool
-        double queueBound = queueBound(pool);
-        bindExecutor(registry, name, pool, pool.stats(), stats, s -> queueRoom(queueBound, s));
+        Supplier<PoolStats> stats = reader(
+                poolkits(pool) ? pool::stats : new StatsSnapshot<>(pool::stats, SNAPSHOT_AGE)::get);
+        // read once (a queue's capacity is fixed when the pool is made), so that no gauge function holds the pool; a
+        // pool of the application's own that cannot be read now is metered all the same, its totals from zero
+        double queueBound = Double.NaN;
+        PoolStats totals = NO_TOTALS;
+        try {
+            queueBound = queueBound(pool);
+            totals = pool.stats();
+        }
+        catch (RuntimeException ex) {
+            // its gauges show NaN until it can be read; the endpoint and the health check name the error
+        }
+        double bound = queueBound;
+        bindExecutor(registry, name, pool, totals, stats, s -> queueRoom(bound, s));
+    }
+
+    /** {@return whether {@code pool} is one of poolkit's own kinds (behind a Spring proxy too), read without a cost} */
+    private static boolean poolkits(Pool pool) {
+        Object target = AopProxyUtils.getSingletonTarget(pool);
+        Object bean = (target != null) ? target : pool;
+        return bean instanceof WorkerPool || bean instanceof FuncPool<?> || bean instanceof MultiPool;
     }
 
     private void bindScheduler(MeterRegistry registry, String name, DelayScheduler scheduler) {
@@ -140,9 +161,13 @@ public class PoolMetrics implements MeterBinder {
                 .baseUnit(BaseUnits.TASKS).register(registry);
     }
 
-    /** {@return a function counter's reader of {@code value}, kept for as long as this binder (see {@link Total})} */
-    private Total total(Supplier<PoolStats> stats, ToDoubleFunction<PoolStats> value) {
-        Total total = new Total(stats, value);
+    /**
+     * {@return a function counter's reader of {@code value}, kept for as long as this binder (see {@link Total})}
+     *
+     * @param totals the figures read when the meters were bound: the total shown until a read succeeds
+     */
+    private Total total(Supplier<PoolStats> stats, PoolStats totals, ToDoubleFunction<PoolStats> value) {
+        Total total = new Total(stats, value, value.applyAsDouble(totals));
         readers.add(total);
         return total;
     }
@@ -157,9 +182,10 @@ public class PoolMetrics implements MeterBinder {
         private final ToDoubleFunction<PoolStats> value;
         private volatile double last;
 
-        Total(Supplier<PoolStats> stats, ToDoubleFunction<PoolStats> value) {
+        Total(Supplier<PoolStats> stats, ToDoubleFunction<PoolStats> value, double first) {
             this.stats = stats;
             this.value = value;
+            this.last = first;
         }
 
         double read() {
@@ -197,7 +223,7 @@ public class PoolMetrics implements MeterBinder {
         executorGauge(registry, "executor.queue.remaining",
                 "Room left in the queue; 0 without one, Integer.MAX_VALUE when unbounded", BaseUnits.TASKS, name,
                 stats, queueRoom);
-        FunctionCounter.builder("executor.completed", total(stats, PoolMetrics::finished), Total::read)
+        FunctionCounter.builder("executor.completed", total(stats, totals, PoolMetrics::finished), Total::read)
                 .description("Tasks that finished running, normally or by throwing").baseUnit(BaseUnits.TASKS)
                 .tag("name", name).register(registry);
 
@@ -217,9 +243,9 @@ public class PoolMetrics implements MeterBinder {
         PoolTaskMeters meters = new PoolTaskMeters(registry, name, totals);
         if (!poolListeners.attach(name, bean, meters)) {
             meters.removeAll(registry);
-            tasks(registry, name, stats, "completed", PoolStats::completed);
-            tasks(registry, name, stats, "failed", PoolStats::failed);
-            tasks(registry, name, stats, "rejected", PoolStats::rejected);
+            tasks(registry, name, stats, totals, "completed", PoolStats::completed);
+            tasks(registry, name, stats, totals, "failed", PoolStats::failed);
+            tasks(registry, name, stats, totals, "rejected", PoolStats::rejected);
         }
     }
 
@@ -273,9 +299,9 @@ public class PoolMetrics implements MeterBinder {
                 .register(registry);
     }
 
-    private void tasks(MeterRegistry registry, String name, Supplier<PoolStats> stats, String outcome,
-            ToDoubleFunction<PoolStats> value) {
-        FunctionCounter.builder("poolkit.pool.tasks", total(stats, value), Total::read)
+    private void tasks(MeterRegistry registry, String name, Supplier<PoolStats> stats, PoolStats totals,
+            String outcome, ToDoubleFunction<PoolStats> value) {
+        FunctionCounter.builder("poolkit.pool.tasks", total(stats, totals, value), Total::read)
                 .description("Tasks a pool finished or refused since it was created, by outcome")
                 .baseUnit(BaseUnits.TASKS).tag("name", name).tag("outcome", outcome).register(registry);
     }

@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.boot.actuate.endpoint.web.WebEndpointResponse;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration;
@@ -20,9 +21,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import io.github.poolkit.Pool;
 import io.github.poolkit.PoolOptions;
 import io.github.poolkit.PoolStats;
+import io.github.poolkit.WorkerPool;
 import io.github.poolkit.autoconfigure.PoolkitAutoConfiguration;
 import io.github.poolkit.autoconfigure.actuate.PoolsEndpoint.PoolDescriptor;
-import io.github.poolkit.autoconfigure.actuate.UnreadablePoolBeanTests.BreakingPool;
 
 /**
  * A pool bean of the application's own that implements only the methods every {@link Pool} shares (its
@@ -104,16 +105,51 @@ class ApplicationPoolBeanTests {
      */
     @Test
     void aPoolWhoseReadsThrowKeepsItsCountersTotals() {
-        runner.withBean("broken", BreakingPool.class, BreakingPool::new).run(context -> {
+        runner.run(context -> {
             MeterRegistry registry = context.getBean(MeterRegistry.class);
-            assertThat(registry.get("executor.pool.max").tag("name", "broken").gauge().value()).isEqualTo(4);
-            context.getBean(BreakingPool.class).breakDown();
-            await().atMost(Duration.ofSeconds(10))
-                    .until(() -> Double.isNaN(registry.get("executor.pool.max").tag("name", "broken").gauge().value()));
-            assertThat(registry.get("executor.completed").tag("name", "broken").functionCounter().count()).isZero();
-            assertThat(registry.get("poolkit.pool.tasks").tag("name", "broken").tag("outcome", "failed")
-                    .functionCounter().count()).isZero();
+            assertThat(completed(registry, "ownPool")).isEqualTo(9);
+            assertThat(failed(registry, "ownPool")).isEqualTo(2);
+            context.getBean(OwnPool.class).broken = true;
+            await().atMost(Duration.ofSeconds(10)).until(
+                    () -> Double.isNaN(registry.get("executor.pool.max").tag("name", "ownPool").gauge().value()));
+            assertThat(completed(registry, "ownPool")).isEqualTo(9);
+            assertThat(failed(registry, "ownPool")).isEqualTo(2);
         });
+    }
+
+    /** One that cannot be read when the meters are bound does not stop start-up: its meters start from nothing. */
+    @Test
+    void aPoolUnreadableAtStartUpIsMeteredAllTheSame() {
+        runner.withBean("brokenAtStart", OwnPool.class, () -> new OwnPool("brokenAtStart", true)).run(context -> {
+            assertThat(context).hasNotFailed();
+            MeterRegistry registry = context.getBean(MeterRegistry.class);
+            assertThat(registry.get("executor.pool.max").tag("name", "brokenAtStart").gauge().value()).isNaN();
+            assertThat(completed(registry, "brokenAtStart")).isZero();
+            context.getBean("brokenAtStart", OwnPool.class).broken = false;
+            await().atMost(Duration.ofSeconds(10)).until(() -> completed(registry, "brokenAtStart") == 9);
+        });
+    }
+
+    /** One of poolkit's pools behind a Spring proxy is read when sampled, as without it: a read shows a change. */
+    @Test
+    void aProxiedPoolkitPoolIsReadWhenSampled() {
+        runner.withBean("proxied", Pool.class, () -> (Pool) new ProxyFactory(WorkerPool.create(4)).getProxy())
+                .run(context -> {
+                    MeterRegistry registry = context.getBean(MeterRegistry.class);
+                    assertThat(registry.get("poolkit.pool.capacity").tag("name", "proxied").gauge().value())
+                            .isEqualTo(4);
+                    context.getBean("proxied", Pool.class).tune(6);
+                    assertThat(registry.get("poolkit.pool.capacity").tag("name", "proxied").gauge().value())
+                            .isEqualTo(6);
+                });
+    }
+
+    private static double completed(MeterRegistry registry, String pool) {
+        return registry.get("executor.completed").tag("name", pool).functionCounter().count();
+    }
+
+    private static double failed(MeterRegistry registry, String pool) {
+        return registry.get("poolkit.pool.tasks").tag("name", pool).tag("outcome", "failed").functionCounter().count();
     }
 
     @Test
@@ -163,17 +199,36 @@ class ApplicationPoolBeanTests {
         }
     }
 
-    /** Implements the shared methods of {@link Pool} only. */
+    /** Implements the shared methods of {@link Pool} only; while {@link #broken}, its {@code stats()} throws. */
     static final class OwnPool implements Pool {
 
         final AtomicInteger tuned = new AtomicInteger();
+        private final String name;
+        volatile boolean broken;
 
-        @Override public String name() { return "ownPool"; }
+        OwnPool() {
+            this("ownPool", false);
+        }
+
+        OwnPool(String name, boolean broken) {
+            this.name = name;
+            this.broken = broken;
+        }
+
+        @Override public String name() { return name; }
         @Override public int capacity() { return 4; }
         @Override public int running() { return 1; }
         @Override public int free() { return 3; }
         @Override public int waiting() { return 0; }
-        @Override public PoolStats stats() { return new PoolStats(4, 1, 1, 0, 0, 7, 2, 0, false, 0); }
+
+        @Override
+        public PoolStats stats() {
+            if (broken) {
+                throw new IllegalStateException("pool backend gone");
+            }
+            return new PoolStats(4, 1, 1, 0, 0, 7, 2, 0, false, 0);
+        }
+
         @Override
         public void tune(int capacity) {
             if (capacity == 99) {
